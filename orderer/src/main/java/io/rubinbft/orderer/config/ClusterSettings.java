@@ -1,0 +1,25 @@
+package io.rubinbft.orderer.config;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * How this node reaches the other consenters.
+ *
+ * @param transport the rdma-net provider
+ * @param listenHost the address replicas listen on
+ * @param listenPort the port, or empty for the port in this node's consenter-mapping entry
+ * @param certificate the certificate this node authenticates with to other replicas
+ * @param privateKey its key
+ * @param shmDirectory where the shared-memory transport keeps its mapped files
+ * @param rdmaDevice the RDMA device name, or empty for the first one found
+ */
+public record ClusterSettings(
+    ClusterTransport transport,
+    String listenHost,
+    OptionalInt listenPort,
+    Path certificate,
+    Path privateKey,
+    Path shmDirectory,
+    Optional<String> rdmaDevice) {}

@@ -1,0 +1,175 @@
+package io.rubinbft.orderer.config;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+
+/**
+ * Builds a {@link NodeConfig} from an orderer.yaml-style file and ORDERER_... environment
+ * variables, and checks it before anything starts: every error names the setting, its value and
+ * where the value came from.
+ */
+public final class NodeConfigLoader {
+
+  private NodeConfigLoader() {}
+
+  /**
+   * Loads {@code file} (if it does not exist, the embedded defaults with {@code file}'s folder as
+   * the base for relative paths) with {@code environment} applied on top.
+   *
+   * @throws ConfigException naming the first wrong setting
+   */
+  public static NodeConfig load(Path file, Map<String, String> environment) {
+    SettingParser p = new SettingParser(SettingValues.load(file, environment));
+    TlsSettings tls =
+        tls(
+            p,
+            Settings.TLS_ENABLED,
+            Settings.TLS_CERTIFICATE,
+            Settings.TLS_PRIVATE_KEY,
+            Settings.TLS_ROOT_CAS,
+            Settings.TLS_CLIENT_AUTH,
+            Settings.TLS_CLIENT_ROOT_CAS);
+    Path ledger = p.path(Settings.LEDGER_LOCATION);
+    return new NodeConfig(
+        new HostPort(p.string(Settings.LISTEN_ADDRESS), p.integer(Settings.LISTEN_PORT, 0, 65535)),
+        tls,
+        existingDirectory(p, Settings.MSP_DIR),
+        p.string(Settings.MSP_ID),
+        p.duration(Settings.AUTH_TIME_WINDOW),
+        p.bytes(Settings.MAX_RECV_MSG_SIZE),
+        p.bytes(Settings.MAX_SEND_MSG_SIZE),
+        cluster(p, tls),
+        ledger,
+        p.optionalPath(Settings.WAL_DIR).orElse(ledger.resolve("wal")),
+        admin(p),
+        operations(p));
+  }
+
+  private static ClusterSettings cluster(SettingParser p, TlsSettings nodeTls) {
+    String transportText = p.string(Settings.CLUSTER_TRANSPORT);
+    ClusterTransport transport;
+    try {
+      transport = ClusterTransport.valueOf(transportText.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw p.fail(Settings.CLUSTER_TRANSPORT, transportText, "must be tcp, shm or rdma");
+    }
+    OptionalInt port =
+        p.optionalString(Settings.CLUSTER_LISTEN_PORT).isPresent()
+            ? OptionalInt.of(p.integer(Settings.CLUSTER_LISTEN_PORT, 0, 65535))
+            : OptionalInt.empty();
+    // As in Fabric, the cluster identity defaults to the node's TLS key pair.
+    Path certificate = p.optionalPath(Settings.CLUSTER_CERTIFICATE).orElse(nodeTls.certificate());
+    Path key = p.optionalPath(Settings.CLUSTER_PRIVATE_KEY).orElse(nodeTls.privateKey());
+    if (certificate == null || key == null) {
+      throw new ConfigException(
+          Settings.CLUSTER_CERTIFICATE.key()
+              + " and "
+              + Settings.CLUSTER_PRIVATE_KEY.key()
+              + " are required when General.TLS.Enabled is false: replicas authenticate"
+              + " each other with them");
+    }
+    requireFile(p, Settings.CLUSTER_CERTIFICATE, certificate);
+    requireFile(p, Settings.CLUSTER_PRIVATE_KEY, key);
+    return new ClusterSettings(
+        transport,
+        p.string(Settings.CLUSTER_LISTEN_ADDRESS),
+        port,
+        certificate,
+        key,
+        p.path(Settings.CLUSTER_SHM_DIRECTORY),
+        p.optionalString(Settings.CLUSTER_RDMA_DEVICE));
+  }
+
+  private static AdminSettings admin(SettingParser p) {
+    TlsSettings tls =
+        tls(
+            p,
+            Settings.ADMIN_TLS_ENABLED,
+            Settings.ADMIN_TLS_CERTIFICATE,
+            Settings.ADMIN_TLS_PRIVATE_KEY,
+            Settings.TLS_ROOT_CAS,
+            Settings.ADMIN_TLS_CLIENT_AUTH,
+            Settings.ADMIN_TLS_CLIENT_ROOT_CAS);
+    boolean enabled = p.bool(Settings.PARTICIPATION_ENABLED);
+    if (enabled && tls.enabled() && !tls.clientAuthRequired()) {
+      throw p.fail(
+          Settings.ADMIN_TLS_CLIENT_AUTH,
+          "false",
+          "the channel participation API requires mutual TLS, as Fabric's does");
+    }
+    return new AdminSettings(
+        enabled,
+        address(p, Settings.ADMIN_LISTEN_ADDRESS),
+        tls,
+        p.bytes(Settings.PARTICIPATION_MAX_BODY));
+  }
+
+  private static OperationsSettings operations(SettingParser p) {
+    TlsSettings tls =
+        tls(
+            p,
+            Settings.OPERATIONS_TLS_ENABLED,
+            Settings.OPERATIONS_TLS_CERTIFICATE,
+            Settings.OPERATIONS_TLS_PRIVATE_KEY,
+            Settings.TLS_ROOT_CAS,
+            Settings.OPERATIONS_TLS_CLIENT_AUTH,
+            Settings.OPERATIONS_TLS_CLIENT_ROOT_CAS);
+    String provider = p.string(Settings.METRICS_PROVIDER).toLowerCase(Locale.ROOT);
+    if (!provider.equals("prometheus") && !provider.equals("disabled")) {
+      throw p.fail(Settings.METRICS_PROVIDER, provider, "must be prometheus or disabled");
+    }
+    return new OperationsSettings(
+        address(p, Settings.OPERATIONS_LISTEN_ADDRESS), tls, provider.equals("prometheus"));
+  }
+
+  private static TlsSettings tls(
+      SettingParser p,
+      Setting enabled,
+      Setting certificate,
+      Setting key,
+      Setting rootCas,
+      Setting clientAuth,
+      Setting clientRootCas) {
+    if (!p.bool(enabled)) {
+      return new TlsSettings(false, null, null, List.of(), false, List.of());
+    }
+    Path cert = p.path(certificate);
+    Path privateKey = p.path(key);
+    requireFile(p, certificate, cert);
+    requireFile(p, key, privateKey);
+    boolean mutual = p.bool(clientAuth);
+    List<Path> clientRoots = p.paths(clientRootCas);
+    if (mutual && clientRoots.isEmpty()) {
+      throw p.fail(clientRootCas, "", "must name at least one CA when client authentication is on");
+    }
+    clientRoots.forEach(root -> requireFile(p, clientRootCas, root));
+    return new TlsSettings(true, cert, privateKey, p.paths(rootCas), mutual, clientRoots);
+  }
+
+  private static HostPort address(SettingParser p, Setting setting) {
+    String text = p.string(setting);
+    try {
+      return HostPort.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw p.fail(setting, text, e.getMessage());
+    }
+  }
+
+  private static Path existingDirectory(SettingParser p, Setting setting) {
+    Path directory = p.path(setting);
+    if (!Files.isDirectory(directory)) {
+      throw p.fail(setting, directory.toString(), "is not a directory");
+    }
+    return directory;
+  }
+
+  private static void requireFile(SettingParser p, Setting setting, Path file) {
+    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+      throw p.fail(setting, file.toString(), "is not a readable file");
+    }
+  }
+}
