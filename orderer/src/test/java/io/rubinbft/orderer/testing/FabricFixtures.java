@@ -1,0 +1,30 @@
+package io.rubinbft.orderer.testing;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Locates ../shared/fabric-fixtures: golden data made by Fabric v3.1.5's own tools. */
+public final class FabricFixtures {
+
+  private FabricFixtures() {}
+
+  public static Path root() {
+    String configured = System.getProperty("rubin.fixtures");
+    Path root = Path.of(configured != null ? configured : "../../shared/fabric-fixtures");
+    if (!Files.isDirectory(root)) {
+      throw new IllegalStateException(
+          "Fabric fixtures not found at " + root.toAbsolutePath() + " (set -Drubin.fixtures)");
+    }
+    return root;
+  }
+
+  /** The fixture orderer org's folder: crypto/ordererOrganizations/example.com. */
+  public static Path ordererOrg() {
+    return root().resolve("crypto/ordererOrganizations/example.com");
+  }
+
+  /** Orderer node {@code n} (1 to 4) of the fixture network. */
+  public static Path orderer(int n) {
+    return ordererOrg().resolve("orderers/orderer" + n + ".example.com");
+  }
+}

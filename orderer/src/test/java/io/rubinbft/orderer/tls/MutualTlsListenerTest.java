@@ -1,0 +1,117 @@
+package io.rubinbft.orderer.tls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.http.HttpListener;
+import io.rubinbft.orderer.http.JsonResponses;
+import io.rubinbft.orderer.testing.FabricFixtures;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Map;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** An HTTPS listener with the fixture orderer's cryptogen TLS material and mutual TLS. */
+class MutualTlsListenerTest {
+
+  private HttpListener listener;
+
+  @BeforeEach
+  void start() throws IOException {
+    Path tls = FabricFixtures.orderer(1).resolve("tls");
+    TlsSettings settings =
+        new TlsSettings(
+            true,
+            tls.resolve("server.crt"),
+            tls.resolve("server.key"),
+            List.of(tls.resolve("ca.crt")),
+            true,
+            List.of(tls.resolve("ca.crt")));
+    listener = HttpListener.bind(new HostPort("127.0.0.1", 0), settings, "test");
+    listener.server().createContext("/", e -> JsonResponses.send(e, 200, Map.of("ok", true)));
+    listener.start();
+  }
+
+  @AfterEach
+  void stop() {
+    listener.close();
+  }
+
+  @Test
+  void anAdminWithAClientCertificateFromTheTlsCaIsServed() throws Exception {
+    Path adminTls = FabricFixtures.ordererOrg().resolve("users/Admin@example.com/tls");
+    try (HttpClient client =
+        client(adminTls.resolve("client.crt"), adminTls.resolve("client.key"))) {
+      HttpResponse<String> response = client.send(request(), HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.body()).isEqualTo("{\"ok\":true}\n");
+    }
+  }
+
+  @Test
+  void aClientWithoutACertificateIsRefusedInTheHandshake() throws Exception {
+    try (HttpClient client = client(null, null)) {
+      assertThatThrownBy(() -> client.send(request(), HttpResponse.BodyHandlers.ofString()))
+          .isInstanceOf(IOException.class);
+    }
+  }
+
+  @Test
+  void unreadableKeyMaterialIsNamedInTheError() {
+    Path tls = FabricFixtures.orderer(1).resolve("tls");
+    TlsSettings swapped =
+        new TlsSettings(
+            true,
+            tls.resolve("server.key"),
+            tls.resolve("server.crt"),
+            List.of(),
+            false,
+            List.of());
+    assertThatThrownBy(() -> ServerTls.context(swapped))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(tls.resolve("server.key") + " holds no PEM certificate");
+  }
+
+  private HttpRequest request() {
+    return HttpRequest.newBuilder(
+            URI.create("https://localhost:" + listener.address().getPort() + "/"))
+        .GET()
+        .build();
+  }
+
+  private static HttpClient client(Path certificate, Path key)
+      throws GeneralSecurityException, IOException {
+    TrustManagerFactory trust =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trust.init(ServerTls.trustStore(List.of(FabricFixtures.orderer(1).resolve("tls/ca.crt"))));
+    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    store.load(null, null);
+    if (certificate != null) {
+      store.setKeyEntry(
+          "client",
+          Pem.privateKey(key),
+          new char[0],
+          Pem.certificates(certificate).toArray(new X509Certificate[0]));
+    }
+    keys.init(store, new char[0]);
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
+    return HttpClient.newBuilder().sslContext(context).build();
+  }
+}
