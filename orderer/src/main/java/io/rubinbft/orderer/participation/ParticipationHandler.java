@@ -1,0 +1,153 @@
+package io.rubinbft.orderer.participation;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.rubinbft.orderer.http.JsonResponses;
+import io.rubinbft.orderer.http.MultipartForm;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.hyperledger.fabric.protos.common.Block;
+
+/**
+ * The channel participation REST API as {@code osnadmin} uses it, with Fabric's paths, JSON shapes,
+ * status codes and headers (recorded in fabric-fixtures/participation/).
+ */
+public final class ParticipationHandler implements HttpHandler {
+
+  public static final String CHANNELS_PATH = "/participation/v1/channels";
+  static final String CONFIG_BLOCK_PART = "config-block";
+
+  private final ChannelParticipation channels;
+  private final long maxRequestBodyBytes;
+
+  public ParticipationHandler(ChannelParticipation channels, long maxRequestBodyBytes) {
+    this.channels = channels;
+    this.maxRequestBodyBytes = maxRequestBodyBytes;
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      exchange.getResponseHeaders().set("X-Request-Id", UUID.randomUUID().toString());
+      String path = exchange.getRequestURI().getPath();
+      if (path.equals(CHANNELS_PATH) || path.equals(CHANNELS_PATH + "/")) {
+        serveChannels(exchange);
+      } else if (path.startsWith(CHANNELS_PATH + "/")
+          && path.indexOf('/', CHANNELS_PATH.length() + 1) < 0) {
+        serveChannel(exchange, path.substring(CHANNELS_PATH.length() + 1));
+      } else {
+        JsonResponses.error(exchange, 404, "no such resource: " + path);
+      }
+    }
+  }
+
+  private void serveChannels(HttpExchange exchange) throws IOException {
+    switch (exchange.getRequestMethod()) {
+      case "GET" -> list(exchange);
+      case "POST" -> join(exchange);
+      default -> methodNotAllowed(exchange, "GET, POST");
+    }
+  }
+
+  private void serveChannel(HttpExchange exchange, String channel) throws IOException {
+    Optional<String> invalid = ChannelIds.invalidReason(channel);
+    if (invalid.isPresent()) {
+      JsonResponses.error(exchange, 400, "invalid channel ID: " + invalid.get());
+      return;
+    }
+    switch (exchange.getRequestMethod()) {
+      case "GET" -> info(exchange, channel);
+      case "DELETE" -> remove(exchange, channel);
+      default -> methodNotAllowed(exchange, "GET, DELETE");
+    }
+  }
+
+  /** One entry of the channel list, in Fabric's field order. */
+  private record ChannelEntry(String name, String url) {}
+
+  private void list(HttpExchange exchange) throws IOException {
+    List<ChannelEntry> entries =
+        channels.channelNames().stream()
+            .map(name -> new ChannelEntry(name, ChannelInfo.url(name)))
+            .toList();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("systemChannel", null);
+    // Fabric answers null, not [], when there is no channel.
+    body.put("channels", entries.isEmpty() ? null : entries);
+    noStore(exchange);
+    JsonResponses.send(exchange, 200, body);
+  }
+
+  private void info(HttpExchange exchange, String channel) throws IOException {
+    Optional<ChannelInfo> info = channels.info(channel);
+    if (info.isEmpty()) {
+      JsonResponses.error(exchange, 404, "channel does not exist");
+      return;
+    }
+    noStore(exchange);
+    JsonResponses.send(exchange, 200, info.get());
+  }
+
+  private void join(HttpExchange exchange) throws IOException {
+    Block block;
+    try {
+      block = joinBlock(exchange);
+    } catch (IllegalArgumentException e) {
+      JsonResponses.error(exchange, 400, e.getMessage());
+      return;
+    }
+    try {
+      ChannelInfo info = channels.join(block);
+      exchange.getResponseHeaders().set("Location", info.url());
+      JsonResponses.send(exchange, 201, info);
+    } catch (ParticipationException e) {
+      if (e.reason() == ParticipationException.Reason.ALREADY_EXISTS) {
+        exchange.getResponseHeaders().set("Allow", "GET, DELETE");
+      }
+      JsonResponses.error(exchange, e.reason().httpStatus(), "cannot join: " + e.getMessage());
+    }
+  }
+
+  private Block joinBlock(HttpExchange exchange) throws IOException {
+    Map<String, byte[]> parts =
+        MultipartForm.read(
+            exchange.getRequestHeaders().getFirst("Content-Type"),
+            exchange.getRequestBody(),
+            maxRequestBodyBytes);
+    if (!parts.containsKey(CONFIG_BLOCK_PART)) {
+      throw new IllegalArgumentException("form does not contains part key: " + CONFIG_BLOCK_PART);
+    }
+    if (parts.size() != 1) {
+      throw new IllegalArgumentException("form contains too many parts");
+    }
+    try {
+      return Block.parseFrom(parts.get(CONFIG_BLOCK_PART));
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException(
+          "cannot unmarshal file part " + CONFIG_BLOCK_PART + " into a block: " + e.getMessage());
+    }
+  }
+
+  private void remove(HttpExchange exchange, String channel) throws IOException {
+    try {
+      channels.remove(channel);
+      JsonResponses.empty(exchange, 204);
+    } catch (ParticipationException e) {
+      JsonResponses.error(exchange, e.reason().httpStatus(), "cannot remove: " + e.getMessage());
+    }
+  }
+
+  private static void methodNotAllowed(HttpExchange exchange, String allowed) throws IOException {
+    exchange.getResponseHeaders().set("Allow", allowed);
+    JsonResponses.error(exchange, 405, "invalid request method: " + exchange.getRequestMethod());
+  }
+
+  private static void noStore(HttpExchange exchange) {
+    exchange.getResponseHeaders().set("Cache-Control", "no-store");
+  }
+}

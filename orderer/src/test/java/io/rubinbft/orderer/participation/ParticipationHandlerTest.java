@@ -1,0 +1,252 @@
+package io.rubinbft.orderer.participation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.http.HttpListener;
+import io.rubinbft.orderer.testing.FabricFixtures;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.ChannelHeader;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Payload;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The HTTP contract of the participation API, checked byte for byte against Fabric v3.1.5's
+ * recorded answers (fabric-fixtures/participation/). The node side is a small in-memory table of
+ * channels: this test is about paths, status codes, headers and JSON, not about joining.
+ */
+class ParticipationHandlerTest {
+
+  private static final Path RECORDED = FabricFixtures.root().resolve("participation");
+  private static final String BOUNDARY = "a7b3c1d9e5f0";
+
+  private final ChannelTable channels = new ChannelTable();
+  private final HttpClient client = HttpClient.newHttpClient();
+  private HttpListener listener;
+
+  @BeforeEach
+  void start() throws IOException {
+    listener =
+        HttpListener.bind(
+            new HostPort("127.0.0.1", 0),
+            new TlsSettings(false, null, null, List.of(), false, List.of()),
+            "participation-test");
+    listener
+        .server()
+        .createContext(
+            ParticipationHandler.CHANNELS_PATH, new ParticipationHandler(channels, 1 << 20));
+    listener.start();
+  }
+
+  @AfterEach
+  void stop() {
+    listener.close();
+    client.close();
+  }
+
+  @Test
+  void joinListInfoRemoveAnswerAsFabricDoes() throws Exception {
+    HttpResponse<String> join = join(genesisBlock());
+    assertThat(join.statusCode()).isEqualTo(201);
+    assertThat(join.body()).isEqualTo(recorded("join.json"));
+    assertThat(join.headers().firstValue("Location"))
+        .contains("/participation/v1/channels/fixture");
+    assertThat(join.headers().firstValue("X-Request-Id")).get().asString().hasSize(36);
+
+    HttpResponse<String> list = get("");
+    assertThat(list.statusCode()).isEqualTo(200);
+    assertThat(list.body()).isEqualTo(recorded("list.json"));
+    assertThat(list.headers().firstValue("Cache-Control")).contains("no-store");
+
+    HttpResponse<String> info = get("/fixture");
+    assertThat(info.statusCode()).isEqualTo(200);
+    assertThat(info.body()).isEqualTo(recorded("info.json"));
+
+    HttpResponse<String> again = join(genesisBlock());
+    assertThat(again.statusCode()).isEqualTo(405);
+    assertThat(again.body()).isEqualTo(recorded("join-already-joined.json"));
+    assertThat(again.headers().firstValue("Allow")).contains("GET, DELETE");
+
+    HttpResponse<String> remove = delete("/fixture");
+    assertThat(remove.statusCode()).isEqualTo(204);
+    assertThat(remove.body()).isEmpty();
+    assertThat(remove.headers().firstValue("Content-Type")).isEmpty();
+
+    assertThat(get("").body()).isEqualTo(recorded("list-after-remove.json"));
+    HttpResponse<String> removeAgain = delete("/fixture");
+    assertThat(removeAgain.statusCode()).isEqualTo(404);
+    assertThat(removeAgain.body()).isEqualTo(recorded("remove-unknown-channel.json"));
+  }
+
+  @Test
+  void unknownChannelIs404() throws Exception {
+    HttpResponse<String> info = get("/nosuch");
+    assertThat(info.statusCode()).isEqualTo(404);
+    assertThat(info.body()).isEqualTo(recorded("info-unknown-channel.json"));
+  }
+
+  @Test
+  void malformedJoinRequestsAre400AndChangeNothing() throws Exception {
+    assertThat(joinWith("multipart/form-data; boundary=" + BOUNDARY, form("other", new byte[1])))
+        .satisfies(r -> assertError(r, 400, "form does not contains part key: config-block"));
+    assertThat(join(new byte[] {(byte) 0xff, 0x01}))
+        .satisfies(
+            r ->
+                assertThat(r.body())
+                    .startsWith(
+                        "{\"error\":\"cannot unmarshal file part config-block into a block:"));
+    assertThat(joinWith("application/json", "{}".getBytes(StandardCharsets.UTF_8)))
+        .satisfies(
+            r ->
+                assertError(
+                    r,
+                    400,
+                    "request Content-Type is 'application/json' but must be multipart/form-data"));
+    assertThat(joinWith("multipart/form-data; boundary=" + BOUNDARY, new byte[2 << 20]))
+        .satisfies(
+            r ->
+                assertError(
+                    r,
+                    400,
+                    "cannot read form from request body: request body exceeds 1048576 bytes"));
+    assertThat(channels.channelNames()).isEmpty();
+  }
+
+  @Test
+  void wrongMethodsAndChannelIdsAreRefused() throws Exception {
+    HttpResponse<String> put =
+        client.send(
+            request("/fixture").PUT(HttpRequest.BodyPublishers.noBody()).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertError(put, 405, "invalid request method: PUT");
+    assertThat(put.headers().firstValue("Allow")).contains("GET, DELETE");
+
+    assertError(
+        get("/Bad_Name"),
+        400,
+        "invalid channel ID: 'Bad_Name' contains illegal characters, allowed are [a-z][a-z0-9.-]*");
+  }
+
+  private static void assertError(HttpResponse<String> response, int status, String message) {
+    assertThat(response.statusCode()).isEqualTo(status);
+    assertThat(response.body()).isEqualTo("{\"error\":\"" + message + "\"}\n");
+  }
+
+  private static String recorded(String file) throws IOException {
+    return Files.readString(RECORDED.resolve(file));
+  }
+
+  private static byte[] genesisBlock() throws IOException {
+    return Files.readAllBytes(FabricFixtures.root().resolve("bft-genesis.block"));
+  }
+
+  private HttpResponse<String> join(byte[] block) throws IOException, InterruptedException {
+    return joinWith("multipart/form-data; boundary=" + BOUNDARY, form("config-block", block));
+  }
+
+  private HttpResponse<String> joinWith(String contentType, byte[] body)
+      throws IOException, InterruptedException {
+    return client.send(
+        request("")
+            .header("Content-Type", contentType)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A form as Go's mime/multipart writes it for osnadmin's CreateFormFile. */
+  private static byte[] form(String part, byte[] content) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(
+        ("--"
+                + BOUNDARY
+                + "\r\nContent-Disposition: form-data; name=\""
+                + part
+                + "\"; filename=\"blockfile\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+    out.write(content);
+    out.write(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
+    return out.toByteArray();
+  }
+
+  private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return client.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> delete(String path) throws IOException, InterruptedException {
+    return client.send(request(path).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpRequest.Builder request(String path) {
+    return HttpRequest.newBuilder(
+        URI.create(
+            "http://127.0.0.1:"
+                + listener.address().getPort()
+                + ParticipationHandler.CHANNELS_PATH
+                + path));
+  }
+
+  /** Channels by name, each at height 1 after its join, as a freshly joined Fabric orderer. */
+  private static final class ChannelTable implements ChannelParticipation {
+
+    private final Map<String, ChannelInfo> joined = new TreeMap<>();
+
+    @Override
+    public synchronized List<String> channelNames() {
+      return List.copyOf(joined.keySet());
+    }
+
+    @Override
+    public synchronized Optional<ChannelInfo> info(String channel) {
+      return Optional.ofNullable(joined.get(channel));
+    }
+
+    @Override
+    public synchronized ChannelInfo join(Block configBlock) throws ParticipationException {
+      String name = channelId(configBlock);
+      if (joined.containsKey(name)) {
+        throw new ParticipationException(
+            ParticipationException.Reason.ALREADY_EXISTS, "channel already exists");
+      }
+      ChannelInfo info = new ChannelInfo(name, ChannelInfo.url(name), "consenter", "active", 1);
+      joined.put(name, info);
+      return info;
+    }
+
+    @Override
+    public synchronized void remove(String channel) throws ParticipationException {
+      if (joined.remove(channel) == null) {
+        throw new ParticipationException(
+            ParticipationException.Reason.NOT_FOUND, "channel does not exist");
+      }
+    }
+
+    private static String channelId(Block block) throws ParticipationException {
+      try {
+        Payload payload =
+            Payload.parseFrom(Envelope.parseFrom(block.getData().getData(0)).getPayload());
+        return ChannelHeader.parseFrom(payload.getHeader().getChannelHeader()).getChannelId();
+      } catch (InvalidProtocolBufferException | IndexOutOfBoundsException e) {
+        throw new ParticipationException(ParticipationException.Reason.BAD_REQUEST, e.getMessage());
+      }
+    }
+  }
+}
