@@ -8,11 +8,16 @@ import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
-/** Builds a server-side {@link SSLContext} from a listener's PEM files (TLS 1.2 and 1.3 only). */
+/**
+ * Server-side TLS from a listener's PEM files, shared by the gRPC listener and the JDK HTTPS
+ * listeners so both read keys and trust roots the same way.
+ */
 public final class ServerTls {
 
   private static final char[] IN_MEMORY_PASSWORD = new char[0];
@@ -20,12 +25,23 @@ public final class ServerTls {
   private ServerTls() {}
 
   /**
-   * The context for {@code settings}; with client authentication on, client certificates must chain
-   * to {@code settings.clientRootCas()}.
+   * A JSSE context for {@code settings}; with client authentication on, client certificates must
+   * chain to {@code settings.clientRootCas()}.
    *
    * @throws IllegalArgumentException naming the file that could not be used
    */
   public static SSLContext context(TlsSettings settings) {
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(keyManagers(settings), trustManagers(settings.clientRootCas()), null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException("cannot set up TLS: " + e.getMessage(), e);
+    }
+  }
+
+  /** Key managers presenting the listener's certificate chain and key. */
+  public static KeyManager[] keyManagers(TlsSettings settings) {
     if (!settings.enabled()) {
       throw new IllegalStateException("TLS is disabled for this listener");
     }
@@ -35,15 +51,10 @@ public final class ServerTls {
       KeyStore keys = KeyStore.getInstance("PKCS12");
       keys.load(null, null);
       keys.setKeyEntry("server", key, IN_MEMORY_PASSWORD, chain.toArray(new X509Certificate[0]));
-      KeyManagerFactory keyManagers =
+      KeyManagerFactory factory =
           KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-      keyManagers.init(keys, IN_MEMORY_PASSWORD);
-      TrustManagerFactory trustManagers =
-          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      trustManagers.init(trustStore(settings.clientRootCas()));
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(keyManagers.getKeyManagers(), trustManagers.getTrustManagers(), null);
-      return context;
+      factory.init(keys, IN_MEMORY_PASSWORD);
+      return factory.getKeyManagers();
     } catch (GeneralSecurityException | IOException e) {
       throw new IllegalArgumentException(
           "cannot use TLS key pair "
@@ -53,6 +64,19 @@ public final class ServerTls {
               + ": "
               + e.getMessage(),
           e);
+    }
+  }
+
+  /** Trust managers accepting certificates that chain to the CAs in {@code pemFiles}. */
+  public static TrustManager[] trustManagers(List<Path> pemFiles) {
+    try {
+      TrustManagerFactory factory =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      factory.init(trustStore(pemFiles));
+      return factory.getTrustManagers();
+    } catch (GeneralSecurityException | IOException e) {
+      throw new IllegalArgumentException(
+          "cannot use trusted CAs " + pemFiles + ": " + e.getMessage(), e);
     }
   }
 

@@ -1,0 +1,105 @@
+package io.rubinbft.orderer.grpc;
+
+import io.grpc.BindableService;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.ServerInterceptors;
+import io.grpc.TlsServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.tls.ServerTls;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The node's gRPC listener (Broadcast/Deliver). Calls run on virtual threads: a Deliver stream
+ * blocks while it waits for the next block, and a peer keeps one open per channel for hours, so
+ * each stream gets a cheap thread of its own. Also serves {@code grpc.health.v1} for probes.
+ */
+public final class GrpcListener implements AutoCloseable {
+
+  /** Fabric's clients ping every 60 s by default; allow a little more often than that. */
+  private static final long PERMITTED_KEEPALIVE_SECONDS = 30;
+
+  private final Server server;
+  private final ExecutorService executor;
+  private final HealthStatusManager health;
+
+  private GrpcListener(Server server, ExecutorService executor, HealthStatusManager health) {
+    this.server = server;
+    this.executor = executor;
+    this.health = health;
+  }
+
+  /**
+   * Binds {@code address} and starts serving {@code services}.
+   *
+   * @param maxInboundBytes the largest message a client may send (General.MaxRecvMsgSize)
+   */
+  public static GrpcListener start(
+      HostPort address, TlsSettings tls, long maxInboundBytes, List<BindableService> services)
+      throws IOException {
+    ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    HealthStatusManager health = new HealthStatusManager();
+    var builder =
+        NettyServerBuilder.forAddress(
+                new InetSocketAddress(address.host(), address.port()), credentials(tls))
+            .executor(executor)
+            .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, maxInboundBytes))
+            .permitKeepAliveTime(PERMITTED_KEEPALIVE_SECONDS, TimeUnit.SECONDS)
+            .permitKeepAliveWithoutCalls(true)
+            .addService(health.getHealthService());
+    ClientCertificates certificates = new ClientCertificates();
+    for (BindableService service : services) {
+      builder.addService(ServerInterceptors.intercept(service, certificates));
+    }
+    Server server = builder.build().start();
+    return new GrpcListener(server, executor, health);
+  }
+
+  /** The bound address, with the real port when port 0 was asked for. */
+  public InetSocketAddress address() {
+    return (InetSocketAddress) server.getListenSockets().getFirst();
+  }
+
+  /** The standard gRPC health service's state (SERVING once the node is up). */
+  public HealthStatusManager health() {
+    return health;
+  }
+
+  @Override
+  public void close() {
+    health.enterTerminalState();
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+    executor.shutdownNow();
+  }
+
+  private static ServerCredentials credentials(TlsSettings tls) {
+    if (!tls.enabled()) {
+      return InsecureServerCredentials.create();
+    }
+    TlsServerCredentials.Builder credentials =
+        TlsServerCredentials.newBuilder().keyManager(ServerTls.keyManagers(tls));
+    if (tls.clientAuthRequired()) {
+      credentials
+          .trustManager(ServerTls.trustManagers(tls.clientRootCas()))
+          .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+    }
+    return credentials.build();
+  }
+}

@@ -1,0 +1,154 @@
+package io.rubinbft.orderer.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.stub.StreamObserver;
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.tls.Pem;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Status;
+import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
+import org.hyperledger.fabric.protos.orderer.DeliverResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The gRPC listener with the fixture orderer's TLS material and mutual TLS. */
+class GrpcListenerTest {
+
+  private static final Path NODE_TLS = FabricFixtures.orderer(1).resolve("tls");
+  private static final Path ADMIN_TLS =
+      FabricFixtures.ordererOrg().resolve("users/Admin@example.com/tls");
+
+  private GrpcListener listener;
+  private ManagedChannel channel;
+
+  @BeforeEach
+  void start() throws IOException {
+    TlsSettings tls =
+        new TlsSettings(
+            true,
+            NODE_TLS.resolve("server.crt"),
+            NODE_TLS.resolve("server.key"),
+            List.of(NODE_TLS.resolve("ca.crt")),
+            true,
+            List.of(NODE_TLS.resolve("ca.crt")));
+    listener =
+        GrpcListener.start(
+            new HostPort("127.0.0.1", 0), tls, 1 << 20, List.of(new ReportsClientCertificate()));
+    listener.health().setStatus("", HealthCheckResponse.ServingStatus.SERVING);
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    if (channel != null) {
+      channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    listener.close();
+  }
+
+  @Test
+  void servesHealthOverMutualTls() throws IOException {
+    channel = connect(credentials(true));
+    HealthCheckResponse health =
+        HealthGrpc.newBlockingStub(channel).check(HealthCheckRequest.getDefaultInstance());
+    assertThat(health.getStatus()).isEqualTo(HealthCheckResponse.ServingStatus.SERVING);
+  }
+
+  @Test
+  void handlersSeeTheClientsCertificate() throws Exception {
+    channel = connect(credentials(true));
+    CompletableFuture<DeliverResponse> response = new CompletableFuture<>();
+    StreamObserver<Envelope> requests =
+        AtomicBroadcastGrpc.newStub(channel)
+            .deliver(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(DeliverResponse value) {
+                    response.complete(value);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    response.completeExceptionally(t);
+                  }
+
+                  @Override
+                  public void onCompleted() {}
+                });
+    requests.onNext(Envelope.getDefaultInstance());
+    assertThat(response.get(10, TimeUnit.SECONDS).getStatus()).isEqualTo(Status.SUCCESS);
+    requests.onCompleted();
+  }
+
+  @Test
+  void aClientWithoutCertificateCannotConnect() throws IOException {
+    channel = connect(credentials(false));
+    assertThatThrownBy(
+            () ->
+                HealthGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .check(HealthCheckRequest.getDefaultInstance()))
+        .isInstanceOf(StatusRuntimeException.class);
+  }
+
+  private ManagedChannel connect(ChannelCredentials credentials) {
+    return Grpc.newChannelBuilderForAddress("localhost", listener.address().getPort(), credentials)
+        .build();
+  }
+
+  private static ChannelCredentials credentials(boolean withClientCertificate) throws IOException {
+    TlsChannelCredentials.Builder builder =
+        TlsChannelCredentials.newBuilder().trustManager(NODE_TLS.resolve("ca.crt").toFile());
+    if (withClientCertificate) {
+      builder.keyManager(
+          ADMIN_TLS.resolve("client.crt").toFile(), ADMIN_TLS.resolve("client.key").toFile());
+    }
+    return builder.build();
+  }
+
+  /** Answers SUCCESS when the call carries the fixture admin's TLS client certificate. */
+  private static final class ReportsClientCertificate
+      extends AtomicBroadcastGrpc.AtomicBroadcastImplBase {
+
+    @Override
+    public StreamObserver<Envelope> deliver(StreamObserver<DeliverResponse> responses) {
+      boolean admin =
+          ClientCertificates.current()
+              .map(c -> c.equals(Pem.certificates(ADMIN_TLS.resolve("client.crt")).getFirst()))
+              .orElse(false);
+      return new StreamObserver<>() {
+        @Override
+        public void onNext(Envelope envelope) {
+          responses.onNext(
+              DeliverResponse.newBuilder()
+                  .setStatus(admin ? Status.SUCCESS : Status.FORBIDDEN)
+                  .build());
+          responses.onCompleted();
+        }
+
+        @Override
+        public void onError(Throwable t) {}
+
+        @Override
+        public void onCompleted() {}
+      };
+    }
+  }
+}
