@@ -6,7 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Config;
+import org.hyperledger.fabric.protos.common.ConfigEnvelope;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Payload;
 
 /** Locates ../shared/fabric-fixtures (golden data made by Fabric v3.1.5's own tools). */
 public final class Fixtures {
@@ -58,5 +61,16 @@ public final class Fixtures {
    */
   public static String signCert(String org, String kind, String name) {
     return text("crypto/" + org + "/" + kind + "/" + name + "/msp/signcerts/" + name + "-cert.pem");
+  }
+
+  /** The channel config in the genesis block (block 0's only envelope). */
+  public static Config genesisConfig() {
+    try {
+      Envelope envelope = Envelope.parseFrom(block(0).getData().getData(0));
+      Payload payload = Payload.parseFrom(envelope.getPayload());
+      return ConfigEnvelope.parseFrom(payload.getData()).getConfig();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
