@@ -1,6 +1,8 @@
 package io.rubinbft.orderer.crypto;
 
+import com.google.protobuf.ByteString;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.security.InvalidKeyException;
 import java.security.PublicKey;
 import java.security.Signature;
@@ -23,6 +25,36 @@ public final class EcdsaVerifier {
 
   /** Checks {@code derSignature} over the concatenation of {@code messageParts}. */
   public SignatureVerdict verify(PublicKey key, byte[] derSignature, byte[]... messageParts) {
+    return verify(
+        key,
+        derSignature,
+        signature -> {
+          for (byte[] part : messageParts) {
+            signature.update(part);
+          }
+        });
+  }
+
+  /**
+   * Checks {@code derSignature} over {@code message} without copying it (a protobuf byte string may
+   * be a rope of several buffers, e.g. a block's signed bytes).
+   */
+  public SignatureVerdict verify(PublicKey key, ByteString derSignature, ByteString message) {
+    return verify(
+        key,
+        derSignature.toByteArray(),
+        signature -> {
+          for (ByteBuffer part : message.asReadOnlyByteBufferList()) {
+            signature.update(part);
+          }
+        });
+  }
+
+  private interface Feed {
+    void into(Signature signature) throws SignatureException;
+  }
+
+  private SignatureVerdict verify(PublicKey key, byte[] derSignature, Feed message) {
     if (!(key instanceof ECPublicKey ecKey)) {
       return SignatureVerdict.WRONG_KEY_TYPE;
     }
@@ -37,9 +69,7 @@ public final class EcdsaVerifier {
     Signature signature = signatures.get();
     try {
       signature.initVerify(key);
-      for (byte[] part : messageParts) {
-        signature.update(part);
-      }
+      message.into(signature);
       return signature.verify(derSignature) ? SignatureVerdict.VALID : SignatureVerdict.MISMATCH;
     } catch (InvalidKeyException e) {
       return SignatureVerdict.WRONG_KEY_TYPE;
