@@ -1,0 +1,182 @@
+package io.rubinbft.orderer.msp;
+
+import com.google.protobuf.ByteString;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.Fixtures;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.PrivateKey;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509CRL;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.X500NameBuilder;
+import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v2CRLBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CRLConverter;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.hyperledger.fabric.protos.msp.SerializedIdentity;
+
+/** A certificate authority for tests: cryptogen's CA from the fixtures, or a fresh one. */
+public final class TestCa {
+
+  private static final AtomicLong SERIALS = new AtomicLong(1000);
+
+  private final X509Certificate certificate;
+  private final PrivateKey key;
+
+  private TestCa(X509Certificate certificate, PrivateKey key) {
+    this.certificate = certificate;
+    this.key = key;
+  }
+
+  /** The CA cryptogen made for an org, e.g. "crypto/peerOrganizations/org1.example.com/ca". */
+  public static TestCa fromFixtures(String caDirectory, String certificateFile) {
+    try {
+      PrivateKey key =
+          new EcKeys(CryptoProvider.jdk())
+              .privateKeyFromPem(Fixtures.text(caDirectory + "/priv_sk"));
+      return new TestCa(parse(Fixtures.text(caDirectory + "/" + certificateFile)), key);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static TestCa org1() {
+    return fromFixtures(
+        "crypto/peerOrganizations/org1.example.com/ca", "ca.org1.example.com-cert.pem");
+  }
+
+  /** A self-signed CA no channel knows. */
+  public static TestCa generate(String commonName) {
+    KeyPair keys = new EcKeys(CryptoProvider.jdk()).generateP256();
+    X500Name name = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName).build();
+    Instant now = Instant.now();
+    try {
+      JcaX509v3CertificateBuilder builder =
+          new JcaX509v3CertificateBuilder(
+              name,
+              BigInteger.valueOf(SERIALS.incrementAndGet()),
+              Date.from(now.minusSeconds(3600)),
+              Date.from(now.plusSeconds(86_400L * 365)),
+              name,
+              keys.getPublic());
+      builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
+      builder.addExtension(
+          Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+      X509Certificate certificate =
+          new JcaX509CertificateConverter()
+              .getCertificate(builder.build(signer(keys.getPrivate())));
+      return new TestCa(certificate, keys.getPrivate());
+    } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public X509Certificate certificate() {
+    return certificate;
+  }
+
+  /** A leaf certificate shaped like cryptogen's (C, ST, L, OU..., CN), with a fresh P-256 key. */
+  public Issued issue(String commonName, List<String> ous, Instant notBefore, Instant notAfter) {
+    KeyPair keys = new EcKeys(CryptoProvider.jdk()).generateP256();
+    X500NameBuilder subject =
+        new X500NameBuilder(BCStyle.INSTANCE)
+            .addRDN(BCStyle.C, "US")
+            .addRDN(BCStyle.ST, "California")
+            .addRDN(BCStyle.L, "San Francisco");
+    ous.forEach(ou -> subject.addRDN(BCStyle.OU, ou));
+    subject.addRDN(BCStyle.CN, commonName);
+    try {
+      JcaX509v3CertificateBuilder builder =
+          new JcaX509v3CertificateBuilder(
+              certificate,
+              BigInteger.valueOf(SERIALS.incrementAndGet()),
+              Date.from(notBefore),
+              Date.from(notAfter),
+              subject.build(),
+              keys.getPublic());
+      builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+      builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
+      return new Issued(
+          new JcaX509CertificateConverter().getCertificate(builder.build(signer(key))), keys);
+    } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A leaf valid from an hour ago for a year. */
+  public Issued issue(String commonName, List<String> ous) {
+    Instant now = Instant.now();
+    return issue(commonName, ous, now.minusSeconds(3600), now.plusSeconds(86_400L * 365));
+  }
+
+  /** A CRL by this CA revoking {@code revoked}. */
+  public X509CRL revoke(X509Certificate revoked) {
+    Date now = new Date();
+    X509v2CRLBuilder builder =
+        new X509v2CRLBuilder(
+            X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), now);
+    builder.addCRLEntry(revoked.getSerialNumber(), now, 0);
+    try {
+      return new JcaX509CRLConverter().getCRL(builder.build(signer(key)));
+    } catch (GeneralSecurityException | OperatorCreationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static String pem(Object certificateOrCrl) {
+    StringWriter text = new StringWriter();
+    try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
+      writer.writeObject(certificateOrCrl);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return text.toString();
+  }
+
+  /** A marshalled {@code SerializedIdentity} as clients put it in signature headers. */
+  public static ByteString serialized(String mspId, X509Certificate certificate) {
+    return SerializedIdentity.newBuilder()
+        .setMspid(mspId)
+        .setIdBytes(ByteString.copyFromUtf8(pem(certificate)))
+        .build()
+        .toByteString();
+  }
+
+  public static X509Certificate parse(String pem) {
+    try {
+      return (X509Certificate)
+          CertificateFactory.getInstance("X.509")
+              .generateCertificate(new ByteArrayInputStream(pem.getBytes(StandardCharsets.UTF_8)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static ContentSigner signer(PrivateKey key) throws OperatorCreationException {
+    return new JcaContentSignerBuilder("SHA256withECDSA").build(key);
+  }
+
+  /** An issued certificate and its key pair. */
+  public record Issued(X509Certificate certificate, KeyPair keys) {}
+}
