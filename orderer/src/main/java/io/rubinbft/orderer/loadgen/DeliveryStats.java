@@ -1,0 +1,24 @@
+package io.rubinbft.orderer.loadgen;
+
+import java.util.Optional;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the Deliver side of a run saw.
+ *
+ * @param blocks blocks received
+ * @param delivered distinct submitted transactions received
+ * @param duplicates transactions received more than once
+ * @param foreign transactions in the blocks that this run did not submit
+ * @param latencyMicros submit-to-delivery latency of each delivered transaction
+ * @param lastDeliveryNanos System.nanoTime of the last block
+ * @param problem the first chain, data-hash or signature failure, if any
+ */
+record DeliveryStats(
+    long blocks,
+    long delivered,
+    long duplicates,
+    long foreign,
+    Histogram latencyMicros,
+    long lastDeliveryNanos,
+    Optional<String> problem) {}

@@ -1,0 +1,123 @@
+package io.rubinbft.orderer.loadgen;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.ledger.BlockHashing;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.HdrHistogram.Histogram;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.ChannelHeader;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Payload;
+
+/**
+ * Follows the blocks a Deliver stream returns: checks the hash chain and each block's data hash and
+ * signatures, matches transactions to their submission times, and counts duplicates (a tx id
+ * ordered twice) and foreign transactions (not submitted by this run).
+ */
+final class DeliveryTracker {
+
+  private final Map<String, Long> submittedAtNanos = new ConcurrentHashMap<>();
+  private final Function<Block, Optional<String>> signatureCheck;
+  private final Set<String> delivered = new HashSet<>();
+  private final Histogram latencyMicros = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
+  private byte[] previousHeaderHash;
+  private long previousNumber = -1;
+  private long duplicates;
+  private long foreign;
+  private long blocks;
+  private long lastDeliveryNanos;
+  private String firstProblem;
+
+  /**
+   * @param signatureCheck why a block's signatures do not verify, or empty if they do
+   */
+  DeliveryTracker(Function<Block, Optional<String>> signatureCheck) {
+    this.signatureCheck = signatureCheck;
+  }
+
+  /** Records that {@code txId} was first sent at {@code nanos} (System.nanoTime). */
+  void submitted(String txId, long nanos) {
+    submittedAtNanos.put(txId, nanos);
+  }
+
+  synchronized void onBlock(Block block, long receivedNanos) {
+    blocks++;
+    lastDeliveryNanos = receivedNanos;
+    checkChain(block);
+    signatureCheck
+        .apply(block)
+        .ifPresent(reason -> problem("block " + block.getHeader().getNumber() + ": " + reason));
+    for (ByteString data : block.getData().getDataList()) {
+      String txId = txId(data);
+      Long sentAt = submittedAtNanos.get(txId);
+      if (sentAt == null) {
+        foreign++;
+      } else if (!delivered.add(txId)) {
+        duplicates++;
+      } else {
+        latencyMicros.recordValue(
+            Math.min(
+                latencyMicros.getHighestTrackableValue(),
+                TimeUnit.NANOSECONDS.toMicros(receivedNanos - sentAt)));
+      }
+    }
+  }
+
+  synchronized long deliveredCount() {
+    return delivered.size();
+  }
+
+  synchronized DeliveryStats stats() {
+    return new DeliveryStats(
+        blocks,
+        delivered.size(),
+        duplicates,
+        foreign,
+        latencyMicros.copy(),
+        lastDeliveryNanos,
+        Optional.ofNullable(firstProblem));
+  }
+
+  private void checkChain(Block block) {
+    long number = block.getHeader().getNumber();
+    if (previousNumber >= 0 && number != previousNumber + 1) {
+      problem("block " + number + " follows block " + previousNumber);
+    }
+    if (previousHeaderHash != null
+        && !Arrays.equals(previousHeaderHash, block.getHeader().getPreviousHash().toByteArray())) {
+      problem("block " + number + "'s previous hash is not the hash of block " + previousNumber);
+    }
+    // Header-only blocks (HEADER_WITH_SIG) carry no data to hash.
+    if (block.getData().getDataCount() > 0
+        && !Arrays.equals(
+            BlockHashing.dataHash(block.getData()),
+            block.getHeader().getDataHash().toByteArray())) {
+      problem("block " + number + "'s data hash does not match its data");
+    }
+    previousNumber = number;
+    previousHeaderHash = BlockHashing.headerHash(block.getHeader());
+  }
+
+  private void problem(String description) {
+    if (firstProblem == null) {
+      firstProblem = description;
+    }
+  }
+
+  private static String txId(ByteString envelopeBytes) {
+    try {
+      Payload payload = Payload.parseFrom(Envelope.parseFrom(envelopeBytes).getPayload());
+      return ChannelHeader.parseFrom(payload.getHeader().getChannelHeader()).getTxId();
+    } catch (InvalidProtocolBufferException e) {
+      return "";
+    }
+  }
+}

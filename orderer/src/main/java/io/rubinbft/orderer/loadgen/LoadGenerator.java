@@ -1,0 +1,176 @@
+package io.rubinbft.orderer.loadgen;
+
+import com.google.protobuf.ByteString;
+import io.grpc.ManagedChannel;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Status;
+import org.hyperledger.fabric.protos.orderer.SeekInfo;
+import org.hyperledger.fabric.protos.orderer.SeekNewest;
+import org.hyperledger.fabric.protos.orderer.SeekPosition;
+import org.hyperledger.fabric.protos.orderer.SeekSpecified;
+
+/**
+ * Drives a load run against a running ordering service: submitters send signed transactions to
+ * every orderer and wait for a quorum of SUCCESS; one Deliver stream follows the chain from the
+ * height the run started at and checks what comes back.
+ */
+public final class LoadGenerator {
+
+  private final LoadSpec spec;
+  private final EnvelopeFactory envelopes;
+  private final List<ManagedChannel> orderers;
+  private final ByteString tlsCertHash;
+  private final DeliveryTracker tracker;
+  private final AtomicLong accepted = new AtomicLong();
+  private final Map<String, Integer> refusals = new TreeMap<>();
+
+  /**
+   * @param orderers one gRPC channel per orderer; Deliver reads from the first
+   * @param tlsCertHash SHA-256 of this client's TLS certificate under mutual TLS, else empty
+   * @param signatureCheck why a block's consenter signatures do not verify, or empty
+   */
+  public LoadGenerator(
+      LoadSpec spec,
+      EnvelopeFactory envelopes,
+      List<ManagedChannel> orderers,
+      ByteString tlsCertHash,
+      Function<Block, Optional<String>> signatureCheck) {
+    this.spec = spec;
+    this.envelopes = envelopes;
+    this.orderers = List.copyOf(orderers);
+    this.tlsCertHash = tlsCertHash;
+    this.tracker = new DeliveryTracker(signatureCheck);
+  }
+
+  /** Runs the load and returns what happened; blocks until every delivery or the timeout. */
+  public LoadReport run() throws InterruptedException {
+    long startHeight = currentHeight();
+    DeliverStream deliveries =
+        DeliverStream.open(orderers.getFirst(), seekFrom(startHeight), tracker::onBlock);
+    long start = System.nanoTime();
+    List<Thread> submitters = new ArrayList<>();
+    AtomicLong remaining = new AtomicLong(spec.transactions());
+    for (int i = 0; i < spec.streams(); i++) {
+      int index = i;
+      submitters.add(Thread.ofVirtual().start(() -> submitLoop(index, remaining, start)));
+    }
+    for (Thread submitter : submitters) {
+      submitter.join();
+    }
+    awaitDeliveries();
+    deliveries.cancel();
+    DeliveryStats stats = tracker.stats();
+    double elapsed = (Math.max(stats.lastDeliveryNanos(), start) - start) / 1e9;
+    synchronized (refusals) {
+      return new LoadReport(
+          spec.transactions(), accepted.get(), Map.copyOf(refusals), stats, elapsed);
+    }
+  }
+
+  private void submitLoop(int index, AtomicLong remaining, long start) {
+    List<BroadcastStream> streams = orderers.stream().map(BroadcastStream::new).toList();
+    QuorumSubmitter submitter =
+        new QuorumSubmitter(streams, spec.quorum(), spec.timeout().toMillis());
+    SplittableRandom random = new SplittableRandom(index);
+    byte[] payload = new byte[spec.payloadBytes()];
+    try {
+      for (long k = 0; remaining.getAndDecrement() > 0; k++) {
+        long sendAt = pace(start, index, k);
+        random.nextBytes(payload);
+        EnvelopeFactory.SignedEnvelope signed = envelopes.transaction(spec.channel(), payload);
+        tracker.submitted(signed.txId(), sendAt);
+        QuorumSubmitter.Outcome outcome = submitter.submit(signed.envelope());
+        if (outcome.accepted()) {
+          accepted.incrementAndGet();
+        }
+        synchronized (refusals) {
+          outcome.refusals().forEach((reason, n) -> refusals.merge(reason, n, Integer::sum));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      submitter.close();
+    }
+  }
+
+  /**
+   * Under a fixed rate, sleeps until this submitter's k-th slot and returns that intended time, so
+   * latency counts from when the transaction should have gone out (no coordinated omission).
+   */
+  private long pace(long start, int index, long k) throws InterruptedException {
+    if (spec.ratePerSecond().isEmpty()) {
+      return System.nanoTime();
+    }
+    double interval = 1e9 / spec.ratePerSecond().getAsDouble();
+    long intended = start + (long) ((k * spec.streams() + index) * interval);
+    long wait = intended - System.nanoTime();
+    if (wait > 0) {
+      TimeUnit.NANOSECONDS.sleep(wait);
+    }
+    return intended;
+  }
+
+  private void awaitDeliveries() throws InterruptedException {
+    long deadline = System.nanoTime() + spec.timeout().toNanos();
+    while (tracker.deliveredCount() < accepted.get() && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+  }
+
+  private long currentHeight() throws InterruptedException {
+    SeekPosition newest =
+        SeekPosition.newBuilder().setNewest(SeekNewest.getDefaultInstance()).build();
+    AtomicLong newestNumber = new AtomicLong(-1);
+    DeliverStream probe =
+        DeliverStream.open(
+            orderers.getFirst(),
+            envelopes.seek(
+                spec.channel(),
+                SeekInfo.newBuilder().setStart(newest).setStop(newest).build(),
+                tlsCertHash),
+            (block, nanos) -> newestNumber.set(block.getHeader().getNumber()));
+    try {
+      Status status = probe.finished().get(spec.timeout().toMillis(), TimeUnit.MILLISECONDS);
+      if (status != Status.SUCCESS || newestNumber.get() < 0) {
+        throw new IllegalStateException(
+            "cannot read the height of channel '"
+                + spec.channel()
+                + "': Deliver answered "
+                + status);
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException(
+          "cannot read the height of channel '" + spec.channel() + "': " + e.getMessage(), e);
+    }
+    return newestNumber.get() + 1;
+  }
+
+  private org.hyperledger.fabric.protos.common.Envelope seekFrom(long height) {
+    SeekInfo seek =
+        SeekInfo.newBuilder()
+            .setStart(position(height))
+            .setStop(position(-1L))
+            .setBehavior(SeekInfo.SeekBehavior.BLOCK_UNTIL_READY)
+            .build();
+    return envelopes.seek(spec.channel(), seek, tlsCertHash);
+  }
+
+  private static SeekPosition position(long number) {
+    return SeekPosition.newBuilder()
+        .setSpecified(SeekSpecified.newBuilder().setNumber(number))
+        .build();
+  }
+}

@@ -1,0 +1,81 @@
+package io.rubinbft.orderer.loadgen;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The result of a load run.
+ *
+ * @param submitted transactions sent
+ * @param accepted transactions a quorum of orderers answered SUCCESS to
+ * @param refusals non-SUCCESS answers by reason, over all orderers
+ * @param delivery what Deliver returned
+ * @param elapsedSeconds from the first submission to the last delivered block
+ */
+public record LoadReport(
+    long submitted,
+    long accepted,
+    Map<String, Integer> refusals,
+    DeliveryStats delivery,
+    double elapsedSeconds) {
+
+  /** Accepted transactions that never came back through Deliver. */
+  public long lost() {
+    return Math.max(0, accepted - delivery.delivered());
+  }
+
+  public double deliveredPerSecond() {
+    return elapsedSeconds <= 0 ? 0 : delivery.delivered() / elapsedSeconds;
+  }
+
+  /** The run passed: nothing lost, nothing duplicated, every block verified. */
+  public boolean passed() {
+    return lost() == 0 && delivery.duplicates() == 0 && delivery.problem().isEmpty();
+  }
+
+  /** Latency percentile in milliseconds. */
+  public double latencyMillis(double percentile) {
+    Histogram h = delivery.latencyMicros();
+    return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1000.0;
+  }
+
+  /** A human-readable summary, one fact per line. */
+  public String format() {
+    return String.format(
+        Locale.ROOT,
+        """
+        submitted          %d
+        accepted (quorum)  %d
+        refusals           %s
+        delivered          %d in %d blocks (%.1f tx/s over %.2f s)
+        latency ms         p50 %.1f  p90 %.1f  p99 %.1f  max %.1f
+        duplicates         %d
+        lost               %d
+        foreign tx         %d
+        chain+signatures   %s
+        result             %s""",
+        submitted,
+        accepted,
+        refusals.isEmpty() ? "none" : refusals,
+        delivery.delivered(),
+        delivery.blocks(),
+        deliveredPerSecond(),
+        elapsedSeconds,
+        latencyMillis(50),
+        latencyMillis(90),
+        latencyMillis(99),
+        latencyMillis(100),
+        delivery.duplicates(),
+        lost(),
+        delivery.foreign(),
+        delivery.problem().map(p -> "FAILED: " + p).orElse("verified"),
+        passed() ? "PASSED" : "FAILED");
+  }
+
+  /** The first verification problem, if any. */
+  public Optional<String> problem() {
+    return delivery.problem();
+  }
+}
