@@ -1,0 +1,62 @@
+package io.rubinbft.orderer.crypto;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Envelope;
+
+/** Locates ../shared/fabric-fixtures (golden data made by Fabric v3.1.5's own tools). */
+public final class Fixtures {
+
+  private Fixtures() {}
+
+  public static Path root() {
+    String configured = System.getProperty("rubin.fixtures");
+    Path root = Path.of(configured != null ? configured : "../../shared/fabric-fixtures");
+    if (!Files.isDirectory(root)) {
+      throw new IllegalStateException(
+          "Fabric fixtures not found at " + root.toAbsolutePath() + " (set -Drubin.fixtures)");
+    }
+    return root;
+  }
+
+  /** The bytes of a fixture file, by its path relative to the fixtures folder. */
+  public static byte[] bytes(String relativePath) {
+    try {
+      return Files.readAllBytes(root().resolve(relativePath));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static String text(String relativePath) {
+    return new String(bytes(relativePath), StandardCharsets.UTF_8);
+  }
+
+  public static Block block(int number) {
+    try {
+      return Block.parseFrom(bytes(String.format("blocks/bft-%03d.block", number)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** An envelope from {@code envelopes/}, e.g. "tx-valid". */
+  public static Envelope envelope(String name) {
+    try {
+      return Envelope.parseFrom(bytes("envelopes/" + name + ".envelope"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The signing certificate (PEM) cryptogen made for a user or node, e.g. "User1@org1.example.com".
+   */
+  public static String signCert(String org, String kind, String name) {
+    return text("crypto/" + org + "/" + kind + "/" + name + "/msp/signcerts/" + name + "-cert.pem");
+  }
+}
