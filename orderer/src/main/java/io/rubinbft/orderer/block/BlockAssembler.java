@@ -27,9 +27,6 @@ import org.hyperledger.fabric.protos.common.OrdererBlockMetadata;
  */
 public final class BlockAssembler {
 
-  /** Number of metadata entries in every block (Fabric's BlockMetadataIndex has 5 values). */
-  public static final int METADATA_ENTRIES = 5;
-
   private BlockAssembler() {}
 
   /**

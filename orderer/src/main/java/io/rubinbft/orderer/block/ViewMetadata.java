@@ -40,7 +40,11 @@ public record ViewMetadata(
     blackList = List.copyOf(blackList);
   }
 
-  /** What a block carries when no view change happened: view 0, sequence = block number. */
+  /**
+   * Metadata with an empty black list and no previous-commit digest, what Fabric's blocks carry
+   * while no replica is black-listed: in the fixtures view 0, sequence = block number, decisions in
+   * view = block number - 1.
+   */
   public static ViewMetadata ofSequence(long viewId, long sequence, long decisionsInView) {
     return new ViewMetadata(viewId, sequence, decisionsInView, List.of(), ByteString.EMPTY);
   }

@@ -84,6 +84,18 @@ class ConfigBlockRejectionTest {
                 + "SmartBFT option request_forward_timeout (PT30S) is longer than"
                 + " request_complain_timeout (PT20S)"),
         Arguments.of(
+            "single request above the block limit",
+            withOptions(o -> o.setRequestMaxBytes(10_485_761)),
+            PREFIX
+                + "SmartBFT option request_max_bytes is 10485761 but must not exceed"
+                + " BatchSize.AbsoluteMaxBytes (10485760)"),
+        Arguments.of(
+            "resend after view change timeout",
+            withOptions(o -> o.setViewChangeResendInterval("1m")),
+            PREFIX
+                + "SmartBFT option view_change_resend_interval (PT1M) is longer than"
+                + " view_change_timeout (PT20S)"),
+        Arguments.of(
             "zero pool",
             withOptions(o -> o.setRequestPoolSize(0)),
             PREFIX + "SmartBFT option request_pool_size is 0 but must be between 1 and 2^31-1"),
