@@ -1,6 +1,9 @@
 package io.rubinbft.orderer.channel;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.ledger.BlockHashing;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -70,6 +73,17 @@ public final class ConfigBlockReader {
       throw new IllegalArgumentException(
           "block holds " + count + " envelopes but a config block holds exactly 1");
     }
+    if (block.getMetadata().getMetadataCount() == 0) {
+      throw new IllegalArgumentException("block has no metadata");
+    }
+    ByteString dataHash = ByteString.copyFrom(BlockHashing.dataHash(block.getData()));
+    if (!block.getHeader().getDataHash().equals(dataHash)) {
+      throw new IllegalArgumentException(
+          "header data_hash is "
+              + HexFormat.of().formatHex(block.getHeader().getDataHash().toByteArray())
+              + " but the envelope hashes to "
+              + HexFormat.of().formatHex(dataHash.toByteArray()));
+    }
     Envelope envelope =
         ConfigTree.decode(block.getData().getData(0), "envelope", Envelope.parser());
     return ConfigTree.decode(envelope.getPayload(), "envelope payload", Payload.parser());
@@ -95,6 +109,10 @@ public final class ConfigBlockReader {
     Config config = envelope.getConfig();
     ConfigGroup channel = config.getChannelGroup();
     checkChannelValues(channel);
+    if (channel.getGroupsMap().containsKey("Consortiums")) {
+      throw new IllegalArgumentException(
+          "/Channel/Consortiums is present, but system channels are not supported");
+    }
     ConfigGroup orderer = ConfigTree.group(channel, "/Channel", "Orderer");
     ConsensusType consensus = OrdererGroupReader.consensusType(orderer);
     Orderers orderers =
@@ -159,9 +177,8 @@ public final class ConfigBlockReader {
   private static Capabilities capabilities(ConfigGroup channel, ConfigGroup orderer) {
     Set<String> channelCaps = names(channel, "/Channel");
     Set<String> ordererCaps = names(orderer, OrdererGroupReader.PATH);
-    ConfigGroup application = channel.getGroupsMap().get("Application");
     Set<String> applicationCaps =
-        application == null ? Set.of() : names(application, "/Channel/Application");
+        names(ConfigTree.group(channel, "/Channel", "Application"), "/Channel/Application");
     requireKnown("channel", channelCaps, Capabilities.KNOWN_CHANNEL);
     requireKnown("orderer", ordererCaps, Capabilities.KNOWN_ORDERER);
     if (!channelCaps.contains(Capabilities.BFT_CHANNEL_CAPABILITY)) {

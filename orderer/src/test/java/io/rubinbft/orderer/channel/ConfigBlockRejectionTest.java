@@ -224,6 +224,35 @@ class ConfigBlockRejectionTest {
             "config block 0: envelope type is ENDORSER_TRANSACTION but a config block's envelope"
                 + " is CONFIG"),
         Arguments.of(
+            "a system channel",
+            withConfig(
+                c ->
+                    c.setChannelGroup(
+                        c.getChannelGroup().toBuilder()
+                            .putGroups("Consortiums", ConfigGroup.getDefaultInstance()))),
+            PREFIX + "/Channel/Consortiums is present, but system channels are not supported"),
+        Arguments.of(
+            "no application group",
+            withConfig(
+                c ->
+                    c.setChannelGroup(c.getChannelGroup().toBuilder().removeGroups("Application"))),
+            PREFIX + "/Channel/Application is missing"),
+        Arguments.of(
+            "data hash not matching",
+            Fixtures.block(0).toBuilder()
+                .setHeader(
+                    Fixtures.block(0).getHeader().toBuilder()
+                        .setDataHash(ByteString.copyFrom(new byte[32])))
+                .build(),
+            "config block 0: header data_hash is "
+                + "0".repeat(64)
+                + " but the envelope hashes to "
+                + "3e9de62909b4fe8b2ed85fa4f22c220c7e904e4a195ccfb13a5eeba67c7e8600"),
+        Arguments.of(
+            "no metadata",
+            Fixtures.block(0).toBuilder().clearMetadata().build(),
+            "config block 0: block has no metadata"),
+        Arguments.of(
             "a data block",
             Fixtures.block(1),
             "config block 1: block holds 10 envelopes but a config block holds exactly 1"));

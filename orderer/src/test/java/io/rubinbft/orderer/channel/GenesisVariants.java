@@ -3,9 +3,11 @@ package io.rubinbft.orderer.channel;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
+import io.rubinbft.ledger.BlockHashing;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.BlockData;
 import org.hyperledger.fabric.protos.common.Config;
 import org.hyperledger.fabric.protos.common.ConfigEnvelope;
 import org.hyperledger.fabric.protos.common.ConfigGroup;
@@ -33,11 +35,17 @@ final class GenesisVariants {
         });
   }
 
+  /** Genesis with its envelope changed, and the header's data hash made to match again. */
   static Block withEnvelope(UnaryOperator<Envelope> change) {
     Block genesis = Fixtures.block(0);
     Envelope envelope = parse(genesis.getData().getData(0), Envelope.parser());
+    BlockData data =
+        genesis.getData().toBuilder().setData(0, change.apply(envelope).toByteString()).build();
     return genesis.toBuilder()
-        .setData(genesis.getData().toBuilder().setData(0, change.apply(envelope).toByteString()))
+        .setData(data)
+        .setHeader(
+            genesis.getHeader().toBuilder()
+                .setDataHash(ByteString.copyFrom(BlockHashing.dataHash(data))))
         .build();
   }
 
