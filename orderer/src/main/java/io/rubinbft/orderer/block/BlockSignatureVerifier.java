@@ -11,9 +11,11 @@ import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import org.hyperledger.fabric.protos.common.BlockHeader;
 import org.hyperledger.fabric.protos.common.BlockMetadata;
@@ -68,9 +70,24 @@ public final class BlockSignatureVerifier {
           consenters.size(),
           List.of("SIGNATURES metadata does not parse: " + e.getMessage()));
     }
+    if (signatures.getSignaturesCount() > consenters.size()) {
+      // Bounds the work a padded block can cause: no honest orderer stores more than n signatures.
+      return new SignatureCheck(
+          header.getNumber(),
+          new TreeSet<>(),
+          quorum,
+          consenters.size(),
+          List.of(
+              "block carries "
+                  + signatures.getSignaturesCount()
+                  + " signatures but the channel has "
+                  + consenters.size()
+                  + " consenters"));
+    }
     byte[] value = signatures.getValue().toByteArray();
     byte[] headerDer = BlockHashing.headerDer(header);
     TreeSet<Long> valid = new TreeSet<>();
+    Set<Long> seen = new HashSet<>();
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < signatures.getSignaturesCount(); i++) {
       MetadataSignature signature = signatures.getSignatures(i);
@@ -78,7 +95,7 @@ public final class BlockSignatureVerifier {
       if (signer.isEmpty()) {
         continue;
       }
-      if (valid.contains(signer.get())) {
+      if (!seen.add(signer.get())) {
         problems.add("signature " + i + " is a second one by consenter " + signer.get());
         continue;
       }

@@ -111,6 +111,17 @@ class BlockSignatureVerifierTest {
   }
 
   @Test
+  void refusesMoreSignaturesThanConsenters() throws InvalidProtocolBufferException {
+    Block block = Fixtures.block(1);
+    List<MetadataSignature> signatures = new ArrayList<>(signatures(block));
+    signatures.addAll(signatures(block));
+    assertThat(check(SignedBlocks.withSignatures(block, signatures)).invalidReason())
+        .contains(
+            "block 1 has 0 valid consenter signatures [] but needs 3 of 4; block carries 6"
+                + " signatures but the channel has 4 consenters");
+  }
+
+  @Test
   void signaturesDoNotTransferToAnotherHeader() {
     Block block = Fixtures.block(2);
     SignatureCheck check =
