@@ -1,0 +1,17 @@
+package io.rubinbft.orderer.block;
+
+import com.google.protobuf.ByteString;
+import io.rubinbft.orderer.channel.BatchLimits;
+import org.hyperledger.fabric.protos.common.BlockHeader;
+
+/**
+ * What a backup expects of the next proposed block, from its own chain and consensus state.
+ *
+ * @param previous the header of the last block this replica has
+ * @param lastConfigIndex the number of the newest config block in that chain
+ * @param limits BatchSize of the config in force
+ * @param consenterMetadata the consenter metadata the block must carry for this view and sequence
+ *     (e.g. {@link ViewMetadata#toByteString()})
+ */
+public record ProposalExpectations(
+    BlockHeader previous, long lastConfigIndex, BatchLimits limits, ByteString consenterMetadata) {}

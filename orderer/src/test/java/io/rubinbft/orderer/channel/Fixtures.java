@@ -1,0 +1,84 @@
+package io.rubinbft.orderer.channel;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import org.hyperledger.fabric.protos.common.Block;
+
+/**
+ * Locates ../shared/fabric-fixtures (golden data made by Fabric v3.1.5's own tools) and reads what
+ * the channel and block tests need from it.
+ */
+public final class Fixtures {
+
+  private static final String ORDERERS = "crypto/ordererOrganizations/example.com/orderers";
+
+  private Fixtures() {}
+
+  public static Path root() {
+    String configured = System.getProperty("rubin.fixtures");
+    Path root = Path.of(configured != null ? configured : "../../shared/fabric-fixtures");
+    if (!Files.isDirectory(root)) {
+      throw new IllegalStateException(
+          "Fabric fixtures not found at " + root.toAbsolutePath() + " (set -Drubin.fixtures)");
+    }
+    return root;
+  }
+
+  public static Path path(String relative) {
+    return root().resolve(relative);
+  }
+
+  public static byte[] bytes(String relative) {
+    try {
+      return Files.readAllBytes(path(relative));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Block {@code number} as orderer1 serves it ({@code blocks/bft-NNN.block}). */
+  public static Block block(int number) {
+    return parseBlock(String.format("blocks/bft-%03d.block", number));
+  }
+
+  public static Block parseBlock(String relative) {
+    try {
+      return Block.parseFrom(bytes(relative));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@code blocks/facts.json}, or another facts file, as a JSON object. */
+  public static JsonObject json(String relative) {
+    return JsonParser.parseString(new String(bytes(relative))).getAsJsonObject();
+  }
+
+  /** The folder of orderer {@code n} (1..4): {@code msp/} and {@code tls/} below it. */
+  public static String ordererDir(int n) {
+    return ORDERERS + "/orderer" + n + ".example.com";
+  }
+
+  /** Orderer {@code n}'s enrollment certificate (its consenter identity) as PEM bytes. */
+  public static byte[] ordererSigncertPem(int n) {
+    return bytes(ordererDir(n) + "/msp/signcerts/orderer" + n + ".example.com-cert.pem");
+  }
+
+  public static X509Certificate certificate(byte[] pem) {
+    try {
+      return (X509Certificate)
+          CertificateFactory.getInstance("X.509")
+              .generateCertificate(new ByteArrayInputStream(pem));
+    } catch (CertificateException e) {
+      throw new IllegalStateException("fixture certificate does not parse", e);
+    }
+  }
+}
