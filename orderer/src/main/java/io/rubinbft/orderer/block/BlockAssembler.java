@@ -53,7 +53,7 @@ public final class BlockAssembler {
             .setPreviousHash(ByteString.copyFrom(BlockHashing.headerHash(previous)))
             .setDataHash(ByteString.copyFrom(BlockHashing.dataHash(data)))
             .build();
-    long lastConfig = ConfigEnvelopes.isConfigBlock(envelopes) ? number : lastConfigIndex;
+    long lastConfig = EnvelopeHeaders.isConfigBlock(envelopes) ? number : lastConfigIndex;
     return Block.newBuilder()
         .setHeader(header)
         .setData(data)

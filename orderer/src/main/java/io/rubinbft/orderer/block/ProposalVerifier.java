@@ -2,11 +2,14 @@ package io.rubinbft.orderer.block;
 
 import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.BlockHashing;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.BlockMetadata;
+import org.hyperledger.fabric.protos.common.ChannelHeader;
 
 /**
  * A backup's check of the primary's proposed block (the SmartBFT Verifier's job): block number,
@@ -32,6 +35,7 @@ public final class ProposalVerifier {
   public Optional<String> invalidReason(Block proposed, ProposalExpectations expected) {
     return structureProblem(proposed, expected)
         .or(() -> metadataProblem(proposed, expected))
+        .or(() -> contentProblem(proposed.getData().getDataList()))
         .or(() -> envelopeProblem(proposed.getData().getDataList()));
   }
 
@@ -82,7 +86,7 @@ public final class ProposalVerifier {
   private static Optional<String> metadataProblem(Block proposed, ProposalExpectations expected) {
     List<ByteString> data = proposed.getData().getDataList();
     long lastConfig =
-        ConfigEnvelopes.isConfigBlock(data)
+        EnvelopeHeaders.isConfigBlock(data)
             ? proposed.getHeader().getNumber()
             : expected.lastConfigIndex();
     BlockMetadata wanted = BlockAssembler.metadata(lastConfig, expected.consenterMetadata());
@@ -112,17 +116,42 @@ public final class ProposalVerifier {
                 + ", no signatures)");
       }
     }
-    if (data.size() > 1) {
-      for (int i = 0; i < data.size(); i++) {
-        if (ConfigEnvelopes.isConfig(data.get(i))) {
-          return Optional.of(
-              "envelope "
-                  + i
-                  + " is a CONFIG envelope in a block of "
-                  + data.size()
-                  + "; a"
-                  + " CONFIG envelope must be alone in its block");
-        }
+    return Optional.empty();
+  }
+
+  /**
+   * A CONFIG envelope only alone; no envelope twice and no tx id twice in one block (the same
+   * transaction arrives at every node, and a Byzantine primary could propose it twice; duplicates
+   * across blocks are the request pool's and the envelope validator's to catch).
+   */
+  private static Optional<String> contentProblem(List<ByteString> data) {
+    if (data.size() == 1) {
+      return Optional.empty();
+    }
+    Map<ByteString, Integer> envelopes = new HashMap<>();
+    Map<String, Integer> txIds = new HashMap<>();
+    for (int i = 0; i < data.size(); i++) {
+      Integer sameBytes = envelopes.putIfAbsent(data.get(i), i);
+      if (sameBytes != null) {
+        return Optional.of("envelopes " + sameBytes + " and " + i + " are the same envelope");
+      }
+      Optional<ChannelHeader> header = EnvelopeHeaders.channelHeader(data.get(i));
+      if (header.isEmpty()) {
+        continue;
+      }
+      if (EnvelopeHeaders.isConfig(header.get())) {
+        return Optional.of(
+            "envelope "
+                + i
+                + " is a CONFIG envelope in a block of "
+                + data.size()
+                + "; a"
+                + " CONFIG envelope must be alone in its block");
+      }
+      String txId = header.get().getTxId();
+      Integer sameTx = txId.isEmpty() ? null : txIds.putIfAbsent(txId, i);
+      if (sameTx != null) {
+        return Optional.of("envelopes " + sameTx + " and " + i + " carry the same tx id " + txId);
       }
     }
     return Optional.empty();

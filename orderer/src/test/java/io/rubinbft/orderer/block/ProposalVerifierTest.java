@@ -3,6 +3,7 @@ package io.rubinbft.orderer.block;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.channel.BatchLimits;
 import io.rubinbft.orderer.channel.Fixtures;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.BlockData;
+import org.hyperledger.fabric.protos.common.Envelope;
 import org.junit.jupiter.api.Test;
 
 /** A backup checks each fixture block, unsigned, as if the primary had proposed it. */
@@ -140,6 +142,31 @@ class ProposalVerifierTest {
   }
 
   @Test
+  void rejectsTheSameEnvelopeTwice() {
+    List<ByteString> envelopes = new ArrayList<>(Fixtures.block(1).getData().getDataList());
+    envelopes.add(envelopes.get(4));
+    assertThat(ACCEPT_ALL.invalidReason(assembled(1, envelopes), expectations(1)))
+        .contains("envelopes 4 and 10 are the same envelope");
+  }
+
+  @Test
+  void rejectsTheSameTransactionTwice() throws InvalidProtocolBufferException {
+    List<ByteString> envelopes = new ArrayList<>(Fixtures.block(5).getData().getDataList());
+    Envelope resigned = Envelope.parseFrom(envelopes.get(0));
+    envelopes.add(
+        resigned.toBuilder().setSignature(ByteString.copyFromUtf8("other")).build().toByteString());
+    String txId =
+        FixtureChain.facts(5)
+            .getAsJsonArray("envelopes")
+            .get(0)
+            .getAsJsonObject()
+            .get("tx_id")
+            .getAsString();
+    assertThat(ACCEPT_ALL.invalidReason(assembled(5, envelopes), expectations(5)))
+        .contains("envelopes 0 and 3 carry the same tx id " + txId);
+  }
+
+  @Test
   void envelopeChecksComeFromTheValidationSeam() {
     ByteString bad = Fixtures.block(5).getData().getData(2);
     ProposalVerifier verifier =
@@ -157,6 +184,12 @@ class ProposalVerifierTest {
     Block empty = proposal.toBuilder().setData(BlockData.getDefaultInstance()).build();
     assertThat(ACCEPT_ALL.invalidReason(empty, expectations(1)))
         .contains("block 1 has no envelopes");
+  }
+
+  private static Block assembled(int n, List<ByteString> envelopes) {
+    ProposalExpectations expected = expectations(n);
+    return BlockAssembler.assemble(
+        expected.previous(), envelopes, expected.lastConfigIndex(), expected.consenterMetadata());
   }
 
   /** Block {@code n} as its primary proposed it: no signatures yet. */

@@ -1,0 +1,40 @@
+package io.rubinbft.orderer.block;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.util.List;
+import java.util.Optional;
+import org.hyperledger.fabric.protos.common.ChannelHeader;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.HeaderType;
+import org.hyperledger.fabric.protos.common.Payload;
+
+/**
+ * Reads envelopes' channel headers for block-level rules. As in Fabric's {@code
+ * protoutil.IsConfigBlock}, a block whose only envelope has channel header type CONFIG is a config
+ * block and points at itself as the last config; a CONFIG envelope is always alone in its block.
+ */
+final class EnvelopeHeaders {
+
+  private EnvelopeHeaders() {}
+
+  /** The channel header, or empty when {@code envelope} is not a well-formed envelope. */
+  static Optional<ChannelHeader> channelHeader(ByteString envelope) {
+    try {
+      Payload payload = Payload.parseFrom(Envelope.parseFrom(envelope).getPayload());
+      return Optional.of(ChannelHeader.parseFrom(payload.getHeader().getChannelHeader()));
+    } catch (InvalidProtocolBufferException e) {
+      // Envelope validation reports malformed envelopes; here they are simply not config ones.
+      return Optional.empty();
+    }
+  }
+
+  static boolean isConfig(ChannelHeader header) {
+    return header.getType() == HeaderType.CONFIG_VALUE;
+  }
+
+  static boolean isConfigBlock(List<ByteString> envelopes) {
+    return envelopes.size() == 1
+        && channelHeader(envelopes.getFirst()).filter(EnvelopeHeaders::isConfig).isPresent();
+  }
+}
