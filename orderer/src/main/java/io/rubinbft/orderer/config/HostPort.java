@@ -9,7 +9,7 @@ package io.rubinbft.orderer.config;
 public record HostPort(String host, int port) {
 
   /** Parses {@code host:port} (IPv6 as {@code [::1]:7050}); the message says what is wrong. */
-  static HostPort parse(String text) {
+  public static HostPort parse(String text) {
     int colon = text.lastIndexOf(':');
     if (colon <= 0 || colon == text.length() - 1) {
       throw new IllegalArgumentException("is not of the form host:port");

@@ -9,13 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.hyperledger.fabric.protos.common.Block;
-import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.SeekInfo;
 import org.hyperledger.fabric.protos.orderer.SeekNewest;
 import org.hyperledger.fabric.protos.orderer.SeekPosition;
@@ -133,29 +130,16 @@ public final class LoadGenerator {
   private long currentHeight() throws InterruptedException {
     SeekPosition newest =
         SeekPosition.newBuilder().setNewest(SeekNewest.getDefaultInstance()).build();
-    AtomicLong newestNumber = new AtomicLong(-1);
-    DeliverStream probe =
-        DeliverStream.open(
+    List<Block> newestBlock =
+        DeliverStream.fetch(
             orderers.getFirst(),
             envelopes.seek(
                 spec.channel(),
                 SeekInfo.newBuilder().setStart(newest).setStop(newest).build(),
                 tlsCertHash),
-            (block, nanos) -> newestNumber.set(block.getHeader().getNumber()));
-    try {
-      Status status = probe.finished().get(spec.timeout().toMillis(), TimeUnit.MILLISECONDS);
-      if (status != Status.SUCCESS || newestNumber.get() < 0) {
-        throw new IllegalStateException(
-            "cannot read the height of channel '"
-                + spec.channel()
-                + "': Deliver answered "
-                + status);
-      }
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IllegalStateException(
-          "cannot read the height of channel '" + spec.channel() + "': " + e.getMessage(), e);
-    }
-    return newestNumber.get() + 1;
+            spec.timeout().toMillis(),
+            "the newest block of channel '" + spec.channel() + "'");
+    return newestBlock.getLast().getHeader().getNumber() + 1;
   }
 
   private org.hyperledger.fabric.protos.common.Envelope seekFrom(long height) {

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Checks the Helm chart offline: helm lint, then helm template for every value set in ci/,
+# validated against Kubernetes' own schemas (kubernetes-validate --strict, no network), and
+# the chart's refusal of fewer than 4 consenters. Installs helm and kubernetes-validate from the
+# package registries on first use (cached under ~/.cache/rubin-orderer).
+set -euo pipefail
+cd "$(dirname "$0")"
+HELM_VERSION=v3.22.0
+KUBE_VALIDATE_VERSION=1.37.0
+K8S_VERSION=1.37.0
+tools=${RUBIN_TOOLS:-$HOME/.cache/rubin-orderer/bin}
+mkdir -p "$tools"
+export PATH="$tools:$PATH"
+
+if ! helm version --short 2>/dev/null | grep -q "^$HELM_VERSION"; then
+  echo "helm/test.sh: installing helm $HELM_VERSION (go install, about a minute)" >&2
+  command -v go >/dev/null || { echo "helm/test.sh: needs Go to install helm" >&2; exit 1; }
+  GOBIN="$tools" go install "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+fi
+if ! command -v kubernetes-validate >/dev/null \
+  || ! kubernetes-validate --version 2>/dev/null | grep -q "$KUBE_VALIDATE_VERSION"; then
+  echo "helm/test.sh: installing kubernetes-validate $KUBE_VALIDATE_VERSION" >&2
+  python3 -m pip install --quiet --disable-pip-version-check "kubernetes-validate==$KUBE_VALIDATE_VERSION"
+fi
+
+passed=0
+failed=0
+check() {
+  local name=$1
+  shift
+  if "$@" >"/tmp/helm-check.$$" 2>&1; then
+    passed=$((passed + 1))
+    echo "ok    $name"
+  else
+    failed=$((failed + 1))
+    echo "FAIL  $name"
+    sed 's/^/      /' "/tmp/helm-check.$$"
+  fi
+}
+
+render_and_validate() {
+  helm template ci-release rubin-orderer --namespace ordering -f "$1" \
+    | kubernetes-validate --strict --kubernetes-version "$K8S_VERSION" --quiet -
+}
+
+refuses_three_nodes() {
+  local output
+  if output=$(helm template ci-release rubin-orderer -f ci/default.yaml \
+    --set 'nodes[3]=null' --set-json 'nodes=[{"name":"a","mspSecret":"a","tlsSecret":"a"},{"name":"b","mspSecret":"b","tlsSecret":"b"},{"name":"c","mspSecret":"c","tlsSecret":"c"}]' 2>&1); then
+    echo "rendered with 3 consenters"
+    return 1
+  fi
+  grep -q "needs at least 4 consenters" <<<"$output"
+}
+
+for values in ci/*.yaml; do
+  check "helm lint --strict -f $values" helm lint --strict rubin-orderer -f "$values"
+  check "helm template -f $values | kubernetes-validate --strict" render_and_validate "$values"
+done
+check "chart refuses fewer than 4 consenters" refuses_three_nodes
+rm -f "/tmp/helm-check.$$"
+echo "helm: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

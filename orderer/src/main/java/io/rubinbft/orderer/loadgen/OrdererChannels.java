@@ -1,0 +1,80 @@
+package io.rubinbft.orderer.loadgen;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.rubinbft.orderer.config.HostPort;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * gRPC connections to a set of orderers, with TLS (and mutual TLS) as a Fabric client makes them.
+ */
+public final class OrdererChannels implements AutoCloseable {
+
+  /** Fabric's default maximum message size: blocks can be large. */
+  private static final int MAX_MESSAGE_BYTES = 100 << 20;
+
+  /**
+   * Client TLS: trusted CA file, and an optional client key pair for mutual TLS.
+   *
+   * @param trustedCa the orderers' TLS CA, or empty for plaintext
+   */
+  public record ClientTls(
+      Optional<Path> trustedCa, Optional<Path> certificate, Optional<Path> key) {}
+
+  private final List<ManagedChannel> channels;
+
+  private OrdererChannels(List<ManagedChannel> channels) {
+    this.channels = channels;
+  }
+
+  public static OrdererChannels connect(List<HostPort> orderers, ClientTls tls) throws IOException {
+    ChannelCredentials credentials = credentials(tls);
+    return new OrdererChannels(
+        orderers.stream()
+            .map(
+                orderer ->
+                    (ManagedChannel)
+                        NettyChannelBuilder.forAddress(orderer.host(), orderer.port(), credentials)
+                            .maxInboundMessageSize(MAX_MESSAGE_BYTES)
+                            .build())
+            .toList());
+  }
+
+  public List<ManagedChannel> channels() {
+    return channels;
+  }
+
+  @Override
+  public void close() {
+    channels.forEach(ManagedChannel::shutdown);
+    for (ManagedChannel channel : channels) {
+      try {
+        if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
+          channel.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        channel.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static ChannelCredentials credentials(ClientTls tls) throws IOException {
+    if (tls.trustedCa().isEmpty()) {
+      return InsecureChannelCredentials.create();
+    }
+    TlsChannelCredentials.Builder builder =
+        TlsChannelCredentials.newBuilder().trustManager(tls.trustedCa().get().toFile());
+    if (tls.certificate().isPresent() && tls.key().isPresent()) {
+      builder.keyManager(tls.certificate().get().toFile(), tls.key().get().toFile());
+    }
+    return builder.build();
+  }
+}
