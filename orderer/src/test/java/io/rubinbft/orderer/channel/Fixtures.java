@@ -2,6 +2,7 @@ package io.rubinbft.orderer.channel;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.rubinbft.orderer.testing.FabricFixtures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,13 +24,7 @@ public final class Fixtures {
   private Fixtures() {}
 
   public static Path root() {
-    String configured = System.getProperty("rubin.fixtures");
-    Path root = Path.of(configured != null ? configured : "../../shared/fabric-fixtures");
-    if (!Files.isDirectory(root)) {
-      throw new IllegalStateException(
-          "Fabric fixtures not found at " + root.toAbsolutePath() + " (set -Drubin.fixtures)");
-    }
-    return root;
+    return FabricFixtures.root();
   }
 
   public static Path path(String relative) {

@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.crypto;
 
+import io.rubinbft.orderer.testing.FabricFixtures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -17,13 +18,7 @@ public final class Fixtures {
   private Fixtures() {}
 
   public static Path root() {
-    String configured = System.getProperty("rubin.fixtures");
-    Path root = Path.of(configured != null ? configured : "../../shared/fabric-fixtures");
-    if (!Files.isDirectory(root)) {
-      throw new IllegalStateException(
-          "Fabric fixtures not found at " + root.toAbsolutePath() + " (set -Drubin.fixtures)");
-    }
-    return root;
+    return FabricFixtures.root();
   }
 
   /** The bytes of a fixture file, by its path relative to the fixtures folder. */
