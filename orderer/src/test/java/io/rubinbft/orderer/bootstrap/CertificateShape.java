@@ -1,0 +1,55 @@
+package io.rubinbft.orderer.bootstrap;
+
+import java.security.cert.CertificateParsingException;
+import java.security.cert.X509Certificate;
+import java.security.interfaces.ECPublicKey;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Everything about a certificate that does not depend on keys, serial numbers or time: what two
+ * certificates for the same role must share whether cryptogen or we made them.
+ */
+record CertificateShape(
+    String subject,
+    String issuer,
+    int version,
+    String signatureAlgorithm,
+    int curveBits,
+    String keyUsage,
+    List<String> extendedKeyUsage,
+    int basicConstraints,
+    List<String> alternativeNames,
+    Set<String> criticalExtensions,
+    Set<String> otherExtensions,
+    int subjectKeyIdLength,
+    boolean hasAuthorityKeyId) {
+
+  static CertificateShape of(X509Certificate cert) {
+    try {
+      return new CertificateShape(
+          cert.getSubjectX500Principal().getName(),
+          cert.getIssuerX500Principal().getName(),
+          cert.getVersion(),
+          cert.getSigAlgName(),
+          ((ECPublicKey) cert.getPublicKey()).getParams().getCurve().getField().getFieldSize(),
+          Arrays.toString(cert.getKeyUsage()),
+          cert.getExtendedKeyUsage(),
+          cert.getBasicConstraints(),
+          alternativeNames(cert.getSubjectAlternativeNames()),
+          new TreeSet<>(cert.getCriticalExtensionOIDs()),
+          new TreeSet<>(cert.getNonCriticalExtensionOIDs()),
+          ExtensionBytes.subjectKeyIdLength(cert),
+          cert.getExtensionValue("2.5.29.35") != null);
+    } catch (CertificateParsingException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  private static List<String> alternativeNames(Collection<List<?>> names) {
+    return names == null ? List.of() : names.stream().map(Object::toString).toList();
+  }
+}
