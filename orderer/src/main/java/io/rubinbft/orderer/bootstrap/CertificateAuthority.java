@@ -91,7 +91,7 @@ final class CertificateAuthority {
 
   /** The CA's private key as PKCS#8 DER. */
   byte[] privateKeyPkcs8() {
-    return keys.getPrivate().getEncoded();
+    return EcKeys.pkcs8(keys.getPrivate());
   }
 
   /** An enrollment (MSP signing) certificate: digital signature only, one NodeOU. */

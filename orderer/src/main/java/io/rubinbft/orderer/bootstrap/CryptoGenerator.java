@@ -95,7 +95,7 @@ public final class CryptoGenerator {
     writeVerifyingMsp(msp, cas);
     KeyPair signing = EcKeys.generate(random);
     KeyFiles.writePrivateKey(
-        msp.resolve("keystore").resolve("priv_sk"), signing.getPrivate().getEncoded());
+        msp.resolve("keystore").resolve("priv_sk"), EcKeys.pkcs8(signing.getPrivate()));
     X509Certificate enrollment =
         cas.ca().issueEnrollment(identity.name(), identity.ou(), signing.getPublic());
     KeyFiles.write(
@@ -109,7 +109,7 @@ public final class CryptoGenerator {
     KeyFiles.write(tls.resolve("ca.crt"), Pem.certificate(cas.tlsCa().certificate()));
     KeyFiles.write(tls.resolve(identity.tlsStem() + ".crt"), Pem.certificate(tlsCert));
     KeyFiles.writePrivateKey(
-        tls.resolve(identity.tlsStem() + ".key"), tlsKeys.getPrivate().getEncoded());
+        tls.resolve(identity.tlsStem() + ".key"), EcKeys.pkcs8(tlsKeys.getPrivate()));
   }
 
   /** cacerts, tlscacerts and the NodeOUs config.yaml; with NodeOUs there is no admincerts. */

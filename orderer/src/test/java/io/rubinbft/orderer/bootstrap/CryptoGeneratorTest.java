@@ -14,6 +14,7 @@ import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -118,6 +119,16 @@ class CryptoGeneratorTest {
   }
 
   @Test
+  void privateKeysHaveCryptogensPkcs8Structure() throws IOException {
+    byte[] fabrics =
+        pemContent(Fixtures.crypto().resolve("ordererOrganizations/example.com/ca/priv_sk"));
+    byte[] ours = pemContent(out.resolve("ordererOrganizations/example.com/ca/priv_sk"));
+    // Same DER skeleton (curve named once, public key included); only the key bits differ.
+    assertThat(ours).hasSameSizeAs(fabrics);
+    assertThat(Arrays.copyOfRange(ours, 0, 36)).isEqualTo(Arrays.copyOfRange(fabrics, 0, 36));
+  }
+
+  @Test
   void anExistingOrganizationIsKeptAsItIs() throws IOException {
     Map<String, byte[]> before = relativeFiles(out);
     new CryptoGenerator(new SecureRandom(), NOW.plusSeconds(3600)).generate(out, ORDERER_ORG);
@@ -159,9 +170,12 @@ class CryptoGeneratorTest {
   }
 
   private static PrivateKey privateKey(Path file) throws Exception {
+    return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(pemContent(file)));
+  }
+
+  private static byte[] pemContent(Path file) throws IOException {
     try (PemReader reader = new PemReader(Files.newBufferedReader(file))) {
-      byte[] der = reader.readPemObject().getContent();
-      return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(der));
+      return reader.readPemObject().getContent();
     }
   }
 
