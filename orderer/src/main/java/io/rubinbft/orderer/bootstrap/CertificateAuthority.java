@@ -10,6 +10,8 @@ import java.security.cert.X509Certificate;
 import java.util.Date;
 import java.util.List;
 import java.util.stream.Stream;
+import org.bouncycastle.asn1.ASN1Encodable;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
@@ -56,31 +58,30 @@ final class CertificateAuthority {
     KeyPair keys = EcKeys.generate(random);
     X500Name subject =
         subject().addRDN(BCStyle.O, organization).addRDN(BCStyle.CN, commonName).build();
-    byte[] ski = EcKeys.subjectKeyId(keys.getPublic());
     X509v3CertificateBuilder builder =
         template(subject, subject, keys.getPublic(), validity, random);
-    try {
-      builder
-          .addExtension(
-              Extension.keyUsage,
-              true,
-              new KeyUsage(
-                  KeyUsage.digitalSignature
-                      | KeyUsage.keyEncipherment
-                      | KeyUsage.keyCertSign
-                      | KeyUsage.cRLSign))
-          .addExtension(
-              Extension.extendedKeyUsage,
-              false,
-              new ExtendedKeyUsage(
-                  new KeyPurposeId[] {
-                    KeyPurposeId.id_kp_clientAuth, KeyPurposeId.id_kp_serverAuth
-                  }))
-          .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
-          .addExtension(Extension.subjectKeyIdentifier, false, new SubjectKeyIdentifier(ski));
-    } catch (CertIOException e) {
-      throw new UncheckedIOException(e);
-    }
+    // Extensions in the order Go's x509 writes them: KU, EKU, BC, SKI, AKI, SAN.
+    extend(
+        builder,
+        Extension.keyUsage,
+        true,
+        new KeyUsage(
+            KeyUsage.digitalSignature
+                | KeyUsage.keyEncipherment
+                | KeyUsage.keyCertSign
+                | KeyUsage.cRLSign));
+    extend(
+        builder,
+        Extension.extendedKeyUsage,
+        false,
+        new ExtendedKeyUsage(
+            new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth, KeyPurposeId.id_kp_serverAuth}));
+    extend(builder, Extension.basicConstraints, true, new BasicConstraints(true));
+    extend(
+        builder,
+        Extension.subjectKeyIdentifier,
+        false,
+        new SubjectKeyIdentifier(EcKeys.subjectKeyId(keys.getPublic())));
     X509Certificate certificate = sign(builder, keys);
     return new CertificateAuthority(keys, certificate, validity, random);
   }
@@ -98,12 +99,9 @@ final class CertificateAuthority {
   X509Certificate issueEnrollment(String commonName, NodeOu ou, PublicKey key) {
     X500Name subject =
         subject().addRDN(BCStyle.OU, ou.identifier()).addRDN(BCStyle.CN, commonName).build();
-    X509v3CertificateBuilder builder = leaf(subject, key);
-    try {
-      builder.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
-    } catch (CertIOException e) {
-      throw new UncheckedIOException(e);
-    }
+    X509v3CertificateBuilder builder = template(issuer(), subject, key, validity, random);
+    extend(builder, Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
+    extendLeaf(builder);
     return sign(builder, keys);
   }
 
@@ -113,45 +111,45 @@ final class CertificateAuthority {
    */
   X509Certificate issueTls(String commonName, List<String> alternativeNames, PublicKey key) {
     X500Name subject = subject().addRDN(BCStyle.CN, commonName).build();
-    X509v3CertificateBuilder builder = leaf(subject, key);
-    try {
-      builder
-          .addExtension(
-              Extension.keyUsage,
-              true,
-              new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment))
-          .addExtension(
-              Extension.extendedKeyUsage,
-              false,
-              new ExtendedKeyUsage(
-                  new KeyPurposeId[] {
-                    KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth
-                  }));
-      if (!alternativeNames.isEmpty()) {
-        builder.addExtension(
-            Extension.subjectAlternativeName, false, alternativeNames(alternativeNames));
-      }
-    } catch (CertIOException e) {
-      throw new UncheckedIOException(e);
+    X509v3CertificateBuilder builder = template(issuer(), subject, key, validity, random);
+    extend(
+        builder,
+        Extension.keyUsage,
+        true,
+        new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
+    extend(
+        builder,
+        Extension.extendedKeyUsage,
+        false,
+        new ExtendedKeyUsage(
+            new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
+    extendLeaf(builder);
+    if (!alternativeNames.isEmpty()) {
+      extend(builder, Extension.subjectAlternativeName, false, alternativeNames(alternativeNames));
     }
     return sign(builder, keys);
   }
 
-  private X509v3CertificateBuilder leaf(X500Name subject, PublicKey key) {
-    X509v3CertificateBuilder builder =
-        template(
-            X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()),
-            subject,
-            key,
-            validity,
-            random);
+  private X500Name issuer() {
+    return X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
+  }
+
+  /** Not a CA; issued by this CA (cryptogen gives leaves no subject key identifier). */
+  private void extendLeaf(X509v3CertificateBuilder builder) {
+    extend(builder, Extension.basicConstraints, true, new BasicConstraints(false));
+    extend(
+        builder, Extension.authorityKeyIdentifier, false, new AuthorityKeyIdentifier(subjectKeyId));
+  }
+
+  private static void extend(
+      X509v3CertificateBuilder builder,
+      ASN1ObjectIdentifier oid,
+      boolean critical,
+      ASN1Encodable value) {
     try {
-      return builder
-          .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
-          .addExtension(
-              Extension.authorityKeyIdentifier, false, new AuthorityKeyIdentifier(subjectKeyId));
+      builder.addExtension(oid, critical, value);
     } catch (CertIOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("encoding extension " + oid + " in memory failed", e);
     }
   }
 

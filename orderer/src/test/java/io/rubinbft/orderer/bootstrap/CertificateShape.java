@@ -6,8 +6,6 @@ import java.security.interfaces.ECPublicKey;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Everything about a certificate that does not depend on keys, serial numbers or time: what two
@@ -23,8 +21,7 @@ record CertificateShape(
     List<String> extendedKeyUsage,
     int basicConstraints,
     List<String> alternativeNames,
-    Set<String> criticalExtensions,
-    Set<String> otherExtensions,
+    List<String> extensionsInOrder,
     int subjectKeyIdLength,
     boolean hasAuthorityKeyId) {
 
@@ -40,8 +37,7 @@ record CertificateShape(
           cert.getExtendedKeyUsage(),
           cert.getBasicConstraints(),
           alternativeNames(cert.getSubjectAlternativeNames()),
-          new TreeSet<>(cert.getCriticalExtensionOIDs()),
-          new TreeSet<>(cert.getNonCriticalExtensionOIDs()),
+          ExtensionBytes.extensionsInOrder(cert),
           ExtensionBytes.subjectKeyIdLength(cert),
           cert.getExtensionValue("2.5.29.35") != null);
     } catch (CertificateParsingException e) {
