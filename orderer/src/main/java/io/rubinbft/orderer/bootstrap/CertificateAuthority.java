@@ -167,7 +167,7 @@ final class CertificateAuthority {
   }
 
   private static X500NameBuilder subject() {
-    return new X500NameBuilder(BCStyle.INSTANCE)
+    return new X500NameBuilder(GoNameStyle.INSTANCE)
         .addRDN(BCStyle.C, "US")
         .addRDN(BCStyle.ST, "California")
         .addRDN(BCStyle.L, "San Francisco");

@@ -5,6 +5,7 @@ import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPublicKey;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -12,8 +13,8 @@ import java.util.List;
  * certificates for the same role must share whether cryptogen or we made them.
  */
 record CertificateShape(
-    String subject,
-    String issuer,
+    String subjectDer,
+    String issuerDer,
     int version,
     String signatureAlgorithm,
     int curveBits,
@@ -28,8 +29,8 @@ record CertificateShape(
   static CertificateShape of(X509Certificate cert) {
     try {
       return new CertificateShape(
-          cert.getSubjectX500Principal().getName(),
-          cert.getIssuerX500Principal().getName(),
+          HexFormat.of().formatHex(cert.getSubjectX500Principal().getEncoded()),
+          HexFormat.of().formatHex(cert.getIssuerX500Principal().getEncoded()),
           cert.getVersion(),
           cert.getSigAlgName(),
           ((ECPublicKey) cert.getPublicKey()).getParams().getCurve().getField().getFieldSize(),

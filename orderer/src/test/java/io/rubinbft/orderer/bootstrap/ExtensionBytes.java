@@ -3,9 +3,12 @@ package io.rubinbft.orderer.bootstrap;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
+import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.ASN1OctetString;
 import org.bouncycastle.asn1.x509.Certificate;
+import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.Extensions;
 import org.bouncycastle.asn1.x509.SubjectKeyIdentifier;
 
@@ -14,18 +17,30 @@ final class ExtensionBytes {
 
   private ExtensionBytes() {}
 
-  /** Each extension as "oid critical|-", in the order the certificate holds them. */
+  /**
+   * Each extension as "oid critical|- value-hex", in the order the certificate holds them; the key
+   * identifiers' values (derived from keys) are left out.
+   */
   static List<String> extensionsInOrder(X509Certificate cert) {
     try {
       Extensions extensions =
           Certificate.getInstance(cert.getEncoded()).getTBSCertificate().getExtensions();
       return Arrays.stream(extensions.getExtensionOIDs())
-          .map(
-              oid -> oid.getId() + (extensions.getExtension(oid).isCritical() ? " critical" : " -"))
+          .map(oid -> describe(oid, extensions.getExtension(oid)))
           .toList();
     } catch (CertificateEncodingException e) {
       throw new IllegalArgumentException(e);
     }
+  }
+
+  private static String describe(ASN1ObjectIdentifier oid, Extension extension) {
+    boolean keyDerived =
+        oid.equals(Extension.subjectKeyIdentifier) || oid.equals(Extension.authorityKeyIdentifier);
+    return oid.getId()
+        + (extension.isCritical() ? " critical " : " - ")
+        + (keyDerived
+            ? "(key id)"
+            : HexFormat.of().formatHex(extension.getExtnValue().getOctets()));
   }
 
   static int subjectKeyIdLength(X509Certificate cert) {
