@@ -94,11 +94,11 @@ public final class CryptoGenerator {
     Path msp = dir.resolve("msp");
     writeVerifyingMsp(msp, cas);
     KeyPair signing = EcKeys.generate(random);
-    KeyFiles.writePrivateKey(
+    CryptoFiles.writePrivateKey(
         msp.resolve("keystore").resolve("priv_sk"), EcKeys.pkcs8(signing.getPrivate()));
     X509Certificate enrollment =
         cas.ca().issueEnrollment(identity.name(), identity.ou(), signing.getPublic());
-    KeyFiles.write(
+    CryptoFiles.write(
         msp.resolve("signcerts").resolve(identity.name() + "-cert.pem"),
         Pem.certificate(enrollment));
 
@@ -106,27 +106,27 @@ public final class CryptoGenerator {
     KeyPair tlsKeys = EcKeys.generate(random);
     X509Certificate tlsCert =
         cas.tlsCa().issueTls(identity.name(), identity.alternativeNames(), tlsKeys.getPublic());
-    KeyFiles.write(tls.resolve("ca.crt"), Pem.certificate(cas.tlsCa().certificate()));
-    KeyFiles.write(tls.resolve(identity.tlsStem() + ".crt"), Pem.certificate(tlsCert));
-    KeyFiles.writePrivateKey(
+    CryptoFiles.write(tls.resolve("ca.crt"), Pem.certificate(cas.tlsCa().certificate()));
+    CryptoFiles.write(tls.resolve(identity.tlsStem() + ".crt"), Pem.certificate(tlsCert));
+    CryptoFiles.writePrivateKey(
         tls.resolve(identity.tlsStem() + ".key"), EcKeys.pkcs8(tlsKeys.getPrivate()));
   }
 
   /** cacerts, tlscacerts and the NodeOUs config.yaml; with NodeOUs there is no admincerts. */
   private static void writeVerifyingMsp(Path msp, Cas cas) {
-    KeyFiles.write(
+    CryptoFiles.write(
         msp.resolve("cacerts").resolve(cas.caFile()), Pem.certificate(cas.ca().certificate()));
-    KeyFiles.write(
+    CryptoFiles.write(
         msp.resolve("tlscacerts").resolve(cas.tlsCaFile()),
         Pem.certificate(cas.tlsCa().certificate()));
-    KeyFiles.write(
+    CryptoFiles.write(
         msp.resolve("config.yaml"),
         NodeOusConfig.yaml("cacerts/" + cas.caFile()).getBytes(StandardCharsets.UTF_8));
   }
 
   private static void writeCa(Path dir, String certFile, CertificateAuthority ca) {
-    KeyFiles.write(dir.resolve(certFile), Pem.certificate(ca.certificate()));
-    KeyFiles.writePrivateKey(dir.resolve(CA_KEY_FILE), ca.privateKeyPkcs8());
+    CryptoFiles.write(dir.resolve(certFile), Pem.certificate(ca.certificate()));
+    CryptoFiles.writePrivateKey(dir.resolve(CA_KEY_FILE), ca.privateKeyPkcs8());
   }
 
   static String caFileName(String domain) {

@@ -11,9 +11,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 
 /** Writes the files of a crypto tree: private keys readable by their owner only (0600). */
-final class KeyFiles {
+final class CryptoFiles {
 
-  private KeyFiles() {}
+  private CryptoFiles() {}
 
   static void writePrivateKey(Path file, byte[] pkcs8) {
     createParent(file);
