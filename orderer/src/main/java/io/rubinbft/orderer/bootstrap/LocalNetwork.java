@@ -48,21 +48,7 @@ public final class LocalNetwork {
     OrgLayout orderers = generator.generate(crypto, ordererOrg(spec.nodes()));
     OrgLayout clients =
         generator.generate(crypto, new OrgSpec(CLIENT_DOMAIN, OrgKind.PEER, List.of("peer0"), 1));
-    for (int id = 1; id <= spec.nodes(); id++) {
-      if (!Files.isDirectory(orderers.nodeDir(host(id)))) {
-        throw new IllegalStateException(
-            orderers.orgDir()
-                + " has no "
-                + host(id)
-                + "."
-                + ORDERER_DOMAIN
-                + ": it was made for fewer than "
-                + spec.nodes()
-                + " nodes; remove "
-                + root
-                + " to start over");
-      }
-    }
+    requireNodes(orderers, spec.nodes(), root);
     BftChannelProfile profile = profile(spec, orderers, clients);
     Path genesis = root.resolve("genesis").resolve(spec.channelId() + ".block");
     if (Files.exists(genesis)) {
@@ -77,6 +63,18 @@ public final class LocalNetwork {
     AtomicFiles.write(
         root.resolve(SUMMARY_FILE), summary.toYaml().getBytes(StandardCharsets.UTF_8));
     return summary;
+  }
+
+  /** Crypto kept from an earlier run must have every node asked for now. */
+  private static void requireNodes(OrgLayout orderers, int nodes, Path root) {
+    for (int id = 1; id <= nodes; id++) {
+      if (!Files.isDirectory(orderers.nodeDir(host(id)))) {
+        throw new IllegalStateException(
+            String.format(
+                "%s has no %s.%s: it was made for fewer than %d nodes; remove %s to start over",
+                orderers.orgDir(), host(id), ORDERER_DOMAIN, nodes, root));
+      }
+    }
   }
 
   private static OrgSpec ordererOrg(int nodes) {
