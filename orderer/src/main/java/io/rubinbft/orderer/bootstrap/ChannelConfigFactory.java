@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.bootstrap;
 
 import com.google.protobuf.Message;
+import io.rubinbft.orderer.config.GoDuration;
 import java.util.List;
 import java.util.Map;
 import org.hyperledger.fabric.protos.common.BlockDataHashingStructure;
@@ -68,7 +69,7 @@ public final class ChannelConfigFactory {
         "BatchTimeout",
         value(
             BatchTimeout.newBuilder()
-                .setTimeout(GoDurations.format(profile.batchTimeout()))
+                .setTimeout(GoDuration.format(profile.batchTimeout()))
                 .build()));
     // MaxChannels 0 ("no limit"): an empty message, as configtxgen writes it.
     orderer.putValues("ChannelRestrictions", value(ChannelRestrictions.getDefaultInstance()));

@@ -3,6 +3,7 @@ package io.rubinbft.orderer.bootstrap;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
 import io.rubinbft.ledger.BlockHashing;
+import io.rubinbft.orderer.channel.ChannelIds;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -53,7 +54,11 @@ public final class GenesisBlockFactory {
 
   /** A genesis block with the given nonce and timestamp (sub-second part dropped). */
   public static Block create(String channelId, Config config, byte[] nonce, Instant timestamp) {
-    ChannelNames.check(channelId);
+    ChannelIds.invalidReason(channelId)
+        .ifPresent(
+            reason -> {
+              throw new IllegalArgumentException("channel name is not valid: " + reason);
+            });
     SignatureHeader signatureHeader =
         SignatureHeader.newBuilder().setNonce(ByteString.copyFrom(nonce)).build();
     ChannelHeader channelHeader =

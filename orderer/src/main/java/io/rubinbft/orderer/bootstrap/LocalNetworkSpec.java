@@ -1,5 +1,7 @@
 package io.rubinbft.orderer.bootstrap;
 
+import io.rubinbft.orderer.channel.ChannelIds;
+
 /**
  * What the local cluster is made of: the channel, the number of consenters (one orderer
  * organization, OrdererMSP at example.com; one application organization, Org1MSP at
@@ -12,7 +14,11 @@ public record LocalNetworkSpec(String channelId, int nodes, PortPlan ports, int 
   public static final int MAX_NODES = 64;
 
   public LocalNetworkSpec {
-    ChannelNames.check(channelId);
+    ChannelIds.invalidReason(channelId)
+        .ifPresent(
+            reason -> {
+              throw new IllegalArgumentException("channel name is not valid: " + reason);
+            });
     if (nodes < 1 || nodes > MAX_NODES) {
       throw new IllegalArgumentException(
           "node count is " + nodes + " but must be in 1.." + MAX_NODES);

@@ -1,16 +1,12 @@
 package io.rubinbft.orderer.bootstrap;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import org.bouncycastle.util.io.pem.PemObject;
-import org.bouncycastle.util.io.pem.PemReader;
 import org.bouncycastle.util.io.pem.PemWriter;
 
 /** PEM text as Go's {@code encoding/pem} writes it: 64-character lines, a final newline. */
@@ -33,18 +29,7 @@ final class Pem {
 
   /** The first certificate in PEM text; names the source when there is none. */
   static X509Certificate parseCertificate(byte[] pem, String source) {
-    try (PemReader reader =
-        new PemReader(new StringReader(new String(pem, StandardCharsets.US_ASCII)))) {
-      PemObject object = reader.readPemObject();
-      if (object == null || !"CERTIFICATE".equals(object.getType())) {
-        throw new IllegalArgumentException(source + " holds no PEM CERTIFICATE block");
-      }
-      return (X509Certificate)
-          CertificateFactory.getInstance("X.509")
-              .generateCertificate(new ByteArrayInputStream(object.getContent()));
-    } catch (IOException | CertificateException e) {
-      throw new IllegalArgumentException(source + " is not a readable PEM certificate", e);
-    }
+    return io.rubinbft.orderer.tls.Pem.certificates(pem, source).getFirst();
   }
 
   private static byte[] encode(String type, byte[] der) {

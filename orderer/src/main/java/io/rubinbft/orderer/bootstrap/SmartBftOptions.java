@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.bootstrap;
 
+import io.rubinbft.orderer.config.GoDuration;
 import java.time.Duration;
 import org.hyperledger.fabric.protos.orderer.smartbft.Options;
 
@@ -15,17 +16,17 @@ public final class SmartBftOptions {
    */
   public static Options benchChannel() {
     return Options.newBuilder()
-        .setRequestBatchMaxInterval(GoDurations.format(Duration.ofMillis(200)))
+        .setRequestBatchMaxInterval(GoDuration.format(Duration.ofMillis(200)))
         .setIncomingMessageBufferSize(200)
         .setRequestPoolSize(100_000)
-        .setRequestForwardTimeout(GoDurations.format(Duration.ofSeconds(5)))
-        .setRequestComplainTimeout(GoDurations.format(Duration.ofSeconds(20)))
-        .setRequestAutoRemoveTimeout(GoDurations.format(Duration.ofMinutes(3)))
-        .setViewChangeResendInterval(GoDurations.format(Duration.ofSeconds(5)))
-        .setViewChangeTimeout(GoDurations.format(Duration.ofSeconds(20)))
-        .setLeaderHeartbeatTimeout(GoDurations.format(Duration.ofMinutes(1)))
+        .setRequestForwardTimeout(GoDuration.format(Duration.ofSeconds(5)))
+        .setRequestComplainTimeout(GoDuration.format(Duration.ofSeconds(20)))
+        .setRequestAutoRemoveTimeout(GoDuration.format(Duration.ofMinutes(3)))
+        .setViewChangeResendInterval(GoDuration.format(Duration.ofSeconds(5)))
+        .setViewChangeTimeout(GoDuration.format(Duration.ofSeconds(20)))
+        .setLeaderHeartbeatTimeout(GoDuration.format(Duration.ofMinutes(1)))
         .setLeaderHeartbeatCount(10)
-        .setCollectTimeout(GoDurations.format(Duration.ofSeconds(1)))
+        .setCollectTimeout(GoDuration.format(Duration.ofSeconds(1)))
         .build();
   }
 }

@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.channel;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.orderer.config.GoDuration;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.channel;
 
+import io.rubinbft.orderer.config.GoDuration;
 import java.time.Duration;
 import org.hyperledger.fabric.protos.orderer.smartbft.Options;
 

@@ -14,8 +14,6 @@ import java.util.regex.Pattern;
  */
 final class SettingParser {
 
-  private static final Pattern DURATION_PART =
-      Pattern.compile("(\\d+(?:\\.\\d+)?)(ns|us|ms|s|m|h)");
   private static final Pattern BYTES = Pattern.compile("(\\d+)\\s*(B|KB|MB|GB)?");
 
   private final SettingValues values;
@@ -61,17 +59,11 @@ final class SettingParser {
 
   Duration duration(Setting setting) {
     String text = string(setting);
-    Matcher part = DURATION_PART.matcher(text);
-    double nanos = 0;
-    int end = 0;
-    while (part.find() && part.start() == end) {
-      nanos += Double.parseDouble(part.group(1)) * nanosPer(part.group(2));
-      end = part.end();
-    }
-    if (end == 0 || end != text.length()) {
+    try {
+      return GoDuration.parse(text);
+    } catch (IllegalArgumentException e) {
       throw fail(setting, text, "is not a duration like 500ms, 20s, 15m or 1h30m");
     }
-    return Duration.ofNanos((long) nanos);
   }
 
   long bytes(Setting setting) {
@@ -134,16 +126,5 @@ final class SettingParser {
 
   private Path resolve(String text) {
     return values.baseDirectory().resolve(text).normalize();
-  }
-
-  private static double nanosPer(String unit) {
-    return switch (unit) {
-      case "ns" -> 1;
-      case "us" -> 1e3;
-      case "ms" -> 1e6;
-      case "s" -> 1e9;
-      case "m" -> 60e9;
-      default -> 3600e9;
-    };
   }
 }

@@ -3,6 +3,7 @@ package io.rubinbft.orderer.participation;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.rubinbft.orderer.channel.ChannelIds;
 import io.rubinbft.orderer.http.JsonResponses;
 import io.rubinbft.orderer.http.MultipartForm;
 import java.io.IOException;

@@ -178,7 +178,7 @@ class LocalNetworkTest {
   @Test
   void rejectsInvalidRequestsWithTheReason() {
     assertThatThrownBy(() -> new LocalNetworkSpec("MyChannel", 4, PortPlan.DEFAULT, 500))
-        .hasMessageContaining("channel name 'MyChannel' is not valid");
+        .hasMessageContaining("channel name is not valid: 'MyChannel' contains illegal characters");
     assertThatThrownBy(() -> new LocalNetworkSpec("c", 0, PortPlan.DEFAULT, 500))
         .hasMessageContaining("node count is 0");
     assertThatThrownBy(

@@ -1,4 +1,4 @@
-package io.rubinbft.orderer.channel;
+package io.rubinbft.orderer.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

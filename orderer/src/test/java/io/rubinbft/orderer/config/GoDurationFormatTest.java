@@ -1,4 +1,4 @@
-package io.rubinbft.orderer.bootstrap;
+package io.rubinbft.orderer.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,7 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Expected strings are what Go's {@code time.Duration.String()} prints for the same durations. */
-class GoDurationsTest {
+class GoDurationFormatTest {
 
   @ParameterizedTest
   @CsvSource({
@@ -27,6 +27,6 @@ class GoDurationsTest {
     "-5000000000, -5s"
   })
   void formatsAsGoDoes(long nanos, String expected) {
-    assertThat(GoDurations.format(Duration.ofNanos(nanos))).isEqualTo(expected);
+    assertThat(GoDuration.format(Duration.ofNanos(nanos))).isEqualTo(expected);
   }
 }

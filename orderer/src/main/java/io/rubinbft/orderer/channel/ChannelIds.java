@@ -1,4 +1,4 @@
-package io.rubinbft.orderer.participation;
+package io.rubinbft.orderer.channel;
 
 import java.util.Optional;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package io.rubinbft.orderer.channel;
+package io.rubinbft.orderer.config;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -7,11 +7,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Parses durations written as Go's {@code time.Duration.String()} / {@code time.ParseDuration} read
- * them ("200ms", "1m0s", "1h2m3.5s"), the form Fabric's config uses for BatchTimeout and the
- * SmartBFT options. Negative durations are refused: no config value here may be negative.
+ * Durations in Go's text form, as {@code time.ParseDuration} reads and {@code
+ * time.Duration.String()} writes them ("200ms", "1m0s", "1h2m3.5s"): the form of Fabric's
+ * BatchTimeout and SmartBFT options and of the node's own orderer.yaml. Negative durations are
+ * refused: no setting may be negative.
  */
-final class GoDuration {
+public final class GoDuration {
+
+  private static final long MICRO = 1_000L;
+  private static final long MILLI = 1_000_000L;
+  private static final long MINUTE = 60_000_000_000L;
+  private static final long HOUR = 60 * MINUTE;
 
   private static final Pattern TERM = Pattern.compile("(\\d*)(?:\\.(\\d*))?(ns|us|µs|μs|ms|s|m|h)");
   private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -33,7 +39,7 @@ final class GoDuration {
    *
    * @throws IllegalArgumentException naming the text when it is not a Go duration
    */
-  static Duration parse(String text) {
+  public static Duration parse(String text) {
     String body = text.startsWith("+") ? text.substring(1) : text;
     if (body.equals("0")) {
       return Duration.ZERO;
@@ -54,6 +60,43 @@ final class GoDuration {
       at = term.end();
     }
     return Duration.ofNanos(nanos);
+  }
+
+  /** {@code duration} as Go's {@code time.Duration.String()} writes it ("200ms", "3m0s"). */
+  public static String format(Duration duration) {
+    if (duration.isNegative()) {
+      return "-" + format(duration.negated());
+    }
+    long nanos = duration.toNanos();
+    if (nanos == 0) {
+      return "0s";
+    }
+    if (nanos < MICRO) {
+      return nanos + "ns";
+    }
+    if (nanos < MILLI) {
+      return decimal(nanos, MICRO) + "µs";
+    }
+    if (nanos < NANOS_PER_SECOND) {
+      return decimal(nanos, MILLI) + "ms";
+    }
+    StringBuilder text = new StringBuilder();
+    long hours = nanos / HOUR;
+    long minutes = nanos % HOUR / MINUTE;
+    if (hours > 0) {
+      text.append(hours).append('h');
+    }
+    if (hours > 0 || minutes > 0) {
+      text.append(minutes).append('m');
+    }
+    return text.append(decimal(nanos % MINUTE, NANOS_PER_SECOND)).append('s').toString();
+  }
+
+  private static String decimal(long nanos, long unit) {
+    return BigDecimal.valueOf(nanos)
+        .divide(BigDecimal.valueOf(unit))
+        .stripTrailingZeros()
+        .toPlainString();
   }
 
   private static long termNanos(Matcher term, String text) {
