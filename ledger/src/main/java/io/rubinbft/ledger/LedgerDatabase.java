@@ -1,0 +1,149 @@
+package io.rubinbft.ledger;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.AbstractNativeReference;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The one RocksDB of a ledger with its column families (see {@link KeyLayout}), and every native
+ * object that goes with it: they hold native memory, so this class owns and closes them all.
+ *
+ * <p>Blocks are large values written once and read sequentially, so the blocks column family keeps
+ * them in blob files (RocksDB BlobDB): compactions then move small references instead of rewriting
+ * megabytes of envelopes. Envelopes are mostly signatures and hashes, so they are not compressed.
+ */
+final class LedgerDatabase implements AutoCloseable {
+
+  private static final long BLOB_MIN_BYTES = 4 * 1024;
+  private static final long BLOB_FILE_BYTES = 256L * 1024 * 1024;
+  private static final long WRITE_BUFFER_BYTES = 64L * 1024 * 1024;
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private final List<AbstractNativeReference> resources;
+  private final RocksDB db;
+  private final ColumnFamilyHandle meta;
+  private final ColumnFamilyHandle blocks;
+  private final ColumnFamilyHandle txIndex;
+  private final WriteOptions synced;
+  private final WriteOptions unsynced;
+
+  private LedgerDatabase(
+      List<AbstractNativeReference> resources, RocksDB db, List<ColumnFamilyHandle> handles) {
+    this.resources = resources;
+    this.db = db;
+    this.meta = handles.get(0);
+    this.blocks = handles.get(1);
+    this.txIndex = handles.get(2);
+    this.synced = add(resources, new WriteOptions().setSync(true));
+    this.unsynced = add(resources, new WriteOptions().setSync(false));
+  }
+
+  static LedgerDatabase open(Path directory) {
+    List<AbstractNativeReference> resources = new ArrayList<>();
+    try {
+      DBOptions options =
+          add(resources, new DBOptions())
+              .setCreateIfMissing(true)
+              .setCreateMissingColumnFamilies(true)
+              .setMaxBackgroundJobs(2);
+      ColumnFamilyOptions blockOptions =
+          add(resources, new ColumnFamilyOptions())
+              .setEnableBlobFiles(true)
+              .setMinBlobSize(BLOB_MIN_BYTES)
+              .setBlobFileSize(BLOB_FILE_BYTES)
+              .setEnableBlobGarbageCollection(true)
+              .setBlobCompressionType(CompressionType.NO_COMPRESSION)
+              .setWriteBufferSize(WRITE_BUFFER_BYTES);
+      ColumnFamilyOptions indexOptions = add(resources, new ColumnFamilyOptions());
+      List<ColumnFamilyDescriptor> families =
+          List.of(
+              new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, indexOptions),
+              new ColumnFamilyDescriptor(KeyLayout.BLOCKS_FAMILY.getBytes(), blockOptions),
+              new ColumnFamilyDescriptor(KeyLayout.TX_INDEX_FAMILY.getBytes(), indexOptions));
+      List<ColumnFamilyHandle> handles = new ArrayList<>();
+      RocksDB db = RocksDB.open(options, directory.toString(), families, handles);
+      // Closed in reverse: column family handles, then the database, then the options.
+      resources.add(db);
+      resources.addAll(handles);
+      return new LedgerDatabase(resources, db, handles);
+    } catch (RocksDBException e) {
+      closeAll(resources);
+      throw new LedgerStorageException("cannot open the ledger at " + directory, e);
+    }
+  }
+
+  ColumnFamilyHandle meta() {
+    return meta;
+  }
+
+  ColumnFamilyHandle blocks() {
+    return blocks;
+  }
+
+  ColumnFamilyHandle txIndex() {
+    return txIndex;
+  }
+
+  /** The value at {@code key}, or {@code null}; {@code what} names the read in errors. */
+  byte[] get(ColumnFamilyHandle family, byte[] key, String what) {
+    try {
+      return db.get(family, key);
+    } catch (RocksDBException e) {
+      throw new LedgerStorageException(what + " failed", e);
+    }
+  }
+
+  void write(WriteBatch batch, Durability durability, String what) {
+    try {
+      db.write(durability == Durability.SYNCED ? synced : unsynced, batch);
+    } catch (RocksDBException e) {
+      throw new LedgerStorageException(what + " failed", e);
+    }
+  }
+
+  /** A new iterator; the caller closes it. */
+  RocksIterator iterator(ColumnFamilyHandle family) {
+    return db.newIterator(family);
+  }
+
+  /** Throws if {@code it} stopped because of an error rather than at the end of its range. */
+  void checkIterator(RocksIterator it, String what) {
+    try {
+      it.status();
+    } catch (RocksDBException e) {
+      throw new LedgerStorageException(what + " failed", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    closeAll(resources);
+  }
+
+  private static <T extends AbstractNativeReference> T add(
+      List<AbstractNativeReference> resources, T resource) {
+    resources.add(resource);
+    return resource;
+  }
+
+  private static void closeAll(List<AbstractNativeReference> resources) {
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      resources.get(i).close();
+    }
+    resources.clear();
+  }
+}
