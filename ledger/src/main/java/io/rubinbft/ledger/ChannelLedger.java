@@ -1,6 +1,7 @@
 package io.rubinbft.ledger;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,7 +87,8 @@ public final class ChannelLedger {
     } catch (RocksDBException e) {
       throw new LedgerStorageException("building the write batch for block " + number, e);
     }
-    tip = tipAfter(block.getHeader());
+    // A copy: the parsed header shares the caller's array, which the caller may reuse.
+    tip = tipAfter(copyOf(block.getHeader()));
     heightWatch.advance(number + 1);
   }
 
@@ -188,11 +190,20 @@ public final class ChannelLedger {
     }
   }
 
+  /** Parses without copying the envelopes; the caller's array is copied into the store anyway. */
   private Block parse(byte[] blockBytes) {
     try {
-      return Block.parseFrom(blockBytes);
+      return AliasingParser.parse(Block.parser(), UnsafeByteOperations.unsafeWrap(blockBytes));
     } catch (InvalidProtocolBufferException e) {
       throw new InvalidBlockException(name, "bytes do not parse as a Block: " + e.getMessage());
+    }
+  }
+
+  private static BlockHeader copyOf(BlockHeader header) {
+    try {
+      return BlockHeader.parseFrom(header.toByteArray());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a header we just serialized does not parse", e);
     }
   }
 

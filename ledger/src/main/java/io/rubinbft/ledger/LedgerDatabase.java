@@ -28,6 +28,7 @@ final class LedgerDatabase implements AutoCloseable {
   private static final long BLOB_MIN_BYTES = 4 * 1024;
   private static final long BLOB_FILE_BYTES = 256L * 1024 * 1024;
   private static final long WRITE_BUFFER_BYTES = 64L * 1024 * 1024;
+  private static final long SYNC_STEP_BYTES = 1024 * 1024;
 
   static {
     RocksDB.loadLibrary();
@@ -59,7 +60,10 @@ final class LedgerDatabase implements AutoCloseable {
           add(resources, new DBOptions())
               .setCreateIfMissing(true)
               .setCreateMissingColumnFamilies(true)
-              .setMaxBackgroundJobs(2);
+              .setMaxBackgroundJobs(2)
+              // Write back in 1 MiB steps instead of in bursts at each flush and sync.
+              .setBytesPerSync(SYNC_STEP_BYTES)
+              .setWalBytesPerSync(SYNC_STEP_BYTES);
       ColumnFamilyOptions blockOptions =
           add(resources, new ColumnFamilyOptions())
               .setEnableBlobFiles(true)

@@ -65,7 +65,7 @@ final class StoredBlockCodec {
 
   private static Block parse(String channel, long number, ByteString bytes) {
     try {
-      Block block = Block.parseFrom(bytes);
+      Block block = AliasingParser.parse(Block.parser(), bytes);
       if (!block.hasHeader()) {
         throw new LedgerCorruptionException(channel, number, "stored block has no header");
       }

@@ -7,6 +7,7 @@ import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.cli.SyntheticChain;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,6 +45,19 @@ class BlockStoreTest {
     assertThatThrownBy(() -> ledger.append(wrong.toByteArray(), Durability.SYNCED))
         .isInstanceOf(InvalidBlockException.class)
         .hasMessage("block refused by channel 'alpha': block number is 9 but expected 8");
+  }
+
+  @Test
+  void theCallersArrayMayBeReusedAfterAnAppend() {
+    byte[] bytes = chain.next().toByteArray();
+    byte[] original = bytes.clone();
+    ledger.append(bytes, Durability.UNSYNCED);
+    Arrays.fill(bytes, (byte) 0);
+    assertThat(ledger.lastHeader().orElseThrow().getDataHash())
+        .isEqualTo(ledger.block(0).orElseThrow().block().getHeader().getDataHash());
+    assertThat(ledger.block(0).orElseThrow().bytes().toByteArray()).isEqualTo(original);
+    appendNext(1);
+    assertThat(ledger.height()).isEqualTo(2);
   }
 
   @Test
