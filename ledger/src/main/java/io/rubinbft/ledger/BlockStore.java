@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.hyperledger.fabric.protos.common.Block;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 
 /**
@@ -122,25 +121,35 @@ public final class BlockStore implements AutoCloseable {
 
   private void loadChannels() {
     byte[] prefix = KeyLayout.channelPrefix();
-    try (RocksIterator it = db.iterator(db.meta())) {
-      for (it.seek(prefix); it.isValid() && KeyLayout.startsWith(it.key(), prefix); it.next()) {
-        String name = KeyLayout.channelName(it.key());
-        int id = KeyLayout.int32(it.value());
-        channels.put(name, new ChannelLedger(db, name, id, config, lastBlock(name, id)));
-      }
-      db.checkIterator(it, "listing the channels");
-    }
+    Map<String, Integer> ids =
+        db.scan(
+            db.meta(),
+            "listing the channels",
+            it -> {
+              Map<String, Integer> found = new TreeMap<>();
+              for (it.seek(prefix);
+                  it.isValid() && KeyLayout.startsWith(it.key(), prefix);
+                  it.next()) {
+                found.put(KeyLayout.channelName(it.key()), KeyLayout.int32(it.value()));
+              }
+              return found;
+            });
+    ids.forEach(
+        (name, id) ->
+            channels.put(name, new ChannelLedger(db, name, id, config, lastBlock(name, id))));
   }
 
   private Optional<Block> lastBlock(String name, int id) {
-    try (RocksIterator it = db.iterator(db.blocks())) {
-      it.seekForPrev(KeyLayout.blockKey(id, -1L));
-      if (!it.isValid() || !KeyLayout.startsWith(it.key(), KeyLayout.channelStart(id))) {
-        db.checkIterator(it, "finding the last block of channel '" + name + "'");
-        return Optional.empty();
-      }
-      long number = KeyLayout.blockNumber(it.key());
-      return Optional.of(StoredBlockCodec.decode(name, number, it.value()).block());
-    }
+    return db.scan(
+        db.blocks(),
+        "finding the last block of channel '" + name + "'",
+        it -> {
+          it.seekForPrev(KeyLayout.blockKey(id, -1L));
+          if (!it.isValid() || !KeyLayout.startsWith(it.key(), KeyLayout.channelStart(id))) {
+            return Optional.empty();
+          }
+          long number = KeyLayout.blockNumber(it.key());
+          return Optional.of(StoredBlockCodec.decode(name, number, it.value()).block());
+        });
   }
 }

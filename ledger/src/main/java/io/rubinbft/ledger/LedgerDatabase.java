@@ -3,6 +3,9 @@ package io.rubinbft.ledger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.rocksdb.AbstractNativeReference;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -34,7 +37,9 @@ final class LedgerDatabase implements AutoCloseable {
     RocksDB.loadLibrary();
   }
 
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final List<AbstractNativeReference> resources;
+  private boolean closed;
   private final RocksDB db;
   private final ColumnFamilyHandle meta;
   private final ColumnFamilyHandle blocks;
@@ -104,38 +109,70 @@ final class LedgerDatabase implements AutoCloseable {
 
   /** The value at {@code key}, or {@code null}; {@code what} names the read in errors. */
   byte[] get(ColumnFamilyHandle family, byte[] key, String what) {
-    try {
-      return db.get(family, key);
-    } catch (RocksDBException e) {
-      throw new LedgerStorageException(what + " failed", e);
-    }
+    return whileOpen(
+        () -> {
+          try {
+            return db.get(family, key);
+          } catch (RocksDBException e) {
+            throw new LedgerStorageException(what + " failed", e);
+          }
+        });
   }
 
   void write(WriteBatch batch, Durability durability, String what) {
-    try {
-      db.write(durability == Durability.SYNCED ? synced : unsynced, batch);
-    } catch (RocksDBException e) {
-      throw new LedgerStorageException(what + " failed", e);
-    }
+    whileOpen(
+        () -> {
+          try {
+            db.write(durability == Durability.SYNCED ? synced : unsynced, batch);
+            return null;
+          } catch (RocksDBException e) {
+            throw new LedgerStorageException(what + " failed", e);
+          }
+        });
   }
 
-  /** A new iterator; the caller closes it. */
-  RocksIterator iterator(ColumnFamilyHandle family) {
-    return db.newIterator(family);
+  /**
+   * Runs {@code scan} over a new iterator of {@code family}, then checks that the iterator did not
+   * stop on an error; {@code what} names the scan in errors.
+   */
+  <T> T scan(ColumnFamilyHandle family, String what, Function<RocksIterator, T> scan) {
+    return whileOpen(
+        () -> {
+          try (RocksIterator it = db.newIterator(family)) {
+            T result = scan.apply(it);
+            it.status();
+            return result;
+          } catch (RocksDBException e) {
+            throw new LedgerStorageException(what + " failed", e);
+          }
+        });
   }
 
-  /** Throws if {@code it} stopped because of an error rather than at the end of its range. */
-  void checkIterator(RocksIterator it, String what) {
-    try {
-      it.status();
-    } catch (RocksDBException e) {
-      throw new LedgerStorageException(what + " failed", e);
-    }
-  }
-
+  /**
+   * Closes every native object once no call is using them: a read racing a close must fail in Java,
+   * not touch freed native memory.
+   */
   @Override
   public void close() {
-    closeAll(resources);
+    lock.writeLock().lock();
+    try {
+      closed = true;
+      closeAll(resources);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private <T> T whileOpen(Supplier<T> call) {
+    lock.readLock().lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("the ledger is closed");
+      }
+      return call.get();
+    } finally {
+      lock.readLock().unlock();
+    }
   }
 
   private static <T extends AbstractNativeReference> T add(

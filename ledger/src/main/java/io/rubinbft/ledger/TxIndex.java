@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 
 /** A channel's transaction id index (layout in {@link KeyLayout}). */
@@ -38,25 +37,27 @@ final class TxIndex {
       return Optional.empty();
     }
     byte[] prefix = KeyLayout.txIdPrefix(channelId, id);
-    try (RocksIterator it = db.iterator(db.txIndex())) {
-      it.seek(prefix);
-      if (!it.isValid()) {
-        db.checkIterator(it, "tx index lookup of '" + txId + "'");
-        return Optional.empty();
-      }
-      byte[] key = it.key();
-      if (key.length != prefix.length + Long.BYTES || !KeyLayout.startsWith(key, prefix)) {
-        return Optional.empty();
-      }
-      long number = ByteBuffer.wrap(key).getLong(prefix.length);
-      byte[] value = it.value();
-      if (value.length != Integer.BYTES) {
-        throw new LedgerCorruptionException(
-            channel,
-            number,
-            "tx index entry for '" + txId + "' has " + value.length + " bytes instead of 4");
-      }
-      return Optional.of(new TxLocation(number, KeyLayout.int32(value)));
-    }
+    return db.scan(
+        db.txIndex(),
+        "tx index lookup of '" + txId + "'",
+        it -> {
+          it.seek(prefix);
+          if (!it.isValid()) {
+            return Optional.empty();
+          }
+          byte[] key = it.key();
+          if (key.length != prefix.length + Long.BYTES || !KeyLayout.startsWith(key, prefix)) {
+            return Optional.empty();
+          }
+          long number = ByteBuffer.wrap(key).getLong(prefix.length);
+          byte[] value = it.value();
+          if (value.length != Integer.BYTES) {
+            throw new LedgerCorruptionException(
+                channel,
+                number,
+                "tx index entry for '" + txId + "' has " + value.length + " bytes instead of 4");
+          }
+          return Optional.of(new TxLocation(number, KeyLayout.int32(value)));
+        });
   }
 }

@@ -38,6 +38,7 @@ public final class Wal implements AutoCloseable {
   private final TreeMap<Long, Path> sealed = new TreeMap<>();
   private final Optional<TornTail> tornTail;
   private WalSegment active;
+  private UncheckedIOException failure;
 
   private Wal(WalConfig config, FileChannel lockChannel, WalRecovery.Result recovered)
       throws IOException {
@@ -114,22 +115,24 @@ public final class Wal implements AutoCloseable {
               + " bytes is larger than the limit of "
               + config.maxRecordBytes());
     }
+    ensureUsable();
     try {
       if (!active.fits(payload.length, config.segmentBytes()) && !active.isEmpty()) {
         startNextSegment();
       }
       return active.append(payload);
     } catch (IOException e) {
-      throw new UncheckedIOException("append to " + active.file() + " failed", e);
+      throw fail("append to " + active.file() + " failed", e);
     }
   }
 
   /** Forces every record appended so far to disk. */
   public synchronized void sync() {
+    ensureUsable();
     try {
       active.force();
     } catch (IOException e) {
-      throw new UncheckedIOException("sync of " + active.file() + " failed", e);
+      throw fail("sync of " + active.file() + " failed", e);
     }
   }
 
@@ -182,6 +185,22 @@ public final class Wal implements AutoCloseable {
       lockChannel.close();
     } catch (IOException e) {
       throw new UncheckedIOException("closing the WAL in " + config.directory() + " failed", e);
+    }
+  }
+
+  /**
+   * After a failed write or sync the file's state is unknown (a partial record, or pages the OS
+   * dropped): the WAL refuses further appends; reopening recovers what is on disk.
+   */
+  private UncheckedIOException fail(String what, IOException cause) {
+    failure = new UncheckedIOException(what, cause);
+    return failure;
+  }
+
+  private void ensureUsable() {
+    if (failure != null) {
+      throw new IllegalStateException(
+          "the WAL in " + config.directory() + " failed earlier; reopen it to recover", failure);
     }
   }
 
