@@ -146,6 +146,14 @@ class BlockStoreTest {
   }
 
   @Test
+  void aClosedStoreRefusesCallsInsteadOfTouchingFreedMemory() {
+    appendNext(1);
+    store.close();
+    assertThatThrownBy(() -> ledger.block(0)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> ledger.locate("x")).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
   void removalWakesWaiters() throws InterruptedException {
     Thread remover = Thread.ofPlatform().start(() -> store.removeChannel("alpha"));
     assertThat(ledger.awaitHeight(1, Duration.ofMinutes(1))).isFalse();
