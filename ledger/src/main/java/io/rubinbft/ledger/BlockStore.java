@@ -100,15 +100,18 @@ public final class BlockStore implements AutoCloseable {
     int id = ledger.id();
     byte[] start = KeyLayout.channelStart(id);
     byte[] end = KeyLayout.channelStart(id + 1);
-    try (WriteBatch batch = new WriteBatch()) {
-      batch.delete(db.meta(), KeyLayout.channelKey(name));
-      batch.deleteRange(db.blocks(), start, end);
-      batch.deleteRange(db.txIndex(), start, end);
-      db.write(batch, Durability.SYNCED, "removal of channel '" + name + "'");
-    } catch (RocksDBException e) {
-      throw new LedgerStorageException("building the batch removing channel '" + name + "'", e);
+    // Holding the ledger's append lock: no append can land after the range deletion.
+    synchronized (ledger) {
+      try (WriteBatch batch = new WriteBatch()) {
+        batch.delete(db.meta(), KeyLayout.channelKey(name));
+        batch.deleteRange(db.blocks(), start, end);
+        batch.deleteRange(db.txIndex(), start, end);
+        db.write(batch, Durability.SYNCED, "removal of channel '" + name + "'");
+      } catch (RocksDBException e) {
+        throw new LedgerStorageException("building the batch removing channel '" + name + "'", e);
+      }
+      ledger.markRemoved();
     }
-    ledger.markRemoved();
     channels.remove(name);
   }
 

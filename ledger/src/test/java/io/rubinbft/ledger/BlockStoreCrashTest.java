@@ -27,7 +27,7 @@ class BlockStoreCrashTest {
   @Test
   @Tag("long")
   void everyAcknowledgedBlockSurvivesManyKills() throws IOException, InterruptedException {
-    crashRepeatedly(60);
+    crashRepeatedly(30);
   }
 
   private void crashRepeatedly(int crashes) throws IOException, InterruptedException {

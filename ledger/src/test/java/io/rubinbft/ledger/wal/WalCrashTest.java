@@ -28,7 +28,7 @@ class WalCrashTest {
   @Test
   @Tag("long")
   void everyAcknowledgedRecordSurvivesManyKills() throws IOException, InterruptedException {
-    crashRepeatedly(60);
+    crashRepeatedly(30);
   }
 
   private void crashRepeatedly(int crashes) throws IOException, InterruptedException {
