@@ -10,9 +10,10 @@ import java.nio.file.Path;
  * Reads one segment file record by record, checking each, up to the file's size at opening.
  *
  * <p>A bad record is reported with its offset and whether a torn write explains it: a torn write
- * leaves a prefix of the last record (a cut header or payload) or, after a power loss, a
- * zero-filled end of file; either way the bad record runs to the end of the file. A bad record
- * followed by other bytes is corruption.
+ * leaves a prefix of the last record (a cut header or payload) or, after a power loss, records
+ * whose pages never reached the disk and read as zeros. So a bad record that is cut by the end of
+ * the file, or followed only by zero bytes, is a torn write; a bad record followed by any other
+ * byte is corruption.
  */
 final class WalSegmentReader implements AutoCloseable {
 
@@ -55,9 +56,6 @@ final class WalSegmentReader implements AutoCloseable {
     int length = in.readInt();
     int checksum = in.readInt();
     long left = remaining - WalRecordCodec.HEADER_BYTES;
-    if (length == 0 && checksum == 0 && restIsZero(left)) {
-      return new Bad(offset, "zero bytes up to the end of the file", true);
-    }
     if (length < 0 || length > maxRecordBytes) {
       return new Bad(offset, "record length " + length + " is outside 0.." + maxRecordBytes, false);
     }
@@ -66,15 +64,20 @@ final class WalSegmentReader implements AutoCloseable {
     }
     byte[] payload = in.readNBytes(length);
     if (WalRecordCodec.checksum(nextIndex, payload) != checksum) {
-      return new Bad(
-          offset,
-          "CRC32C mismatch in record " + nextIndex + " of " + length + " bytes",
-          length == left);
+      boolean tornWrite = restIsZero(left - length);
+      String problem =
+          length == 0 && checksum == 0 && tornWrite
+              ? "zero bytes up to the end of the file"
+              : "CRC32C mismatch in record " + nextIndex + " of " + length + " bytes";
+      return new Bad(offset, problem, tornWrite);
     }
     offset += WalRecordCodec.HEADER_BYTES + length;
     return new Entry(nextIndex++, payload);
   }
 
+  /**
+   * Whether the next {@code bytes} bytes are all zero; consumes them (only called on a bad record).
+   */
   private boolean restIsZero(long bytes) throws IOException {
     for (long i = 0; i < bytes; i++) {
       if (in.read() != 0) {
