@@ -99,6 +99,26 @@ class WalTest {
   }
 
   @Test
+  void aCutRecordFollowedByZerosIsATornWriteButFollowedByDataIsCorruption() throws IOException {
+    try (Wal wal = open()) {
+      wal.append(payload(0, 100));
+    }
+    Path last = segments().getLast();
+    byte[] cut = ByteBuffer.allocate(248).putInt(100).putInt(99).put(payload(1, 40)).array();
+    appendBytes(last, cut);
+    try (Wal wal = open()) {
+      assertThat(wal.tornTail().orElseThrow().reason())
+          .isEqualTo("CRC32C mismatch in record 1 of 100 bytes");
+      assertThat(wal.tornTail().orElseThrow().bytesCut()).isEqualTo(248);
+    }
+    cut[cut.length - 1] = 1;
+    appendBytes(last, cut);
+    assertThatThrownBy(this::open)
+        .isInstanceOf(WalCorruptionException.class)
+        .hasMessageEndingWith("at offset 108: CRC32C mismatch in record 1 of 100 bytes");
+  }
+
+  @Test
   void aFlippedByteBeforeTheLastRecordIsCorruptionNamingFileAndOffset() throws IOException {
     try (Wal wal = open()) {
       for (int i = 0; i < 5; i++) {
