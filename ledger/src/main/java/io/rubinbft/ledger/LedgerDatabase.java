@@ -1,5 +1,6 @@
 package io.rubinbft.ledger;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,13 +40,13 @@ final class LedgerDatabase implements AutoCloseable {
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final List<AbstractNativeReference> resources;
-  private boolean closed;
   private final RocksDB db;
   private final ColumnFamilyHandle meta;
   private final ColumnFamilyHandle blocks;
   private final ColumnFamilyHandle txIndex;
   private final WriteOptions synced;
   private final WriteOptions unsynced;
+  private boolean closed; // guarded by lock
 
   private LedgerDatabase(
       List<AbstractNativeReference> resources, RocksDB db, List<ColumnFamilyHandle> handles) {
@@ -81,8 +82,10 @@ final class LedgerDatabase implements AutoCloseable {
       List<ColumnFamilyDescriptor> families =
           List.of(
               new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, indexOptions),
-              new ColumnFamilyDescriptor(KeyLayout.BLOCKS_FAMILY.getBytes(), blockOptions),
-              new ColumnFamilyDescriptor(KeyLayout.TX_INDEX_FAMILY.getBytes(), indexOptions));
+              new ColumnFamilyDescriptor(
+                  KeyLayout.BLOCKS_FAMILY.getBytes(StandardCharsets.UTF_8), blockOptions),
+              new ColumnFamilyDescriptor(
+                  KeyLayout.TX_INDEX_FAMILY.getBytes(StandardCharsets.UTF_8), indexOptions));
       List<ColumnFamilyHandle> handles = new ArrayList<>();
       RocksDB db = RocksDB.open(options, directory.toString(), families, handles);
       // Closed in reverse: column family handles, then the database, then the options.

@@ -92,13 +92,22 @@ class BlockStoreTest {
   }
 
   @Test
-  void appendRefusesABlockAboveTheSizeLimit() {
+  void limitsOnBlockSizeChannelsAndListenersPushBack() {
     store.close();
-    store = BlockStore.open(new BlockStoreConfig(dir, 1000, 4, 4));
+    store = BlockStore.open(new BlockStoreConfig(dir, 1000, 2, 1));
     ChannelLedger small = store.channel("alpha").orElseThrow();
     byte[] bytes = new SyntheticChain(2, "alpha", 10, 200, Optional.empty()).next().toByteArray();
     assertThatThrownBy(() -> small.append(bytes, Durability.SYNCED))
+        .isInstanceOf(InvalidBlockException.class)
         .hasMessageContaining("block has " + bytes.length + " bytes, more than the limit of 1000");
+    store.createChannel("beta");
+    assertThatThrownBy(() -> store.createChannel("gamma"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the store holds 2 channels, the limit; remove one first");
+    small.onHeight(height -> {});
+    assertThatThrownBy(() -> small.onHeight(height -> {}))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("channel 'alpha' already has 1 height listeners, the limit");
   }
 
   @Test
@@ -134,11 +143,11 @@ class BlockStoreTest {
     assertThat(ledger.awaitHeight(3, Duration.ZERO)).isFalse();
 
     List<Long> heard = new CopyOnWriteArrayList<>();
-    try (HeightSubscription subscription = ledger.onHeight(heard::add)) {
-      Thread appender = Thread.ofPlatform().start(() -> appendNext(1));
-      assertThat(ledger.awaitHeight(3, Duration.ofMinutes(1))).isTrue();
-      appender.join();
-    }
+    HeightSubscription subscription = ledger.onHeight(heard::add);
+    Thread appender = Thread.ofPlatform().start(() -> appendNext(1));
+    assertThat(ledger.awaitHeight(3, Duration.ofMinutes(1))).isTrue();
+    appender.join();
+    subscription.close();
     appendNext(1);
     assertThat(heard).containsExactly(3L);
     assertThat(cursor.next().orElseThrow().number()).isEqualTo(2);
