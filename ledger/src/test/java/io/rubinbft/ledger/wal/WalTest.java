@@ -139,6 +139,26 @@ class WalTest {
   }
 
   @Test
+  void replayRechecksRecordsChangedAfterOpening() throws IOException {
+    try (Wal wal = open()) {
+      for (int i = 0; i < 5; i++) {
+        wal.append(payload(i, 100));
+      }
+      wal.sync();
+      Path file = segments().getFirst();
+      flip(file, WalRecordCodec.HEADER_BYTES + 100L + WalRecordCodec.HEADER_BYTES);
+      List<Long> before = new ArrayList<>();
+      assertThatThrownBy(() -> wal.replay(0, (index, bytes) -> before.add(index)))
+          .isInstanceOf(WalCorruptionException.class)
+          .hasMessage(
+              "WAL corruption in "
+                  + file
+                  + " at offset 108: CRC32C mismatch in record 1 of 100 bytes");
+      assertThat(before).containsExactly(0L);
+    }
+  }
+
+  @Test
   void aBadRecordInASealedSegmentIsCorruptionEvenAtItsEnd() throws IOException {
     try (Wal wal = open()) {
       for (int i = 0; i < 40; i++) {
