@@ -1,0 +1,34 @@
+package io.rubinbft.ledger;
+
+import java.nio.file.Path;
+
+/**
+ * Where a block store lives and its limits.
+ *
+ * @param directory the RocksDB directory (created if missing)
+ * @param maxBlockBytes the largest block an append accepts
+ * @param maxChannels the most channels the store holds
+ * @param maxHeightListeners the most height listeners per channel
+ */
+public record BlockStoreConfig(
+    Path directory, int maxBlockBytes, int maxChannels, int maxHeightListeners) {
+
+  /** Fabric's gRPC limit on a message, so any block Fabric can deliver fits. */
+  public static final int DEFAULT_MAX_BLOCK_BYTES = 100 * 1024 * 1024;
+
+  public BlockStoreConfig {
+    if (maxBlockBytes <= 0 || maxChannels <= 0 || maxHeightListeners <= 0) {
+      throw new IllegalArgumentException(
+          "limits must be positive: maxBlockBytes "
+              + maxBlockBytes
+              + ", maxChannels "
+              + maxChannels
+              + ", maxHeightListeners "
+              + maxHeightListeners);
+    }
+  }
+
+  public static BlockStoreConfig defaults(Path directory) {
+    return new BlockStoreConfig(directory, DEFAULT_MAX_BLOCK_BYTES, 1024, 4096);
+  }
+}

@@ -1,0 +1,193 @@
+package io.rubinbft.ledger;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.rocksdb.AbstractNativeReference;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The one RocksDB of a ledger with its column families (see {@link KeyLayout}), and every native
+ * object that goes with it: they hold native memory, so this class owns and closes them all.
+ *
+ * <p>Blocks are large values written once and read sequentially, so the blocks column family keeps
+ * them in blob files (RocksDB BlobDB): compactions then move small references instead of rewriting
+ * megabytes of envelopes. Envelopes are mostly signatures and hashes, so they are not compressed.
+ */
+final class LedgerDatabase implements AutoCloseable {
+
+  private static final long BLOB_MIN_BYTES = 4 * 1024;
+  private static final long BLOB_FILE_BYTES = 256L * 1024 * 1024;
+  private static final long WRITE_BUFFER_BYTES = 64L * 1024 * 1024;
+  private static final long SYNC_STEP_BYTES = 1024 * 1024;
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final List<AbstractNativeReference> resources;
+  private final RocksDB db;
+  private final ColumnFamilyHandle meta;
+  private final ColumnFamilyHandle blocks;
+  private final ColumnFamilyHandle txIndex;
+  private final WriteOptions synced;
+  private final WriteOptions unsynced;
+  private boolean closed; // guarded by lock
+
+  private LedgerDatabase(
+      List<AbstractNativeReference> resources, RocksDB db, List<ColumnFamilyHandle> handles) {
+    this.resources = resources;
+    this.db = db;
+    this.meta = handles.get(0);
+    this.blocks = handles.get(1);
+    this.txIndex = handles.get(2);
+    this.synced = add(resources, new WriteOptions().setSync(true));
+    this.unsynced = add(resources, new WriteOptions().setSync(false));
+  }
+
+  static LedgerDatabase open(Path directory) {
+    List<AbstractNativeReference> resources = new ArrayList<>();
+    try {
+      DBOptions options =
+          add(resources, new DBOptions())
+              .setCreateIfMissing(true)
+              .setCreateMissingColumnFamilies(true)
+              .setMaxBackgroundJobs(2)
+              // Write back in 1 MiB steps instead of in bursts at each flush and sync.
+              .setBytesPerSync(SYNC_STEP_BYTES)
+              .setWalBytesPerSync(SYNC_STEP_BYTES);
+      ColumnFamilyOptions blockOptions =
+          add(resources, new ColumnFamilyOptions())
+              .setEnableBlobFiles(true)
+              .setMinBlobSize(BLOB_MIN_BYTES)
+              .setBlobFileSize(BLOB_FILE_BYTES)
+              .setEnableBlobGarbageCollection(true)
+              .setBlobCompressionType(CompressionType.NO_COMPRESSION)
+              .setWriteBufferSize(WRITE_BUFFER_BYTES);
+      ColumnFamilyOptions indexOptions = add(resources, new ColumnFamilyOptions());
+      List<ColumnFamilyDescriptor> families =
+          List.of(
+              new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, indexOptions),
+              new ColumnFamilyDescriptor(
+                  KeyLayout.BLOCKS_FAMILY.getBytes(StandardCharsets.UTF_8), blockOptions),
+              new ColumnFamilyDescriptor(
+                  KeyLayout.TX_INDEX_FAMILY.getBytes(StandardCharsets.UTF_8), indexOptions));
+      List<ColumnFamilyHandle> handles = new ArrayList<>();
+      RocksDB db = RocksDB.open(options, directory.toString(), families, handles);
+      // Closed in reverse: column family handles, then the database, then the options.
+      resources.add(db);
+      resources.addAll(handles);
+      return new LedgerDatabase(resources, db, handles);
+    } catch (RocksDBException e) {
+      closeAll(resources);
+      throw new LedgerStorageException("cannot open the ledger at " + directory, e);
+    }
+  }
+
+  ColumnFamilyHandle meta() {
+    return meta;
+  }
+
+  ColumnFamilyHandle blocks() {
+    return blocks;
+  }
+
+  ColumnFamilyHandle txIndex() {
+    return txIndex;
+  }
+
+  /** The value at {@code key}, or {@code null}; {@code what} names the read in errors. */
+  byte[] get(ColumnFamilyHandle family, byte[] key, String what) {
+    return whileOpen(
+        () -> {
+          try {
+            return db.get(family, key);
+          } catch (RocksDBException e) {
+            throw new LedgerStorageException(what + " failed", e);
+          }
+        });
+  }
+
+  void write(WriteBatch batch, Durability durability, String what) {
+    whileOpen(
+        () -> {
+          try {
+            db.write(durability == Durability.SYNCED ? synced : unsynced, batch);
+            return null;
+          } catch (RocksDBException e) {
+            throw new LedgerStorageException(what + " failed", e);
+          }
+        });
+  }
+
+  /**
+   * Runs {@code scan} over a new iterator of {@code family}, then checks that the iterator did not
+   * stop on an error; {@code what} names the scan in errors.
+   */
+  <T> T scan(ColumnFamilyHandle family, String what, Function<RocksIterator, T> scan) {
+    return whileOpen(
+        () -> {
+          try (RocksIterator it = db.newIterator(family)) {
+            T result = scan.apply(it);
+            it.status();
+            return result;
+          } catch (RocksDBException e) {
+            throw new LedgerStorageException(what + " failed", e);
+          }
+        });
+  }
+
+  /**
+   * Closes every native object once no call is using them: a read racing a close must fail in Java,
+   * not touch freed native memory.
+   */
+  @Override
+  public void close() {
+    lock.writeLock().lock();
+    try {
+      closed = true;
+      closeAll(resources);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private <T> T whileOpen(Supplier<T> call) {
+    lock.readLock().lock();
+    try {
+      if (closed) {
+        throw new IllegalStateException("the ledger is closed");
+      }
+      return call.get();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  private static <T extends AbstractNativeReference> T add(
+      List<AbstractNativeReference> resources, T resource) {
+    resources.add(resource);
+    return resource;
+  }
+
+  private static void closeAll(List<AbstractNativeReference> resources) {
+    for (int i = resources.size() - 1; i >= 0; i--) {
+      resources.get(i).close();
+    }
+    resources.clear();
+  }
+}
