@@ -7,8 +7,10 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.Fixtures;
+import io.rubinbft.orderer.msp.MspConfigException;
 import io.rubinbft.orderer.msp.TestCa;
 import io.rubinbft.orderer.policy.GenesisChannel;
+import io.rubinbft.orderer.policy.PolicyConfigException;
 import io.rubinbft.orderer.validation.TestEnvelopes.Signer;
 import java.time.Clock;
 import java.time.Instant;
@@ -27,9 +29,17 @@ import org.junit.jupiter.api.Test;
 /** Broadcast validation against the envelopes Fabric answered, and the cases around them. */
 class BroadcastValidatorTest {
 
-  private static final ChannelRules FIXTURE =
-      new ChannelRules(GenesisChannel.msps(), GenesisChannel.policies(), 10_485_760);
+  private static final ChannelRules FIXTURE = fixtureRules();
   private static final Instant NOW = Instant.parse("2026-11-21T05:23:23Z");
+
+  private static ChannelRules fixtureRules() {
+    try {
+      return ChannelRules.fromConfig(
+          Fixtures.genesisConfig(), GenesisChannel.PROVIDER, 10_485_760, 64);
+    } catch (MspConfigException | PolicyConfigException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 
   private static BroadcastValidator validator(ChannelRules rules, Instant now) {
     Map<String, ChannelRules> channels = Map.of("fixture", rules);
