@@ -92,6 +92,30 @@ public final class TestCa {
     }
   }
 
+  /** An intermediate CA certified by this one. */
+  public TestCa intermediate(String commonName) {
+    KeyPair keys = new EcKeys(CryptoProvider.jdk()).generateP256();
+    Instant now = Instant.now();
+    try {
+      JcaX509v3CertificateBuilder builder =
+          new JcaX509v3CertificateBuilder(
+              certificate,
+              BigInteger.valueOf(SERIALS.incrementAndGet()),
+              Date.from(now.minusSeconds(3600)),
+              Date.from(now.plusSeconds(86_400L * 365)),
+              new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName).build(),
+              keys.getPublic());
+      builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
+      builder.addExtension(
+          Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+      return new TestCa(
+          new JcaX509CertificateConverter().getCertificate(builder.build(signer(key))),
+          keys.getPrivate());
+    } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   public X509Certificate certificate() {
     return certificate;
   }
