@@ -1,7 +1,6 @@
 package io.rubinbft.orderer.validation;
 
 import io.rubinbft.orderer.msp.Identity;
-import io.rubinbft.orderer.msp.IdentityResult;
 import io.rubinbft.orderer.policy.PolicyPaths;
 import io.rubinbft.orderer.policy.PolicyResult;
 import java.time.Clock;
@@ -96,12 +95,12 @@ public final class BroadcastValidator {
       return reject(
           Verdict.badRequest("could not convert message to signedData: " + e.getMessage()));
     }
-    if (rules.msps().deserialize(signatureHeader.getCreator()) instanceof IdentityResult.Valid v
-        && v.identity().isExpiredAt(clock.instant())) {
+    Optional<Identity> creator = CreatorSignature.creator(rules, signatureHeader);
+    if (creator.isPresent() && creator.get().isExpiredAt(clock.instant())) {
       return reject(Verdict.badRequest("broadcast client identity expired"));
     }
     List<Identity> signers =
-        rules.policies().verifiedSigners(List.of(Decoding.signedData(envelope, signatureHeader)));
+        CreatorSignature.verifiedSigners(rules, envelope, signatureHeader, creator);
     PolicyResult writers = rules.policies().evaluateSigners(PolicyPaths.CHANNEL_WRITERS, signers);
     if (!writers.satisfied()) {
       return reject(Verdict.forbidden(writers.failure() + ": permission denied"));

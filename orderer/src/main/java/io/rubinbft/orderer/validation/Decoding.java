@@ -2,9 +2,7 @@ package io.rubinbft.orderer.validation;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.rubinbft.orderer.policy.SignedData;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
-import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.common.SignatureHeader;
 import org.hyperledger.fabric.protos.orderer.SeekInfo;
@@ -56,10 +54,5 @@ final class Decoding {
     } catch (InvalidProtocolBufferException e) {
       throw new Malformed("malformed seekInfo payload: " + e.getMessage());
     }
-  }
-
-  /** The creator's signature over the payload, as Fabric's EnvelopeAsSignedData. */
-  static SignedData signedData(Envelope envelope, SignatureHeader header) {
-    return new SignedData(envelope.getPayload(), header.getCreator(), envelope.getSignature());
   }
 }

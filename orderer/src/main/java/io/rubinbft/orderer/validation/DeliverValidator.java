@@ -3,7 +3,6 @@ package io.rubinbft.orderer.validation;
 import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.msp.Identity;
-import io.rubinbft.orderer.msp.IdentityResult;
 import io.rubinbft.orderer.policy.PolicyPaths;
 import io.rubinbft.orderer.policy.PolicyResult;
 import java.time.Clock;
@@ -127,10 +126,7 @@ public final class DeliverValidator {
       SeekInfo seekInfo,
       ChannelRules rules,
       Instant now) {
-    Optional<Identity> client =
-        rules.msps().deserialize(signatureHeader.getCreator()) instanceof IdentityResult.Valid v
-            ? Optional.of(v.identity())
-            : Optional.empty();
+    Optional<Identity> client = CreatorSignature.creator(rules, signatureHeader);
     if (client.isPresent() && client.get().isExpiredAt(now)) {
       return reject(
           Verdict.forbidden(
@@ -139,7 +135,7 @@ public final class DeliverValidator {
                   + " before"));
     }
     List<Identity> signers =
-        rules.policies().verifiedSigners(List.of(Decoding.signedData(envelope, signatureHeader)));
+        CreatorSignature.verifiedSigners(rules, envelope, signatureHeader, client);
     PolicyResult readers = rules.policies().evaluateSigners(PolicyPaths.CHANNEL_READERS, signers);
     if (!readers.satisfied()) {
       return reject(Verdict.forbidden(readers.failure()));
