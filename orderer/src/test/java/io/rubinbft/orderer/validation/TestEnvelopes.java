@@ -27,13 +27,12 @@ final class TestEnvelopes {
   record Signer(String mspId, X509Certificate certificate, PrivateKey key) {
 
     static Signer fixture(String mspId, String org, String kind, String name) {
-      String dir = "crypto/" + org + "/" + kind + "/" + name + "/msp/";
       try {
         return new Signer(
             mspId,
             TestCa.parse(Fixtures.signCert(org, kind, name)),
             new EcKeys(GenesisChannel.PROVIDER)
-                .privateKeyFromPem(Fixtures.text(dir + "keystore/priv_sk")));
+                .privateKeyFromPem(Fixtures.signKey(org, kind, name)));
       } catch (GeneralSecurityException e) {
         throw new IllegalStateException(e);
       }
