@@ -95,6 +95,19 @@ public final class ChannelMsps {
     return msps.values();
   }
 
+  /**
+   * Every org's TLS root and intermediate CA certificates: what a client's TLS certificate must
+   * chain to on this channel (Fabric builds its client trust pool from these).
+   */
+  public List<X509Certificate> tlsCaCertificates() {
+    List<X509Certificate> certificates = new ArrayList<>();
+    for (FabricMsp msp : msps.values()) {
+      certificates.addAll(msp.tlsRootCertificates());
+      certificates.addAll(msp.tlsIntermediateCertificates());
+    }
+    return List.copyOf(certificates);
+  }
+
   /** Deserializes and validates a marshalled {@code SerializedIdentity} (mspid + PEM cert). */
   public IdentityResult deserialize(ByteString serializedIdentity) {
     Optional<Identity> cached = validated.get(serializedIdentity);

@@ -50,13 +50,11 @@ class EcdsaSignerTest {
   @Test
   void signsWithCryptogensPrivateKeyForItsCertificate() throws GeneralSecurityException {
     CryptoProvider provider = CryptoProvider.preferNative();
-    String dir = "crypto/peerOrganizations/org1.example.com/users/User1@org1.example.com/msp/";
-    PrivateKey key =
-        new EcKeys(provider).privateKeyFromPem(Fixtures.text(dir + "keystore/priv_sk"));
+    String org = "peerOrganizations/org1.example.com";
+    String user = "User1@org1.example.com";
+    PrivateKey key = new EcKeys(provider).privateKeyFromPem(Fixtures.signKey(org, "users", user));
     PublicKey certKey =
-        EcdsaVerifierTest.certificate(
-                Fixtures.text(dir + "signcerts/User1@org1.example.com-cert.pem"))
-            .getPublicKey();
+        EcdsaVerifierTest.certificate(Fixtures.signCert(org, "users", user)).getPublicKey();
     byte[] message = "block 7".getBytes(StandardCharsets.UTF_8);
 
     byte[] signature = new EcdsaSigner(provider, key).sign(message);

@@ -55,7 +55,16 @@ public final class Fixtures {
    * The signing certificate (PEM) cryptogen made for a user or node, e.g. "User1@org1.example.com".
    */
   public static String signCert(String org, String kind, String name) {
-    return text("crypto/" + org + "/" + kind + "/" + name + "/msp/signcerts/" + name + "-cert.pem");
+    return text(mspDir(org, kind, name) + "signcerts/" + name + "-cert.pem");
+  }
+
+  /** The private key (PEM, PKCS#8) of that certificate. */
+  public static String signKey(String org, String kind, String name) {
+    return text(mspDir(org, kind, name) + "keystore/priv_sk");
+  }
+
+  private static String mspDir(String org, String kind, String name) {
+    return "crypto/" + org + "/" + kind + "/" + name + "/msp/";
   }
 
   /** The channel config in the genesis block (block 0's only envelope). */

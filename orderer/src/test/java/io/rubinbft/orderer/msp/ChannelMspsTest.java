@@ -79,6 +79,15 @@ class ChannelMspsTest {
         .contains("CN=tlsca.example.com");
   }
 
+  @Test
+  void collectsEveryOrgsTlsCas() {
+    assertThat(genesisMsps().tlsCaCertificates())
+        .extracting(c -> c.getSubjectX500Principal().getName())
+        .hasSize(2)
+        .anyMatch(name -> name.contains("CN=tlsca.example.com"))
+        .anyMatch(name -> name.contains("CN=tlsca.org1.example.com"));
+  }
+
   @ParameterizedTest
   @CsvSource({
     "Org1MSP, peerOrganizations/org1.example.com, users, User1@org1.example.com, CLIENT, false",

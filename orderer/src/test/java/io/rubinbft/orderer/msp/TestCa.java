@@ -70,23 +70,33 @@ public final class TestCa {
   public static TestCa generate(String commonName) {
     KeyPair keys = new EcKeys(CryptoProvider.jdk()).generateP256();
     X500Name name = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName).build();
+    return new TestCa(caCertificate(name, keys.getPrivate(), name, keys), keys.getPrivate());
+  }
+
+  /** An intermediate CA certified by this one. */
+  public TestCa intermediate(String commonName) {
+    KeyPair keys = new EcKeys(CryptoProvider.jdk()).generateP256();
+    X500Name issuer = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
+    X500Name name = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName).build();
+    return new TestCa(caCertificate(issuer, key, name, keys), keys.getPrivate());
+  }
+
+  private static X509Certificate caCertificate(
+      X500Name issuer, PrivateKey issuerKey, X500Name subject, KeyPair keys) {
     Instant now = Instant.now();
     try {
       JcaX509v3CertificateBuilder builder =
           new JcaX509v3CertificateBuilder(
-              name,
+              issuer,
               BigInteger.valueOf(SERIALS.incrementAndGet()),
               Date.from(now.minusSeconds(3600)),
               Date.from(now.plusSeconds(86_400L * 365)),
-              name,
+              subject,
               keys.getPublic());
       builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
       builder.addExtension(
           Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
-      X509Certificate certificate =
-          new JcaX509CertificateConverter()
-              .getCertificate(builder.build(signer(keys.getPrivate())));
-      return new TestCa(certificate, keys.getPrivate());
+      return new JcaX509CertificateConverter().getCertificate(builder.build(signer(issuerKey)));
     } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
       throw new IllegalStateException(e);
     }

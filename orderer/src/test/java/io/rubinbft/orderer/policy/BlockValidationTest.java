@@ -79,4 +79,21 @@ class BlockValidationTest {
 
     assertThat(POLICIES.evaluate(PolicyPaths.BLOCK_VALIDATION, signatures).satisfied()).isFalse();
   }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "blocks/other-nodes/bft-001.orderer2.block",
+        "blocks/other-nodes/bft-001.orderer3.block",
+        "blocks/other-nodes/bft-001.orderer4.block",
+        "blocks/header-with-sig/bft-005.block",
+        "blocks/header-with-sig/bft-007.block"
+      })
+  void otherNodesCopiesWithTheirOwnSignatureSetsAreValidToo(String file)
+      throws InvalidProtocolBufferException {
+    List<SignedData> signatures = signatures(Block.parseFrom(Fixtures.bytes(file)));
+
+    assertThat(POLICIES.evaluate(PolicyPaths.BLOCK_VALIDATION, signatures))
+        .isEqualTo(PolicyResult.satisfiedResult());
+  }
 }

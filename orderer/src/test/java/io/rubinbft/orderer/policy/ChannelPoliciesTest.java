@@ -20,11 +20,9 @@ class ChannelPoliciesTest {
 
   /** A signature by a cryptogen identity (its keystore key) over {@code data}. */
   static SignedData signedBy(String mspId, String org, String kind, String name, String data) {
-    String dir = "crypto/" + org + "/" + kind + "/" + name + "/msp/";
     try {
       var key =
-          new EcKeys(GenesisChannel.PROVIDER)
-              .privateKeyFromPem(Fixtures.text(dir + "keystore/priv_sk"));
+          new EcKeys(GenesisChannel.PROVIDER).privateKeyFromPem(Fixtures.signKey(org, kind, name));
       ByteString bytes = ByteString.copyFromUtf8(data);
       byte[] signature = new EcdsaSigner(GenesisChannel.PROVIDER, key).sign(bytes.toByteArray());
       return new SignedData(

@@ -32,9 +32,13 @@ public final class GenesisChannel {
   }
 
   public static ChannelPolicies policies() {
+    return policies(Fixtures.genesisConfig());
+  }
+
+  public static ChannelPolicies policies(Config config) {
     try {
       return ChannelPolicies.fromConfig(
-          Fixtures.genesisConfig(), new SignerVerifier(msps(), new EcdsaVerifier(PROVIDER)));
+          config, new SignerVerifier(msps(), new EcdsaVerifier(PROVIDER)));
     } catch (PolicyConfigException e) {
       throw new IllegalStateException(e);
     }

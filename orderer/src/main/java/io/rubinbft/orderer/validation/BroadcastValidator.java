@@ -1,0 +1,114 @@
+package io.rubinbft.orderer.validation;
+
+import io.rubinbft.orderer.msp.Identity;
+import io.rubinbft.orderer.policy.PolicyPaths;
+import io.rubinbft.orderer.policy.PolicyResult;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.hyperledger.fabric.protos.common.ChannelHeader;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.HeaderType;
+import org.hyperledger.fabric.protos.common.Payload;
+import org.hyperledger.fabric.protos.common.SignatureHeader;
+
+/**
+ * Broadcast-side checks of a normal (non-config) envelope, in Fabric's order and with Fabric's
+ * status codes and texts (docs/VALIDATION.md): channel header, channel exists, header type, payload
+ * size, creator expiry, creator signature against /Channel/Writers. Thread-safe.
+ */
+public final class BroadcastValidator {
+
+  static final String CONFIG_UPDATES_NOT_SUPPORTED = "config updates not supported yet";
+
+  private final Function<String, Optional<ChannelRules>> channels;
+  private final Clock clock;
+
+  /**
+   * @param channels the current rules of a channel this node serves, by channel ID
+   * @param clock the time creator certificates must not have expired at
+   */
+  public BroadcastValidator(Function<String, Optional<ChannelRules>> channels, Clock clock) {
+    this.channels = channels;
+    this.clock = clock;
+  }
+
+  public BroadcastResult validate(Envelope envelope) {
+    Payload payload;
+    ChannelHeader channelHeader;
+    try {
+      payload = Decoding.payload(envelope.getPayload());
+      if (!payload.hasHeader()) {
+        return reject(Verdict.badRequest("could not determine channel ID: header not set"));
+      }
+      if (payload.getHeader().getChannelHeader().isEmpty()) {
+        return reject(Verdict.badRequest("could not determine channel ID: channel header not set"));
+      }
+      channelHeader = Decoding.channelHeader(payload);
+    } catch (Decoding.Malformed e) {
+      return reject(Verdict.badRequest("could not determine channel ID: " + e.getMessage()));
+    }
+    Optional<ChannelRules> rules = channels.apply(channelHeader.getChannelId());
+    if (rules.isEmpty()) {
+      return reject(Verdict.badRequest("channel does not exist"));
+    }
+    Optional<Verdict> typeProblem = typeProblem(channelHeader.getType());
+    if (typeProblem.isPresent()) {
+      return reject(typeProblem.get());
+    }
+    long size = envelope.getPayload().size();
+    if (size > rules.get().absoluteMaxBytes()) {
+      return reject(
+          Verdict.badRequest(
+              "message payload is "
+                  + size
+                  + " bytes and exceeds maximum allowed "
+                  + rules.get().absoluteMaxBytes()
+                  + " bytes"));
+    }
+    return authorize(envelope, payload, channelHeader, rules.get());
+  }
+
+  /** Fabric's StandardChannel.ClassifyMsg: every type but these three is a normal message. */
+  @SuppressWarnings("deprecation") // ORDERER_TRANSACTION: deprecated because v3 rejects it, as here
+  private static Optional<Verdict> typeProblem(int type) {
+    if (type == HeaderType.CONFIG_UPDATE_VALUE) {
+      return Optional.of(Verdict.badRequest(CONFIG_UPDATES_NOT_SUPPORTED));
+    }
+    if (type == HeaderType.CONFIG_VALUE) {
+      return Optional.of(
+          Verdict.badRequest("message is of type that cannot be processed directly"));
+    }
+    if (type == HeaderType.ORDERER_TRANSACTION_VALUE) {
+      return Optional.of(Verdict.badRequest("message is of type that is no longer supported"));
+    }
+    return Optional.empty();
+  }
+
+  private BroadcastResult authorize(
+      Envelope envelope, Payload payload, ChannelHeader channelHeader, ChannelRules rules) {
+    SignatureHeader signatureHeader;
+    try {
+      signatureHeader = Decoding.signatureHeader(payload);
+    } catch (Decoding.Malformed e) {
+      return reject(
+          Verdict.badRequest("could not convert message to signedData: " + e.getMessage()));
+    }
+    Optional<Identity> creator = CreatorSignature.creator(rules, signatureHeader);
+    if (creator.isPresent() && creator.get().isExpiredAt(clock.instant())) {
+      return reject(Verdict.badRequest("broadcast client identity expired"));
+    }
+    List<Identity> signers =
+        CreatorSignature.verifiedSigners(rules, envelope, signatureHeader, creator);
+    PolicyResult writers = rules.policies().evaluateSigners(PolicyPaths.CHANNEL_WRITERS, signers);
+    if (!writers.satisfied()) {
+      return reject(Verdict.forbidden(writers.failure() + ": permission denied"));
+    }
+    return new BroadcastResult.Accepted(channelHeader, signers.stream().findFirst());
+  }
+
+  private static BroadcastResult reject(Verdict verdict) {
+    return new BroadcastResult.Rejected(verdict);
+  }
+}

@@ -1,0 +1,42 @@
+package io.rubinbft.orderer.validation;
+
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.EcdsaVerifier;
+import io.rubinbft.orderer.msp.ChannelMsps;
+import io.rubinbft.orderer.msp.MspConfigException;
+import io.rubinbft.orderer.policy.ChannelPolicies;
+import io.rubinbft.orderer.policy.PolicyConfigException;
+import io.rubinbft.orderer.policy.SignerVerifier;
+import org.hyperledger.fabric.protos.common.Config;
+
+/**
+ * What envelope validation needs from a channel's current config.
+ *
+ * @param msps the channel's MSPs (identity deserialization, expiry)
+ * @param policies the channel's policy tree (/Channel/Writers, /Channel/Readers), built on {@code
+ *     msps}
+ * @param absoluteMaxBytes {@code BatchSize.AbsoluteMaxBytes}: the largest payload Broadcast accepts
+ */
+public record ChannelRules(ChannelMsps msps, ChannelPolicies policies, long absoluteMaxBytes) {
+
+  public ChannelRules {
+    if (absoluteMaxBytes <= 0) {
+      throw new IllegalArgumentException(
+          "AbsoluteMaxBytes must be positive, got " + absoluteMaxBytes);
+    }
+  }
+
+  /**
+   * The MSPs and policies of {@code config}, built once per config (a new config builds new rules).
+   *
+   * @param absoluteMaxBytes the config's {@code BatchSize.AbsoluteMaxBytes}
+   */
+  public static ChannelRules fromConfig(
+      Config config, CryptoProvider provider, long absoluteMaxBytes, int identityCacheCapacity)
+      throws MspConfigException, PolicyConfigException {
+    ChannelMsps msps = ChannelMsps.fromConfig(config, provider, identityCacheCapacity);
+    ChannelPolicies policies =
+        ChannelPolicies.fromConfig(config, new SignerVerifier(msps, new EcdsaVerifier(provider)));
+    return new ChannelRules(msps, policies, absoluteMaxBytes);
+  }
+}

@@ -1,0 +1,108 @@
+package io.rubinbft.orderer.msp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.Sha256;
+import java.security.cert.CertificateEncodingException;
+import java.util.List;
+import org.hyperledger.fabric.protos.msp.FabricMSPConfig;
+import org.hyperledger.fabric.protos.msp.FabricNodeOUs;
+import org.hyperledger.fabric.protos.msp.FabricOUIdentifier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An MSP with a root and an intermediate CA, NodeOUs pinned to different CAs: chains through the
+ * intermediate, certifiers identifiers over [intermediate, root], revocation of the intermediate.
+ */
+class IntermediateCaTest {
+
+  private static final CryptoProvider PROVIDER = CryptoProvider.preferNative();
+  private static final TestCa ROOT = TestCa.generate("ca.lab.example.com");
+  private static final TestCa INTERMEDIATE = ROOT.intermediate("ica.lab.example.com");
+
+  private static ByteString pem(Object object) {
+    return ByteString.copyFromUtf8(TestCa.pem(object));
+  }
+
+  private static FabricMSPConfig.Builder config() {
+    return FabricMSPConfig.newBuilder()
+        .setName("LabMSP")
+        .addRootCerts(pem(ROOT.certificate()))
+        .addIntermediateCerts(pem(INTERMEDIATE.certificate()))
+        .setFabricNodeOus(
+            FabricNodeOUs.newBuilder()
+                .setEnable(true)
+                .setClientOuIdentifier(
+                    FabricOUIdentifier.newBuilder()
+                        .setOrganizationalUnitIdentifier("client")
+                        .setCertificate(pem(INTERMEDIATE.certificate())))
+                .setPeerOuIdentifier(
+                    FabricOUIdentifier.newBuilder()
+                        .setOrganizationalUnitIdentifier("peer")
+                        .setCertificate(pem(ROOT.certificate()))));
+  }
+
+  private static IdentityResult deserialize(FabricMSPConfig config, TestCa.Issued issued)
+      throws MspConfigException {
+    ChannelMsps msps =
+        new ChannelMsps(List.of(new FabricMspConfigReader(PROVIDER).read(config)), 16);
+    return msps.deserialize(TestCa.serialized("LabMSP", issued.certificate()));
+  }
+
+  @Test
+  void chainsThroughTheIntermediateAndPinsNodeOusToTheirCa()
+      throws MspConfigException, CertificateEncodingException {
+    Identity client =
+        ChannelMspsTest.valid(
+            deserialize(config().build(), INTERMEDIATE.issue("alice", List.of("client"))));
+    Identity peer =
+        ChannelMspsTest.valid(deserialize(config().build(), ROOT.issue("peer0", List.of("peer"))));
+
+    assertThat(client.nodeRole()).contains(NodeRole.CLIENT);
+    assertThat(peer.nodeRole()).contains(NodeRole.PEER);
+    ByteString intermediateChain =
+        ByteString.copyFrom(
+            new Sha256(PROVIDER)
+                .hash(INTERMEDIATE.certificate().getEncoded(), ROOT.certificate().getEncoded()));
+    assertThat(client.organizationalUnits())
+        .containsExactly(new OuIdentifier("client", intermediateChain));
+    assertThat(new MspPrincipal.Unit("LabMSP", "client", intermediateChain).isSatisfiedBy(client))
+        .isTrue();
+    assertThat(
+            ChannelMspsTest.invalid(
+                deserialize(config().build(), ROOT.issue("bob", List.of("client")))))
+        .contains("does not have an OU that resolves to client, peer, orderer, or admin role");
+  }
+
+  @Test
+  void aRevokedIntermediateInvalidatesWhatItIssued() throws MspConfigException {
+    FabricMSPConfig revoked =
+        config().addRevocationList(pem(ROOT.revoke(INTERMEDIATE.certificate()))).build();
+
+    assertThat(
+            ChannelMspsTest.invalid(
+                deserialize(revoked, INTERMEDIATE.issue("carol", List.of("client")))))
+        .endsWith("The certificate has been revoked");
+    assertThat(ChannelMspsTest.valid(deserialize(revoked, ROOT.issue("dave", List.of("peer")))))
+        .isNotNull();
+  }
+
+  @Test
+  void refusesAnOuCertificateThatIsNotOneOfTheMspsCas() {
+    TestCa other = TestCa.generate("ca.other.example.com");
+    FabricMSPConfig config =
+        config()
+            .addOrganizationalUnitIdentifiers(
+                FabricOUIdentifier.newBuilder()
+                    .setOrganizationalUnitIdentifier("sales")
+                    .setCertificate(pem(other.certificate())))
+            .build();
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> new FabricMspConfigReader(PROVIDER).read(config))
+        .isInstanceOf(MspConfigException.class)
+        .hasMessageContaining("Failed adding OU");
+  }
+}

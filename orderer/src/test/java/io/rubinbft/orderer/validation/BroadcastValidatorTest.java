@@ -1,0 +1,224 @@
+package io.rubinbft.orderer.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.protobuf.ByteString;
+import io.rubinbft.orderer.crypto.Fixtures;
+import io.rubinbft.orderer.msp.MspConfigException;
+import io.rubinbft.orderer.msp.TestCa;
+import io.rubinbft.orderer.policy.GenesisChannel;
+import io.rubinbft.orderer.policy.PolicyConfigException;
+import io.rubinbft.orderer.validation.TestEnvelopes.Signer;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Header;
+import org.hyperledger.fabric.protos.common.HeaderType;
+import org.hyperledger.fabric.protos.common.Payload;
+import org.hyperledger.fabric.protos.common.Status;
+import org.junit.jupiter.api.Test;
+
+/** Broadcast validation against the envelopes Fabric answered, and the cases around them. */
+class BroadcastValidatorTest {
+
+  private static final ChannelRules FIXTURE = fixtureRules();
+  private static final Instant NOW = Instant.parse("2026-11-21T05:23:23Z");
+
+  private static ChannelRules fixtureRules() {
+    try {
+      return ChannelRules.fromConfig(
+          Fixtures.genesisConfig(), GenesisChannel.PROVIDER, 10_485_760, 64);
+    } catch (MspConfigException | PolicyConfigException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static BroadcastValidator validator(ChannelRules rules, Instant now) {
+    Map<String, ChannelRules> channels = Map.of("fixture", rules);
+    return new BroadcastValidator(
+        id -> Optional.ofNullable(channels.get(id)), Clock.fixed(now, ZoneOffset.UTC));
+  }
+
+  private static Verdict verdict(Envelope envelope) {
+    return validator(FIXTURE, NOW).validate(envelope).verdict();
+  }
+
+  @Test
+  void answersTheRejectedEnvelopesExactlyAsFabricDid() {
+    for (JsonElement element :
+        JsonParser.parseString(Fixtures.text("envelopes/rejected-broadcast-responses.json"))
+            .getAsJsonArray()) {
+      JsonObject recorded = element.getAsJsonObject();
+      String name = recorded.get("envelope").getAsString();
+      if (!name.startsWith("rejected-")) {
+        continue; // oversize (not kept) and duplicate (a pool question) are tested below/elsewhere
+      }
+      Envelope envelope = Fixtures.envelope(name.replace(".envelope", ""));
+
+      assertThat(verdict(envelope))
+          .as(name)
+          .isEqualTo(
+              new Verdict(
+                  Status.forNumber(recorded.get("status_code").getAsInt()),
+                  recorded.get("info").getAsString()));
+    }
+  }
+
+  @Test
+  void acceptsTheTransactionsFabricOrderedIncludingTheTwoHourOldOne() {
+    for (String name : List.of("tx-valid", "tx-stale-timestamp")) {
+      BroadcastResult result = validator(FIXTURE, NOW).validate(Fixtures.envelope(name));
+
+      assertThat(result).as(name).isInstanceOf(BroadcastResult.Accepted.class);
+      BroadcastResult.Accepted accepted = (BroadcastResult.Accepted) result;
+      assertThat(accepted.channelHeader().getChannelId()).isEqualTo("fixture");
+      assertThat(accepted.creator().orElseThrow().mspId()).isEqualTo("Org1MSP");
+    }
+  }
+
+  @Test
+  void anOrdererMemberMayWrite() {
+    Envelope envelope =
+        TestEnvelopes.signed(
+            TestEnvelopes.header(HeaderType.ENDORSER_TRANSACTION, "fixture", NOW),
+            Signer.orderer1(),
+            ByteString.copyFromUtf8("data"));
+
+    assertThat(verdict(envelope)).isEqualTo(Verdict.success());
+  }
+
+  @Test
+  void rejectsAPayloadOverAbsoluteMaxBytesWithFabricsText() {
+    Envelope envelope = Fixtures.envelope("tx-valid");
+    int size = envelope.getPayload().size();
+    ChannelRules small = new ChannelRules(FIXTURE.msps(), FIXTURE.policies(), size - 1);
+
+    assertThat(validator(small, NOW).validate(envelope).verdict())
+        .isEqualTo(
+            new Verdict(
+                Status.BAD_REQUEST,
+                "message payload is "
+                    + size
+                    + " bytes and exceeds maximum allowed "
+                    + (size - 1)
+                    + " bytes"));
+    assertThat(
+            validator(new ChannelRules(FIXTURE.msps(), FIXTURE.policies(), size), NOW)
+                .validate(envelope)
+                .verdict())
+        .isEqualTo(Verdict.success());
+  }
+
+  @Test
+  void rejectsTheElevenMegabytePayloadFabricRejected() {
+    byte[] data = new byte[11_000_000];
+    long seed = 11L;
+    new Random(seed).nextBytes(data);
+    Envelope envelope =
+        TestEnvelopes.signed(
+            TestEnvelopes.header(HeaderType.ENDORSER_TRANSACTION, "fixture", NOW),
+            Signer.user1(),
+            ByteString.copyFrom(data));
+
+    assertThat(verdict(envelope).info())
+        .isEqualTo(
+            "message payload is "
+                + envelope.getPayload().size()
+                + " bytes and exceeds maximum allowed 10485760 bytes");
+    assertThat(verdict(envelope).status()).isEqualTo(Status.BAD_REQUEST);
+  }
+
+  @Test
+  void answersConfigUpdatesThatTheyAreNotSupportedYet() throws Exception {
+    Envelope update = Envelope.parseFrom(Fixtures.bytes("config-update/batchsize-update.envelope"));
+
+    assertThat(verdict(update))
+        .isEqualTo(new Verdict(Status.BAD_REQUEST, "config updates not supported yet"));
+  }
+
+  @Test
+  void rejectsConfigAndOrdererTransactionTypesAsFabricV3Does() throws Exception {
+    Envelope genesisConfig = Envelope.parseFrom(Fixtures.block(0).getData().getData(0));
+
+    assertThat(verdict(genesisConfig))
+        .isEqualTo(
+            new Verdict(
+                Status.BAD_REQUEST, "message is of type that cannot be processed directly"));
+    @SuppressWarnings("deprecation")
+    HeaderType ordererTransaction = HeaderType.ORDERER_TRANSACTION;
+    Envelope old =
+        TestEnvelopes.signed(
+            TestEnvelopes.header(ordererTransaction, "fixture", NOW),
+            Signer.user1(),
+            ByteString.EMPTY);
+    assertThat(verdict(old))
+        .isEqualTo(
+            new Verdict(Status.BAD_REQUEST, "message is of type that is no longer supported"));
+  }
+
+  @Test
+  void rejectsAnExpiredCreatorAsFabricDoes() {
+    Envelope envelope = Fixtures.envelope("tx-valid");
+    Instant notAfter = Signer.user1().certificate().getNotAfter().toInstant();
+
+    assertThat(validator(FIXTURE, notAfter.plusSeconds(1)).validate(envelope).verdict())
+        .isEqualTo(new Verdict(Status.BAD_REQUEST, "broadcast client identity expired"));
+    assertThat(validator(FIXTURE, notAfter.minusSeconds(1)).validate(envelope).verdict())
+        .isEqualTo(Verdict.success());
+  }
+
+  @Test
+  void forbidsCreatorsTheChannelDoesNotKnow() {
+    String writersFailure =
+        "implicit policy evaluation failed - 0 sub-policies were satisfied, but this policy"
+            + " requires 1 of the 'Writers' sub-policies to be satisfied: permission denied";
+    TestCa.Issued stranger =
+        TestCa.generate("ca.evil.example.com").issue("mallory", List.of("client"));
+    Signer unknownCa = Signer.issued("Org1MSP", stranger);
+    Signer unknownMsp = Signer.issued("EvilMSP", stranger);
+    Signer peer =
+        Signer.fixture(
+            "Org1MSP", "peerOrganizations/org1.example.com", "peers", "peer0.org1.example.com");
+
+    for (Signer signer : List.of(unknownCa, unknownMsp, peer)) {
+      Envelope envelope =
+          TestEnvelopes.signed(
+              TestEnvelopes.header(HeaderType.ENDORSER_TRANSACTION, "fixture", NOW),
+              signer,
+              ByteString.copyFromUtf8("data"));
+
+      assertThat(verdict(envelope))
+          .as(signer.mspId() + " " + signer.certificate().getSubjectX500Principal())
+          .isEqualTo(new Verdict(Status.FORBIDDEN, writersFailure));
+    }
+  }
+
+  @Test
+  void answersMalformedBytesWithBadRequest() {
+    Envelope garbage =
+        Envelope.newBuilder()
+            .setPayload(ByteString.copyFrom(new byte[] {0x0a, 0x7f, 0x01}))
+            .build();
+    Envelope noChannelHeader =
+        Envelope.newBuilder()
+            .setPayload(
+                Payload.newBuilder().setHeader(Header.getDefaultInstance()).build().toByteString())
+            .build();
+
+    assertThat(verdict(garbage).status()).isEqualTo(Status.BAD_REQUEST);
+    assertThat(verdict(garbage).info())
+        .startsWith("could not determine channel ID: error unmarshalling Payload");
+    assertThat(verdict(noChannelHeader))
+        .isEqualTo(
+            new Verdict(
+                Status.BAD_REQUEST, "could not determine channel ID: channel header not set"));
+  }
+}
