@@ -1,6 +1,6 @@
 package io.rubinbft.orderer.bootstrap;
 
-import java.nio.file.Files;
+import io.rubinbft.orderer.testing.FabricFixtures;
 import java.nio.file.Path;
 
 /** Locates ../shared/fabric-fixtures (golden data made by Fabric v3.1.5's own tools). */
@@ -9,13 +9,7 @@ final class Fixtures {
   private Fixtures() {}
 
   static Path root() {
-    String configured = System.getProperty("rubin.fixtures");
-    Path root = Path.of(configured != null ? configured : "../../shared/fabric-fixtures");
-    if (!Files.isDirectory(root)) {
-      throw new IllegalStateException(
-          "Fabric fixtures not found at " + root.toAbsolutePath() + " (set -Drubin.fixtures)");
-    }
-    return root;
+    return FabricFixtures.root();
   }
 
   /** cryptogen's output for the fixtures' network. */
