@@ -1,0 +1,72 @@
+package io.rubinbft.bft.message;
+
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.Request;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The canonical bytes each hash and signature covers. Each form starts with its own tag so a
+ * signature over one kind of statement can never be replayed as another.
+ */
+public final class SignedBytes {
+
+  private SignedBytes() {}
+
+  /** The bytes a proposal's digest is the hash of. */
+  public static byte[] proposal(Proposal proposal) {
+    ByteWriter writer =
+        new ByteWriter()
+            .tag("proposal")
+            .longValue(proposal.sequence())
+            .digest(proposal.previous())
+            .longValue(proposal.requests().size());
+    for (Request request : proposal.requests()) {
+      writer
+          .bytes(request.id().client().getBytes(StandardCharsets.UTF_8))
+          .bytes(request.id().key().getBytes(StandardCharsets.UTF_8))
+          .bytes(request.payload());
+    }
+    return writer.bytes(proposal.payload()).toBytes();
+  }
+
+  /** A prepare vote; the primary's pre-prepare signs the same statement. */
+  public static byte[] prepareVote(long view, long sequence, Digest digest) {
+    return new ByteWriter()
+        .tag("prepare")
+        .longValue(view)
+        .longValue(sequence)
+        .digest(digest)
+        .toBytes();
+  }
+
+  public static byte[] checkpoint(long sequence, Digest digest) {
+    return new ByteWriter().tag("checkpoint").longValue(sequence).digest(digest).toBytes();
+  }
+
+  /** Covers the whole view change: the certificates inside are bound by their own signatures. */
+  public static byte[] viewChange(ViewChange viewChange) {
+    ByteWriter writer =
+        new ByteWriter()
+            .tag("view-change")
+            .longValue(viewChange.newView())
+            .longValue(viewChange.sender())
+            .longValue(viewChange.stableSequence())
+            .digest(viewChange.stableDigest())
+            .longValue(viewChange.prepared().size());
+    for (PreparedCertificate certificate : viewChange.prepared()) {
+      writer.longValue(certificate.view()).longValue(certificate.sequence());
+      writer.digest(certificate.prePrepare().digest());
+    }
+    return writer.toBytes();
+  }
+
+  public static byte[] newView(long view, List<PrePrepare> reproposals) {
+    ByteWriter writer = new ByteWriter().tag("new-view").longValue(view);
+    for (PrePrepare prePrepare : reproposals) {
+      writer.longValue(prePrepare.sequence()).digest(prePrepare.digest());
+    }
+    return writer.toBytes();
+  }
+}

@@ -1,0 +1,24 @@
+package io.rubinbft.bft.message;
+
+import io.rubinbft.bft.Digest;
+import java.util.List;
+
+/**
+ * A replica's request to move to {@code newView}: its stable checkpoint with proof (empty for the
+ * genesis checkpoint at 0) and its prepared certificates above it.
+ */
+public record ViewChange(
+    long newView,
+    long stableSequence,
+    Digest stableDigest,
+    List<Checkpoint> stableProof,
+    List<PreparedCertificate> prepared,
+    int sender,
+    byte[] signature)
+    implements Message {
+
+  public ViewChange {
+    stableProof = List.copyOf(stableProof);
+    prepared = List.copyOf(prepared);
+  }
+}
