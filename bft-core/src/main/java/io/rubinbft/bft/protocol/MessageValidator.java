@@ -67,10 +67,7 @@ public final class MessageValidator {
           fetch.from() < 1 || fetch.maxCount() < 1
               ? Optional.of("malformed: fetch from " + fetch.from() + " count " + fetch.maxCount())
               : Optional.empty();
-      case Decisions decisions ->
-          decisions.decisions() == null || decisions.decisions().contains(null)
-              ? Optional.of("malformed: null decision")
-              : Optional.empty();
+      case Decisions decisions -> Optional.empty();
     };
   }
 
@@ -174,12 +171,7 @@ public final class MessageValidator {
   }
 
   Optional<String> viewChangeReason(ViewChange viewChange) {
-    if (viewChange.stableDigest() == null
-        || viewChange.signature() == null
-        || viewChange.stableProof() == null
-        || viewChange.prepared() == null
-        || viewChange.prepared().contains(null)
-        || viewChange.stableProof().contains(null)) {
+    if (viewChange.stableDigest() == null || viewChange.signature() == null) {
       return Optional.of("malformed: view change with a null field");
     }
     if (viewChange.newView() < 1 || viewChange.stableSequence() < 0) {
@@ -235,8 +227,8 @@ public final class MessageValidator {
   private Optional<String> certificateReason(
       ViewChange viewChange, PreparedCertificate certificate) {
     PrePrepare prePrepare = certificate.prePrepare();
-    if (prePrepare == null || certificate.prepares() == null) {
-      return Optional.of("bad certificate: null field");
+    if (prePrepare == null) {
+      return Optional.of("bad certificate: null pre-prepare");
     }
     if (prePrepare.view() >= viewChange.newView()) {
       return Optional.of(
@@ -257,8 +249,7 @@ public final class MessageValidator {
   private Optional<String> preparesReason(PrePrepare prePrepare, List<Prepare> prepares) {
     Set<Integer> backups = new HashSet<>();
     for (Prepare prepare : prepares) {
-      if (prepare == null
-          || !isReplica(prepare.sender())
+      if (!isReplica(prepare.sender())
           || prepare.view() != prePrepare.view()
           || prepare.sequence() != prePrepare.sequence()
           || !prePrepare.digest().equals(prepare.digest())
@@ -278,11 +269,7 @@ public final class MessageValidator {
   }
 
   private Optional<String> newViewShapeReason(NewView newView) {
-    if (newView.viewChanges() == null
-        || newView.reproposals() == null
-        || newView.signature() == null
-        || newView.viewChanges().contains(null)
-        || newView.reproposals().contains(null)) {
+    if (newView.signature() == null) {
       return Optional.of("malformed: new view with a null field");
     }
     if (newView.view() < 1 || newView.sender() != primary(newView.view())) {

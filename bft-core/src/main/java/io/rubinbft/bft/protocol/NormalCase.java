@@ -116,6 +116,7 @@ final class NormalCase {
             ctx.self,
             ctx.sign(SignedBytes.prepareVote(ctx.view, slot.sequence, prePrepare.digest())));
     slot.ownPrepare = prepare;
+    slot.prepares.put(ctx.self, prepare);
     accept(prePrepare);
     ctx.out.broadcastDurable(prepare);
     afterAccept(slot.sequence);
@@ -155,6 +156,7 @@ final class NormalCase {
               ctx.self,
               ctx.sign(
                   SignedBytes.prepareVote(ctx.view, prePrepare.sequence(), prePrepare.digest())));
+      slot.prepares.put(ctx.self, slot.ownPrepare);
       ctx.out.broadcastDurable(slot.ownPrepare);
     }
     accept(prePrepare);

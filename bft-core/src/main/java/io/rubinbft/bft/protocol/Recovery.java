@@ -62,6 +62,9 @@ final class Recovery {
     Slot slot = ctx.log.slot(prePrepare.sequence());
     slot.accepted = prePrepare;
     slot.ownPrepare = accepted.ownPrepare();
+    if (slot.ownPrepare != null) {
+      slot.prepares.put(ctx.self, slot.ownPrepare);
+    }
     ctx.pool.markInFlight(prePrepare.proposal());
     firstFree = Math.max(firstFree, prePrepare.sequence() + 1);
   }

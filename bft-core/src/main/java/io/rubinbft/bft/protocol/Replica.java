@@ -137,7 +137,6 @@ public final class Replica {
 
   private void onDelivered(Decision decision) {
     checkpoints.onDelivered(decision.sequence(), decision.digest());
-    viewChanges.onProgress();
     normal.signFrom(decision.sequence() + 1);
     normal.acceptWaitingFrom(decision.sequence() + 1);
   }

@@ -34,6 +34,7 @@ final class ViewChanges {
   private Listener listener;
   private ViewChange own;
   private long deadline;
+  private boolean armed;
   private int failedAttempts;
 
   ViewChanges(Context ctx, NewViewCheck check) {
@@ -53,22 +54,13 @@ final class ViewChanges {
               >= ctx.config.requestTimeoutTicks()) {
         start(ctx.view + 1);
       }
-    } else if (ctx.now >= deadline) {
+    } else if (armed && ctx.now >= deadline) {
       start(ctx.view + 1);
-    }
-  }
-
-  /** Progress in the installed view: the next view change starts with the base timeout again. */
-  void onProgress() {
-    if (ctx.viewInstalled) {
-      failedAttempts = 0;
     }
   }
 
   void start(long target) {
     leaveView(target);
-    int doublings = Math.min(failedAttempts++, ReplicaConfig.MAX_BACKOFF_DOUBLINGS);
-    deadline = ctx.now + ((long) ctx.config.viewChangeTimeoutTicks() << doublings);
     List<PreparedCertificate> prepared = new ArrayList<>();
     for (Slot slot : ctx.log.all()) {
       if (slot.prepared != null && ctx.inWindow(slot.sequence)) {
@@ -90,7 +82,25 @@ final class ViewChanges {
     ctx.out.persist(new WalRecord.ViewChangeSent(own));
     ctx.out.broadcastDurable(own);
     latest.put(ctx.self, own);
+    armIfQuorum();
     tryNewView();
+  }
+
+  /**
+   * The view-change timer runs only once a quorum asks for the same view (TOCS'02 section 4.5.2): a
+   * replica alone cannot race ahead of the others, so correct replicas meet in one view. Each
+   * failed attempt doubles the timeout.
+   */
+  private void armIfQuorum() {
+    if (armed || ctx.viewInstalled) {
+      return;
+    }
+    long asking = latest.values().stream().filter(v -> v.newView() >= ctx.view).count();
+    if (asking >= ctx.quorums.quorum()) {
+      armed = true;
+      int doublings = Math.min(failedAttempts++, ReplicaConfig.MAX_BACKOFF_DOUBLINGS);
+      deadline = ctx.now + ((long) ctx.config.viewChangeTimeoutTicks() << doublings);
+    }
   }
 
   /** Recovery: the replica had asked for {@code viewChange.newView()} before it crashed. */
@@ -98,11 +108,11 @@ final class ViewChanges {
     leaveView(viewChange.newView());
     own = viewChange;
     latest.put(ctx.self, viewChange);
-    deadline = ctx.now + ctx.config.viewChangeTimeoutTicks();
   }
 
   private void leaveView(long target) {
     ctx.view = target;
+    armed = false;
     ctx.viewInstalled = false;
     for (Slot slot : ctx.log.all()) {
       slot.endView();
@@ -121,6 +131,7 @@ final class ViewChanges {
     }
     latest.put(viewChange.sender(), viewChange);
     joinIfWeakQuorumAhead();
+    armIfQuorum();
     tryNewView();
   }
 
@@ -190,6 +201,7 @@ final class ViewChanges {
     ctx.viewInstalled = true;
     ctx.viewStartTick = ctx.now;
     ctx.installedNewView = newView;
+    failedAttempts = 0;
     ctx.out.persist(new WalRecord.ViewInstalled(newView));
     latest.values().removeIf(v -> v.newView() <= newView.view());
     own = null;

@@ -120,7 +120,9 @@ public final class Cluster {
     SimNode node = nodes[replica];
     if (!node.up()) {
       node.restart();
-      checker.onRestart(replica, node.replica.status().lastDelivered());
+      if (node.correct()) {
+        checker.onRestart(replica, node.replica.status().lastDelivered());
+      }
     }
   }
 
@@ -217,8 +219,7 @@ public final class Cluster {
     try {
       advance();
     } catch (InvariantViolation | RuntimeException failure) {
-      throw new InvariantViolation(
-          failure.getMessage() + " at tick " + now + "; " + replay(), failure);
+      throw new InvariantViolation(failure + " at tick " + now + "; " + replay(), failure);
     }
   }
 
@@ -229,7 +230,7 @@ public final class Cluster {
     }
     for (SimNode node : nodes) {
       if (node.up()) {
-        handle(node, node.replica.step(new Event.Tick()));
+        step(node, new Event.Tick());
       }
       if (node.up() && node.byzantine != null) {
         sendAll(node, node.byzantine.onTick(now));
@@ -252,7 +253,7 @@ public final class Cluster {
 
   private void offer(SimNode node, Request request) {
     if (node.up() && (node.byzantine == null || node.byzantine.acceptsRequest(request))) {
-      handle(node, node.replica.step(new Event.ClientRequest(request)));
+      step(node, new Event.ClientRequest(request));
     }
   }
 
@@ -265,8 +266,27 @@ public final class Cluster {
       sendAll(node, node.byzantine.onReceived(message));
     }
     if (node.up()) {
-      handle(node, node.replica.step(new Event.Received(from, message)));
+      step(node, new Event.Received(from, message));
     }
+  }
+
+  /**
+   * A Byzantine replica runs correct code on state its own lies made inconsistent, so it may trip
+   * its own invariant checks; it then just stops, as Byzantine replicas may. A correct one fails
+   * the run.
+   */
+  private void step(SimNode node, Event event) {
+    Effects effects;
+    try {
+      effects = node.replica.step(event);
+    } catch (IllegalStateException brokenByItsOwnLies) {
+      if (node.correct()) {
+        throw brokenByItsOwnLies;
+      }
+      node.crash();
+      return;
+    }
+    handle(node, effects);
   }
 
   private void handle(SimNode node, Effects effects) {

@@ -1,0 +1,15 @@
+package io.rubinbft.bft.sim;
+
+import org.junit.jupiter.api.Test;
+
+class DebugSeedTest {
+  @Test
+  void debug() {
+    long seed = Long.getLong("dbg.seed", 259);
+    try {
+      SweepRun.run(seed);
+    } catch (AssertionError e) {
+      System.out.println(e.getMessage().substring(0, Math.min(3000, e.getMessage().length())));
+    }
+  }
+}
