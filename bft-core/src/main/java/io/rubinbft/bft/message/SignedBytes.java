@@ -53,8 +53,12 @@ public final class SignedBytes {
             .longValue(viewChange.newView())
             .longValue(viewChange.sender())
             .longValue(viewChange.stableSequence())
-            .digest(viewChange.stableDigest())
-            .longValue(viewChange.prepared().size());
+            .digest(viewChange.stableDigest());
+    if (viewChange.lastDecision() != null) {
+      writer.longValue(viewChange.lastDecision().sequence());
+      writer.digest(viewChange.lastDecision().digest());
+    }
+    writer.longValue(viewChange.prepared().size());
     for (PreparedCertificate certificate : viewChange.prepared()) {
       writer.longValue(certificate.view()).longValue(certificate.sequence());
       writer.digest(certificate.prePrepare().digest());

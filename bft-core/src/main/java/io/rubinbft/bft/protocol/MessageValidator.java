@@ -1,5 +1,7 @@
 package io.rubinbft.bft.protocol;
 
+import io.rubinbft.bft.CommitSignature;
+import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Quorums;
@@ -18,6 +20,7 @@ import io.rubinbft.bft.message.SignedBytes;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import io.rubinbft.bft.spi.Crypto;
+import io.rubinbft.bft.spi.ProposalSigner;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -33,11 +36,13 @@ public final class MessageValidator {
   private final ReplicaConfig config;
   private final Quorums quorums;
   private final Crypto crypto;
+  private final ProposalSigner signer;
 
-  public MessageValidator(ReplicaConfig config, Crypto crypto) {
+  public MessageValidator(ReplicaConfig config, Crypto crypto, ProposalSigner signer) {
     this.config = config;
     this.quorums = new Quorums(config.replicas());
     this.crypto = crypto;
+    this.signer = signer;
   }
 
   /** Why {@code message}, which the transport authenticated as from {@code from}, is invalid. */
@@ -185,6 +190,16 @@ public final class MessageValidator {
     if (proof.isPresent()) {
       return proof;
     }
+    Decision decision = viewChange.lastDecision();
+    if (decision != null) {
+      if (decision.proposal() == null || decision.sequence() <= viewChange.stableSequence()) {
+        return Optional.of("bad decision: view change decision not above its checkpoint");
+      }
+      Optional<String> reason = decisionReason(decision);
+      if (reason.isPresent()) {
+        return reason;
+      }
+    }
     Set<Long> sequences = new HashSet<>();
     for (PreparedCertificate certificate : viewChange.prepared()) {
       Optional<String> reason = certificateReason(viewChange, certificate);
@@ -235,8 +250,11 @@ public final class MessageValidator {
           "bad certificate: view " + prePrepare.view() + " is not below " + viewChange.newView());
     }
     long sequence = prePrepare.sequence();
-    if (sequence <= viewChange.stableSequence()
-        || sequence > viewChange.stableSequence() + config.window()) {
+    long decided =
+        viewChange.lastDecision() == null
+            ? viewChange.stableSequence()
+            : viewChange.lastDecision().sequence();
+    if (sequence <= decided || sequence > viewChange.stableSequence() + config.window()) {
       return Optional.of("bad certificate: sequence " + sequence + " outside the window");
     }
     Optional<String> prePrepareReason = prePrepareReason(prePrepare);
@@ -266,6 +284,41 @@ public final class MessageValidator {
                 + " prepares but "
                 + (quorums.quorum() - 1)
                 + " needed");
+  }
+
+  /**
+   * Why a decision is not proven: its digest must be its proposal's, and a quorum of distinct
+   * replicas must have validly signed the proposal.
+   */
+  Optional<String> decisionReason(Decision decision) {
+    if (decision.proposal() == null || decision.digest() == null) {
+      return Optional.of("bad decision: null field");
+    }
+    Digest actual = digest(decision.proposal());
+    if (!actual.equals(decision.digest())) {
+      return Optional.of(
+          "bad decision: digest is " + decision.digest() + " but the proposal hashes to " + actual);
+    }
+    Set<Integer> signers = new HashSet<>();
+    for (CommitSignature signature : decision.certificate()) {
+      int replica = signature.replica();
+      if (!isReplica(replica)
+          || signature.signature() == null
+          || !signer.verifyProposalSignature(replica, decision.proposal(), signature.signature())) {
+        return Optional.of(
+            "bad decision: invalid commit signature of " + replica + " at " + decision.sequence());
+      }
+      signers.add(replica);
+    }
+    return signers.size() >= quorums.quorum()
+        ? Optional.empty()
+        : Optional.of(
+            "bad decision: "
+                + signers.size()
+                + " signers at "
+                + decision.sequence()
+                + " but a quorum is "
+                + quorums.quorum());
   }
 
   private Optional<String> newViewShapeReason(NewView newView) {

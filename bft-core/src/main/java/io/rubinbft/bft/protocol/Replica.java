@@ -38,12 +38,12 @@ public final class Replica {
 
   private Replica(ReplicaConfig config, ReplicaServices services) {
     ctx = new Context(config, services);
-    validator = new MessageValidator(config, services.crypto());
+    validator = new MessageValidator(config, services.crypto(), services.signer());
     Delivery delivery = new Delivery(ctx);
     normal = new NormalCase(ctx, delivery);
     checkpoints = new Checkpoints(ctx);
     viewChanges = new ViewChanges(ctx, new NewViewCheck(config, validator));
-    transfer = new StateTransfer(ctx, delivery);
+    transfer = new StateTransfer(ctx, delivery, validator);
     delivery.listen(this::onDelivered);
     viewChanges.listen(this::onInstalled);
   }
@@ -143,7 +143,7 @@ public final class Replica {
 
   private void onInstalled(NewView newView, NewViewComputation.Result result) {
     checkpoints.adopt(result.low(), result.lowDigest(), result.lowProof());
-    long firstFree = result.low() + 1;
+    long firstFree = result.start() + 1;
     for (PrePrepare prePrepare : newView.reproposals()) {
       firstFree = prePrepare.sequence() + 1;
       if (prePrepare.sequence() > ctx.log.lastDelivered() && ctx.inWindow(prePrepare.sequence())) {

@@ -1,16 +1,12 @@
 package io.rubinbft.bft.protocol;
 
-import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
-import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.Status;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Catching up: replicas announce their status; a replica that sees a peer ahead fetches decisions
@@ -22,13 +18,15 @@ final class StateTransfer {
 
   private final Context ctx;
   private final Delivery delivery;
+  private final MessageValidator validator;
   private final Map<Integer, Long> distrustedUntil = new HashMap<>();
   private int source = -1;
   private long fetchDeadline;
 
-  StateTransfer(Context ctx, Delivery delivery) {
+  StateTransfer(Context ctx, Delivery delivery, MessageValidator validator) {
     this.ctx = ctx;
     this.delivery = delivery;
+    this.validator = validator;
   }
 
   void announce() {
@@ -68,6 +66,10 @@ final class StateTransfer {
     }
     source = -1;
     for (Decision decision : answer.decisions()) {
+      if (decision.proposal() == null) {
+        ctx.drops.drop("bad decision: null proposal");
+        return;
+      }
       if (decision.sequence() <= ctx.log.lastDelivered()) {
         continue;
       }
@@ -82,49 +84,15 @@ final class StateTransfer {
   }
 
   private Optional<String> invalidReason(Decision decision) {
-    if (decision.proposal() == null || decision.digest() == null) {
-      return Optional.of("bad decision: null field");
-    }
     long expected = ctx.log.lastDelivered() + 1;
     if (decision.sequence() != expected) {
       return Optional.of(
           "bad decision: sequence is " + decision.sequence() + " but expected " + expected);
     }
-    Digest actual = ctx.digest(decision.proposal());
-    if (!actual.equals(decision.digest())) {
-      return Optional.of(
-          "bad decision: digest is " + decision.digest() + " but hashes to " + actual);
-    }
     if (!decision.proposal().previous().equals(ctx.log.lastDigest())) {
       return Optional.of(
           "bad decision: " + expected + " does not chain to the decision at " + (expected - 1));
     }
-    return certificateReason(decision);
-  }
-
-  private Optional<String> certificateReason(Decision decision) {
-    Set<Integer> signers = new HashSet<>();
-    for (CommitSignature signature : decision.certificate()) {
-      int replica = signature == null ? -1 : signature.replica();
-      if (replica < 0
-          || replica >= ctx.config.replicas()
-          || signature.signature() == null
-          || !ctx.services
-              .signer()
-              .verifyProposalSignature(replica, decision.proposal(), signature.signature())) {
-        return Optional.of(
-            "bad decision: invalid commit signature of " + replica + " at " + decision.sequence());
-      }
-      signers.add(replica);
-    }
-    return signers.size() >= ctx.quorums.quorum()
-        ? Optional.empty()
-        : Optional.of(
-            "bad decision: "
-                + signers.size()
-                + " signers at "
-                + decision.sequence()
-                + " but a quorum is "
-                + ctx.quorums.quorum());
+    return validator.decisionReason(decision);
   }
 }

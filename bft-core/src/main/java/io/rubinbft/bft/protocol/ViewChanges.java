@@ -1,5 +1,6 @@
 package io.rubinbft.bft.protocol;
 
+import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.WalRecord;
@@ -61,21 +62,25 @@ final class ViewChanges {
 
   void start(long target) {
     leaveView(target);
+    long delivered = ctx.log.lastDelivered();
+    Decision lastDecision = delivered > ctx.low ? ctx.log.decision(delivered) : null;
     List<PreparedCertificate> prepared = new ArrayList<>();
     for (Slot slot : ctx.log.all()) {
-      if (slot.prepared != null && ctx.inWindow(slot.sequence)) {
+      if (slot.prepared != null && slot.sequence > delivered && ctx.inWindow(slot.sequence)) {
         prepared.add(slot.prepared);
       }
     }
     prepared.sort(Comparator.comparingLong(PreparedCertificate::sequence));
     ViewChange unsigned =
-        new ViewChange(target, ctx.low, ctx.lowDigest, ctx.lowProof, prepared, ctx.self, null);
+        new ViewChange(
+            target, ctx.low, ctx.lowDigest, ctx.lowProof, lastDecision, prepared, ctx.self, null);
     own =
         new ViewChange(
             target,
             ctx.low,
             ctx.lowDigest,
             ctx.lowProof,
+            lastDecision,
             prepared,
             ctx.self,
             ctx.sign(SignedBytes.viewChange(unsigned)));

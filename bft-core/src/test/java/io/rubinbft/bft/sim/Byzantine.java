@@ -69,7 +69,9 @@ final class Byzantine {
     }
     if (attacks.contains(Attack.BOGUS_VIEW_CHANGE) && sent instanceof ViewChange vc) {
       sent =
-          signed(new ViewChange(vc.newView(), 0, Digest.GENESIS, List.of(), List.of(), id, null));
+          signed(
+              new ViewChange(
+                  vc.newView(), 0, Digest.GENESIS, List.of(), null, List.of(), id, null));
     }
     remember(sent);
     return List.of(Outbound.toReplica(to, sent));
@@ -96,7 +98,8 @@ final class Byzantine {
       long view = 1 + random.nextInt(50);
       extra.add(
           Outbound.toAll(
-              signed(new ViewChange(view, 0, Digest.GENESIS, List.of(), List.of(), id, null))));
+              signed(
+                  new ViewChange(view, 0, Digest.GENESIS, List.of(), null, List.of(), id, null))));
     }
     return extra;
   }
@@ -155,6 +158,7 @@ final class Byzantine {
         unsigned.stableSequence(),
         unsigned.stableDigest(),
         unsigned.stableProof(),
+        unsigned.lastDecision(),
         unsigned.prepared(),
         id,
         signature);

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 class DebugSeedTest {
   @Test
   void debug() {
-    long seed = Long.getLong("dbg.seed", 259);
+    long seed = Long.getLong("dbg.seed", 2393);
     try {
       SweepRun.run(seed);
     } catch (AssertionError e) {
