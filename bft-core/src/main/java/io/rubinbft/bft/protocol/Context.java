@@ -34,6 +34,12 @@ final class Context {
   /** The new-view message that installed the current view (null in view 0). */
   NewView installedNewView;
 
+  /**
+   * The sequence the current view's new view started after. Until this replica delivered it, it
+   * does not know every request ordered below, so it proposes and accepts no new batches.
+   */
+  long viewFloor;
+
   /** Low watermark h: the stable checkpoint, its digest and its proof. */
   long low;
 

@@ -41,7 +41,8 @@ final class NormalCase {
       return;
     }
     nextProposal = Math.max(nextProposal, ctx.log.lastDelivered() + 1);
-    while (nextProposal <= ctx.highWatermark()
+    while (ctx.log.lastDelivered() >= ctx.viewFloor
+        && nextProposal <= ctx.highWatermark()
         && ctx.chainDigest(nextProposal) != null
         && ctx.pool.batchReady(
             ctx.now, ctx.config.batchMaxCount(), ctx.config.batchTimeoutTicks())) {
@@ -96,9 +97,20 @@ final class NormalCase {
     }
   }
 
+  /** Once the view's floor is delivered, the first waiting pre-prepare may be acceptable. */
+  void acceptFirstWaiting() {
+    for (long next = ctx.log.lastDelivered() + 1; ctx.inWindow(next); next++) {
+      Slot slot = ctx.log.existing(next);
+      if (slot != null && slot.waiting != null) {
+        acceptWaitingFrom(next);
+        return;
+      }
+    }
+  }
+
   private boolean acceptWaiting(Slot slot) {
     Digest chain = ctx.chainDigest(slot.sequence);
-    if (chain == null) {
+    if (chain == null || ctx.log.lastDelivered() < ctx.viewFloor) {
       return false;
     }
     PrePrepare prePrepare = slot.waiting;

@@ -138,11 +138,16 @@ public final class Replica {
   private void onDelivered(Decision decision) {
     checkpoints.onDelivered(decision.sequence(), decision.digest());
     normal.signFrom(decision.sequence() + 1);
-    normal.acceptWaitingFrom(decision.sequence() + 1);
+    if (decision.sequence() == ctx.viewFloor) {
+      normal.acceptFirstWaiting();
+    } else {
+      normal.acceptWaitingFrom(decision.sequence() + 1);
+    }
   }
 
   private void onInstalled(NewView newView, NewViewComputation.Result result) {
     checkpoints.adopt(result.low(), result.lowDigest(), result.lowProof());
+    ctx.viewFloor = result.start();
     long firstFree = result.start() + 1;
     for (PrePrepare prePrepare : newView.reproposals()) {
       firstFree = prePrepare.sequence() + 1;

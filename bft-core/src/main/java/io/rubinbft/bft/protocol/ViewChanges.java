@@ -216,6 +216,7 @@ final class ViewChanges {
   /** Recovery: the replica had installed this view before it crashed. */
   void restoreInstalled(NewView newView) {
     leaveView(newView.view());
+    ctx.viewFloor = NewViewComputation.compute(newView.viewChanges(), ctx.config.window()).start();
     ctx.viewInstalled = true;
     ctx.installedNewView = newView;
     own = null;

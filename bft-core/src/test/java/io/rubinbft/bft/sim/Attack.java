@@ -18,6 +18,8 @@ public enum Attack {
   BOGUS_VIEW_CHANGE,
   /** Ignores every request of the client "client-0" (censorship as primary). */
   CENSOR,
+  /** Answers state-transfer fetches with tampered decisions. */
+  LYING_STATE_TRANSFER,
   /** Signs a commit for every proposal it sees, helping any conflicting proposal to a quorum. */
   SIGN_EVERYTHING
 }

@@ -1,11 +1,13 @@
 package io.rubinbft.bft.sim;
 
+import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
@@ -66,6 +68,9 @@ final class Byzantine {
     }
     if (attacks.contains(Attack.BAD_SIGNATURES) && random.nextInt(4) == 0) {
       sent = corrupt(sent);
+    }
+    if (attacks.contains(Attack.LYING_STATE_TRANSFER) && sent instanceof Decisions answer) {
+      sent = new Decisions(answer.decisions().stream().map(this::tamper).toList(), id);
     }
     if (attacks.contains(Attack.BOGUS_VIEW_CHANGE) && sent instanceof ViewChange vc) {
       sent =
@@ -162,6 +167,14 @@ final class Byzantine {
         unsigned.prepared(),
         id,
         signature);
+  }
+
+  /** The same decision and certificate, over a proposal with the requests dropped. */
+  private Decision tamper(Decision decision) {
+    Proposal original = decision.proposal();
+    Proposal forged =
+        new Proposal(original.sequence(), original.previous(), List.of(), original.payload());
+    return new Decision(forged, SimKeys.digestOf(forged), decision.certificate());
   }
 
   private static byte[] flip(byte[] signature) {

@@ -9,9 +9,11 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Message;
+import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,7 @@ public final class Cluster {
   private final SimNode[] nodes;
   private final InvariantChecker checker;
   private final Map<RequestId, Request> submitted = new LinkedHashMap<>();
+  private final Set<Integer> isolated = new HashSet<>();
   private double crashBeforeSyncRate;
   private int nextRequest;
   private long now;
@@ -100,8 +103,10 @@ public final class Cluster {
     this.crashBeforeSyncRate = crashBeforeSync;
   }
 
+  /** Cuts a replica off; until {@link #heal}, liveness checks leave it out. */
   public void isolate(int replica) {
     network.isolate(replica);
+    isolated.add(replica);
   }
 
   public void cut(int from, int to) {
@@ -110,6 +115,7 @@ public final class Cluster {
 
   public void heal() {
     network.heal();
+    isolated.clear();
   }
 
   public void crash(int replica) {
@@ -146,6 +152,15 @@ public final class Cluster {
       RequestId id = new RequestId("client-" + (number % 3), "tx-" + number);
       Request request = new Request(id, ("payload " + number).getBytes(StandardCharsets.UTF_8));
       submitted.put(id, request);
+      for (SimNode node : nodes) {
+        offer(node, request);
+      }
+    }
+  }
+
+  /** Every replica receives every submitted request again (a client retrying after a timeout). */
+  public void resubmitAll() {
+    for (Request request : submitted.values()) {
       for (SimNode node : nodes) {
         offer(node, request);
       }
@@ -190,7 +205,10 @@ public final class Cluster {
 
   private boolean allDecided() {
     for (SimNode node : nodes) {
-      if (node.correct() && node.up() && node.decided.size() < submitted.size()) {
+      if (node.correct()
+          && node.up()
+          && !isolated.contains(node.id)
+          && node.decided.size() < submitted.size()) {
         return false;
       }
     }
@@ -329,6 +347,9 @@ public final class Cluster {
     for (Outbound outbound : actual) {
       if (outbound.message() instanceof Commit commit) {
         checker.onCommitEmitted(commit);
+      }
+      if (node.correct() && outbound.message() instanceof PrePrepare prePrepare) {
+        checker.onPrePrepareEmitted(prePrepare, node.replica.status());
       }
       network.send(now, node.id, outbound.to().orElse(to), outbound.message());
     }

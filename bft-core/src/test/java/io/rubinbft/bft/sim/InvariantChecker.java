@@ -4,9 +4,11 @@ import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Quorums;
+import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.PrePrepare;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -78,6 +80,21 @@ final class InvariantChecker {
   /** Every commit any replica emits, before the network touches it. */
   void onCommitEmitted(Commit commit) {
     signatureSeen(commit.sequence(), commit.digest(), commit.sender(), commit.signature());
+  }
+
+  /** Watermarks (OSDI'99 section 4.3): a correct primary proposes only inside (h, h + L]. */
+  void onPrePrepareEmitted(PrePrepare prePrepare, ReplicaStatus sender) {
+    if (prePrepare.sequence() <= sender.lowWatermark()
+        || prePrepare.sequence() > sender.highWatermark()) {
+      throw new InvariantViolation(
+          "watermarks: pre-prepare at "
+              + prePrepare.sequence()
+              + " outside ("
+              + sender.lowWatermark()
+              + ", "
+              + sender.highWatermark()
+              + "]");
+    }
   }
 
   /** A restarted replica resumes delivering after what its WAL holds. */
