@@ -1,0 +1,89 @@
+package io.rubinbft.bft;
+
+/**
+ * A replica's fixed parameters. Times are in ticks (the host decides how long a tick is).
+ *
+ * @param replicas number of replicas n
+ * @param self this replica's id in [0, n)
+ * @param batchMaxCount most requests in one proposal
+ * @param batchMaxBytes most request bytes in one proposal
+ * @param batchTimeoutTicks how long the primary waits to fill a batch before proposing a partial
+ *     one
+ * @param window L: proposals may be in flight at sequences (h, h + L], h the stable checkpoint
+ * @param checkpointInterval K: a checkpoint every K sequence numbers; must divide L
+ * @param poolLimit most pending requests; more are rejected (push-back)
+ * @param requestMaxBytes largest acceptable request
+ * @param requestTimeoutTicks a request pending this long in a view triggers a view change
+ * @param viewChangeTimeoutTicks base time for a view change to complete; doubles per failed attempt
+ * @param statusIntervalTicks how often a replica announces its status and retransmits its votes
+ * @param retainedDecisions decisions kept in memory to serve state transfer
+ * @param decidedIdMemory ids of recently decided requests remembered for deduplication
+ */
+public record ReplicaConfig(
+    int replicas,
+    int self,
+    int batchMaxCount,
+    long batchMaxBytes,
+    int batchTimeoutTicks,
+    int window,
+    int checkpointInterval,
+    int poolLimit,
+    int requestMaxBytes,
+    int requestTimeoutTicks,
+    int viewChangeTimeoutTicks,
+    int statusIntervalTicks,
+    int retainedDecisions,
+    int decidedIdMemory) {
+
+  /** Doubling of the view-change timeout stops after this many failed attempts in a row. */
+  public static final int MAX_BACKOFF_DOUBLINGS = 6;
+
+  public ReplicaConfig {
+    require(replicas >= 1, "replicas", replicas);
+    require(self >= 0 && self < replicas, "self", self);
+    require(batchMaxCount >= 1, "batchMaxCount", batchMaxCount);
+    require(batchMaxBytes >= requestMaxBytes, "batchMaxBytes", batchMaxBytes);
+    require(batchTimeoutTicks >= 0, "batchTimeoutTicks", batchTimeoutTicks);
+    require(checkpointInterval >= 1, "checkpointInterval", checkpointInterval);
+    require(window >= 2 * checkpointInterval, "window", window);
+    require(window % checkpointInterval == 0, "window", window);
+    require(poolLimit >= batchMaxCount, "poolLimit", poolLimit);
+    require(requestMaxBytes >= 1, "requestMaxBytes", requestMaxBytes);
+    require(requestTimeoutTicks >= 1, "requestTimeoutTicks", requestTimeoutTicks);
+    require(viewChangeTimeoutTicks >= 1, "viewChangeTimeoutTicks", viewChangeTimeoutTicks);
+    require(statusIntervalTicks >= 1, "statusIntervalTicks", statusIntervalTicks);
+    require(retainedDecisions >= window, "retainedDecisions", retainedDecisions);
+    require(decidedIdMemory >= poolLimit, "decidedIdMemory", decidedIdMemory);
+  }
+
+  /** Sensible defaults for {@code replicas} replicas, this one being {@code self}. */
+  public static ReplicaConfig defaults(int replicas, int self) {
+    return new ReplicaConfig(
+        replicas, self, 100, 1 << 20, 2, 64, 16, 10_000, 1 << 16, 200, 100, 20, 1024, 100_000);
+  }
+
+  public ReplicaConfig withSelf(int id) {
+    return new ReplicaConfig(
+        replicas,
+        id,
+        batchMaxCount,
+        batchMaxBytes,
+        batchTimeoutTicks,
+        window,
+        checkpointInterval,
+        poolLimit,
+        requestMaxBytes,
+        requestTimeoutTicks,
+        viewChangeTimeoutTicks,
+        statusIntervalTicks,
+        retainedDecisions,
+        decidedIdMemory);
+  }
+
+  private static void require(boolean valid, String name, long value) {
+    if (!valid) {
+      throw new IllegalArgumentException(
+          name + " is " + value + ", which breaks its documented constraint");
+    }
+  }
+}

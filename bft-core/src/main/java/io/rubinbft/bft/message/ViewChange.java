@@ -1,0 +1,27 @@
+package io.rubinbft.bft.message;
+
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
+import java.util.List;
+
+/**
+ * A replica's request to move to {@code newView}: its stable checkpoint with proof (empty for the
+ * genesis checkpoint at 0), its latest decision above that checkpoint with the commit certificate
+ * ({@code lastDecision}, null if none), and its prepared certificates above that decision.
+ */
+public record ViewChange(
+    long newView,
+    long stableSequence,
+    Digest stableDigest,
+    List<Checkpoint> stableProof,
+    Decision lastDecision,
+    List<PreparedCertificate> prepared,
+    int sender,
+    byte[] signature)
+    implements Message {
+
+  public ViewChange {
+    stableProof = List.copyOf(stableProof);
+    prepared = List.copyOf(prepared);
+  }
+}

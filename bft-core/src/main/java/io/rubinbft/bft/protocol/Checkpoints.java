@@ -1,0 +1,105 @@
+package io.rubinbft.bft.protocol;
+
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.message.Checkpoint;
+import io.rubinbft.bft.message.SignedBytes;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Checkpoints (OSDI'99 section 4.3): every K decisions a replica signs the decided digest; a quorum
+ * of matching checkpoints makes it stable, which moves the low watermark and garbage collects the
+ * log below it.
+ */
+final class Checkpoints {
+
+  private final Context ctx;
+  private final TreeMap<Long, Map<Integer, Checkpoint>> received = new TreeMap<>();
+  private final TreeMap<Long, Checkpoint> own = new TreeMap<>();
+
+  Checkpoints(Context ctx) {
+    this.ctx = ctx;
+  }
+
+  void onDelivered(long sequence, Digest digest) {
+    if (sequence % ctx.config.checkpointInterval() != 0) {
+      return;
+    }
+    byte[] signature = ctx.sign(SignedBytes.checkpoint(sequence, digest));
+    Checkpoint checkpoint = new Checkpoint(sequence, digest, ctx.self, signature);
+    own.put(sequence, checkpoint);
+    ctx.out.broadcastDurable(checkpoint);
+    record(checkpoint);
+  }
+
+  void onCheckpoint(Checkpoint checkpoint) {
+    if (checkpoint.sequence() <= ctx.low) {
+      return;
+    }
+    if (checkpoint.sequence() > ctx.highWatermark() + ctx.config.window()) {
+      ctx.drops.drop("outside window: checkpoint at " + checkpoint.sequence());
+      return;
+    }
+    record(checkpoint);
+  }
+
+  private void record(Checkpoint checkpoint) {
+    received
+        .computeIfAbsent(checkpoint.sequence(), s -> new HashMap<>())
+        .put(checkpoint.sender(), checkpoint);
+    checkStable(checkpoint.sequence());
+  }
+
+  /** Re-checks stability after this replica delivers {@code sequence}. */
+  void checkStable(long sequence) {
+    Map<Integer, Checkpoint> votes = received.get(sequence);
+    if (votes == null || sequence > ctx.log.lastDelivered() || sequence <= ctx.low) {
+      return;
+    }
+    Digest mine = ctx.log.decidedDigest(sequence);
+    List<Checkpoint> proof =
+        votes.values().stream()
+            .filter(c -> c.digest().equals(mine))
+            .sorted((a, b) -> Integer.compare(a.sender(), b.sender()))
+            .limit(ctx.quorums.quorum())
+            .toList();
+    if (proof.size() == ctx.quorums.quorum()) {
+      makeStable(sequence, mine, proof);
+    }
+  }
+
+  /** Adopts a stable checkpoint proven elsewhere (a new view), once this replica reached it. */
+  void adopt(long sequence, Digest digest, List<Checkpoint> proof) {
+    if (sequence <= ctx.low || sequence > ctx.log.lastDelivered()) {
+      return;
+    }
+    Digest mine = ctx.log.decidedDigest(sequence);
+    if (!digest.equals(mine)) {
+      throw new IllegalStateException(
+          "stable checkpoint at "
+              + sequence
+              + " is "
+              + digest
+              + " but this replica decided "
+              + mine);
+    }
+    makeStable(sequence, digest, proof);
+  }
+
+  private void makeStable(long sequence, Digest digest, List<Checkpoint> proof) {
+    ctx.low = sequence;
+    ctx.lowDigest = digest;
+    ctx.lowProof = List.copyOf(proof);
+    ctx.out.persist(new WalRecord.StableCheckpoint(sequence, digest, ctx.lowProof));
+    ctx.log.collectGarbage(sequence);
+    received.headMap(sequence, true).clear();
+    own.headMap(sequence, true).clear();
+  }
+
+  void retransmit() {
+    own.values().forEach(ctx.out::broadcastNow);
+  }
+}

@@ -1,0 +1,71 @@
+package io.rubinbft.bft.protocol;
+
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Outbound;
+import io.rubinbft.bft.Rejection;
+import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.message.Message;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Collects one step's effects; lists are created on first use, as most steps fill one or none. */
+final class EffectsBuilder {
+
+  private List<WalRecord> persist;
+  private List<Outbound> afterPersist;
+  private List<Outbound> now;
+  private List<Decision> decisions;
+  private List<Rejection> rejected;
+
+  void persist(WalRecord record) {
+    persist = add(persist, record);
+  }
+
+  /** A vote or statement whose record was persisted in this step: leaves after the WAL sync. */
+  void broadcastDurable(Message message) {
+    afterPersist = add(afterPersist, Outbound.toAll(message));
+  }
+
+  void broadcastNow(Message message) {
+    now = add(now, Outbound.toAll(message));
+  }
+
+  void sendNow(int replica, Message message) {
+    now = add(now, Outbound.toReplica(replica, message));
+  }
+
+  void decide(Decision decision) {
+    decisions = add(decisions, decision);
+  }
+
+  void reject(Rejection rejection) {
+    rejected = add(rejected, rejection);
+  }
+
+  Effects build() {
+    if (persist == null
+        && afterPersist == null
+        && now == null
+        && decisions == null
+        && rejected == null) {
+      return Effects.NONE;
+    }
+    return new Effects(
+        orEmpty(persist),
+        orEmpty(afterPersist),
+        orEmpty(now),
+        orEmpty(decisions),
+        orEmpty(rejected));
+  }
+
+  private static <T> List<T> add(List<T> list, T element) {
+    List<T> target = list == null ? new ArrayList<>() : list;
+    target.add(element);
+    return target;
+  }
+
+  private static <T> List<T> orEmpty(List<T> list) {
+    return list == null ? List.of() : list;
+  }
+}

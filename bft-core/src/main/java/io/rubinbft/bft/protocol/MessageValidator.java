@@ -1,0 +1,360 @@
+package io.rubinbft.bft.protocol;
+
+import io.rubinbft.bft.CommitSignature;
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.Quorums;
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.message.Checkpoint;
+import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Decisions;
+import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.Message;
+import io.rubinbft.bft.message.NewView;
+import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.message.Prepare;
+import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.SignedBytes;
+import io.rubinbft.bft.message.Status;
+import io.rubinbft.bft.message.ViewChange;
+import io.rubinbft.bft.spi.Crypto;
+import io.rubinbft.bft.spi.ProposalSigner;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The boundary check of every message from a peer (ARCHITECTURE.md principle 6): shape, sender,
+ * digests and signatures, independent of the replica's state. A message with a reason is dropped
+ * and counted; nothing a peer sends gets further.
+ */
+public final class MessageValidator {
+
+  private final ReplicaConfig config;
+  private final Quorums quorums;
+  private final Crypto crypto;
+  private final ProposalSigner signer;
+
+  public MessageValidator(ReplicaConfig config, Crypto crypto, ProposalSigner signer) {
+    this.config = config;
+    this.quorums = new Quorums(config.replicas());
+    this.crypto = crypto;
+    this.signer = signer;
+  }
+
+  /** Why {@code message}, which the transport authenticated as from {@code from}, is invalid. */
+  public Optional<String> invalidReason(int from, Message message) {
+    if (message == null) {
+      return Optional.of("malformed: null message");
+    }
+    if (message.sender() != from) {
+      return Optional.of(
+          "spoofed: sender field is " + message.sender() + " but the transport says " + from);
+    }
+    if (!isReplica(from)) {
+      return Optional.of("malformed: sender " + from + " is not a replica");
+    }
+    return switch (message) {
+      case PrePrepare prePrepare -> prePrepareReason(prePrepare);
+      case Prepare prepare -> prepareReason(prepare);
+      case Commit commit -> commitShapeReason(commit);
+      case Checkpoint checkpoint -> checkpointReason(checkpoint);
+      case ViewChange viewChange -> viewChangeReason(viewChange);
+      case NewView newView -> newViewShapeReason(newView);
+      case Status status ->
+          status.view() < 0 || status.lastDelivered() < 0
+              ? Optional.of("malformed: negative status field")
+              : Optional.empty();
+      case FetchDecisions fetch ->
+          fetch.from() < 1 || fetch.maxCount() < 1
+              ? Optional.of("malformed: fetch from " + fetch.from() + " count " + fetch.maxCount())
+              : Optional.empty();
+      case Decisions decisions -> Optional.empty();
+    };
+  }
+
+  Optional<String> prePrepareReason(PrePrepare prePrepare) {
+    if (prePrepare.digest() == null
+        || prePrepare.proposal() == null
+        || prePrepare.signature() == null) {
+      return Optional.of("malformed: pre-prepare with a null field");
+    }
+    if (prePrepare.view() < 0 || prePrepare.sender() != primary(prePrepare.view())) {
+      return Optional.of(
+          "not primary: pre-prepare for view "
+              + prePrepare.view()
+              + " from "
+              + prePrepare.sender()
+              + " but the primary is "
+              + primary(prePrepare.view()));
+    }
+    Optional<String> proposalReason = proposalReason(prePrepare.proposal(), prePrepare.sequence());
+    if (proposalReason.isPresent()) {
+      return proposalReason;
+    }
+    Digest actual = digest(prePrepare.proposal());
+    if (!actual.equals(prePrepare.digest())) {
+      return Optional.of(
+          "wrong digest: pre-prepare says "
+              + prePrepare.digest()
+              + " but proposal hashes to "
+              + actual);
+    }
+    return voteSignatureReason(
+        prePrepare.view(),
+        prePrepare.sequence(),
+        prePrepare.digest(),
+        prePrepare.sender(),
+        prePrepare.signature());
+  }
+
+  Optional<String> proposalReason(Proposal proposal, long sequence) {
+    if (proposal.sequence() != sequence) {
+      return Optional.of(
+          "wrong sequence: proposal is for " + proposal.sequence() + " but sent for " + sequence);
+    }
+    if (proposal.requests().size() > config.batchMaxCount()) {
+      return Optional.of(
+          "batch too large: "
+              + proposal.requests().size()
+              + " requests but at most "
+              + config.batchMaxCount());
+    }
+    long bytes = 0;
+    for (Request request : proposal.requests()) {
+      if (request == null || request.size() > config.requestMaxBytes()) {
+        return Optional.of("request too large: more than " + config.requestMaxBytes() + " bytes");
+      }
+      bytes += request.size();
+    }
+    if (bytes > config.batchMaxBytes()) {
+      return Optional.of(
+          "batch too large: " + bytes + " bytes but at most " + config.batchMaxBytes());
+    }
+    return Optional.empty();
+  }
+
+  Optional<String> prepareReason(Prepare prepare) {
+    if (prepare.digest() == null || prepare.signature() == null || prepare.view() < 0) {
+      return Optional.of("malformed: prepare with a null field or negative view");
+    }
+    if (prepare.sender() == primary(prepare.view())) {
+      return Optional.of("not backup: prepare from the primary of view " + prepare.view());
+    }
+    return voteSignatureReason(
+        prepare.view(),
+        prepare.sequence(),
+        prepare.digest(),
+        prepare.sender(),
+        prepare.signature());
+  }
+
+  private Optional<String> commitShapeReason(Commit commit) {
+    return commit.digest() == null || commit.signature() == null || commit.sequence() < 1
+        ? Optional.of("malformed: commit with a null field or sequence below 1")
+        : Optional.empty();
+  }
+
+  Optional<String> checkpointReason(Checkpoint checkpoint) {
+    if (checkpoint.digest() == null || checkpoint.signature() == null) {
+      return Optional.of("malformed: checkpoint with a null field");
+    }
+    if (checkpoint.sequence() < 1 || checkpoint.sequence() % config.checkpointInterval() != 0) {
+      return Optional.of(
+          "malformed: checkpoint at "
+              + checkpoint.sequence()
+              + ", not a multiple of "
+              + config.checkpointInterval());
+    }
+    byte[] signed = SignedBytes.checkpoint(checkpoint.sequence(), checkpoint.digest());
+    return crypto.verify(checkpoint.sender(), signed, checkpoint.signature())
+        ? Optional.empty()
+        : Optional.of("bad signature: checkpoint at " + checkpoint.sequence());
+  }
+
+  Optional<String> viewChangeReason(ViewChange viewChange) {
+    if (viewChange.stableDigest() == null || viewChange.signature() == null) {
+      return Optional.of("malformed: view change with a null field");
+    }
+    if (viewChange.newView() < 1 || viewChange.stableSequence() < 0) {
+      return Optional.of("malformed: view change to view " + viewChange.newView());
+    }
+    if (!crypto.verify(
+        viewChange.sender(), SignedBytes.viewChange(viewChange), viewChange.signature())) {
+      return Optional.of("bad signature: view change from " + viewChange.sender());
+    }
+    Optional<String> proof = stableProofReason(viewChange);
+    if (proof.isPresent()) {
+      return proof;
+    }
+    Decision decision = viewChange.lastDecision();
+    if (decision != null) {
+      if (decision.proposal() == null || decision.sequence() <= viewChange.stableSequence()) {
+        return Optional.of("bad decision: view change decision not above its checkpoint");
+      }
+      Optional<String> reason = decisionReason(decision);
+      if (reason.isPresent()) {
+        return reason;
+      }
+    }
+    Set<Long> sequences = new HashSet<>();
+    for (PreparedCertificate certificate : viewChange.prepared()) {
+      Optional<String> reason = certificateReason(viewChange, certificate);
+      if (reason.isPresent()) {
+        return reason;
+      }
+      if (!sequences.add(certificate.sequence())) {
+        return Optional.of("bad certificate: two for sequence " + certificate.sequence());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<String> stableProofReason(ViewChange viewChange) {
+    long sequence = viewChange.stableSequence();
+    if (sequence == 0) {
+      return viewChange.stableDigest().equals(Digest.GENESIS)
+          ? Optional.empty()
+          : Optional.of("bad checkpoint proof: sequence 0 must carry the genesis digest");
+    }
+    Set<Integer> signers = new HashSet<>();
+    for (Checkpoint checkpoint : viewChange.stableProof()) {
+      if (checkpoint.sequence() != sequence
+          || !viewChange.stableDigest().equals(checkpoint.digest())
+          || !isReplica(checkpoint.sender())
+          || checkpointReason(checkpoint).isPresent()) {
+        return Optional.of("bad checkpoint proof: a checkpoint does not match " + sequence);
+      }
+      signers.add(checkpoint.sender());
+    }
+    return signers.size() >= quorums.quorum()
+        ? Optional.empty()
+        : Optional.of(
+            "bad checkpoint proof: "
+                + signers.size()
+                + " signers but a quorum is "
+                + quorums.quorum());
+  }
+
+  private Optional<String> certificateReason(
+      ViewChange viewChange, PreparedCertificate certificate) {
+    PrePrepare prePrepare = certificate.prePrepare();
+    if (prePrepare == null) {
+      return Optional.of("bad certificate: null pre-prepare");
+    }
+    if (prePrepare.view() >= viewChange.newView()) {
+      return Optional.of(
+          "bad certificate: view " + prePrepare.view() + " is not below " + viewChange.newView());
+    }
+    long sequence = prePrepare.sequence();
+    long decided =
+        viewChange.lastDecision() == null
+            ? viewChange.stableSequence()
+            : viewChange.lastDecision().sequence();
+    if (sequence <= decided || sequence > viewChange.stableSequence() + config.window()) {
+      return Optional.of("bad certificate: sequence " + sequence + " outside the window");
+    }
+    Optional<String> prePrepareReason = prePrepareReason(prePrepare);
+    if (prePrepareReason.isPresent()) {
+      return Optional.of("bad certificate: " + prePrepareReason.get());
+    }
+    return preparesReason(prePrepare, certificate.prepares());
+  }
+
+  private Optional<String> preparesReason(PrePrepare prePrepare, List<Prepare> prepares) {
+    Set<Integer> backups = new HashSet<>();
+    for (Prepare prepare : prepares) {
+      if (!isReplica(prepare.sender())
+          || prepare.view() != prePrepare.view()
+          || prepare.sequence() != prePrepare.sequence()
+          || !prePrepare.digest().equals(prepare.digest())
+          || prepareReason(prepare).isPresent()) {
+        return Optional.of("bad certificate: a prepare does not match its pre-prepare");
+      }
+      backups.add(prepare.sender());
+    }
+    return backups.size() >= quorums.quorum() - 1
+        ? Optional.empty()
+        : Optional.of(
+            "bad certificate: "
+                + backups.size()
+                + " prepares but "
+                + (quorums.quorum() - 1)
+                + " needed");
+  }
+
+  /**
+   * Why a decision is not proven: its digest must be its proposal's, and a quorum of distinct
+   * replicas must have validly signed the proposal.
+   */
+  Optional<String> decisionReason(Decision decision) {
+    if (decision.proposal() == null || decision.digest() == null) {
+      return Optional.of("bad decision: null field");
+    }
+    Digest actual = digest(decision.proposal());
+    if (!actual.equals(decision.digest())) {
+      return Optional.of(
+          "bad decision: digest is " + decision.digest() + " but the proposal hashes to " + actual);
+    }
+    Set<Integer> signers = new HashSet<>();
+    for (CommitSignature signature : decision.certificate()) {
+      int replica = signature.replica();
+      if (!isReplica(replica)
+          || signature.signature() == null
+          || !signer.verifyProposalSignature(replica, decision.proposal(), signature.signature())) {
+        return Optional.of(
+            "bad decision: invalid commit signature of " + replica + " at " + decision.sequence());
+      }
+      signers.add(replica);
+    }
+    return signers.size() >= quorums.quorum()
+        ? Optional.empty()
+        : Optional.of(
+            "bad decision: "
+                + signers.size()
+                + " signers at "
+                + decision.sequence()
+                + " but a quorum is "
+                + quorums.quorum());
+  }
+
+  private Optional<String> newViewShapeReason(NewView newView) {
+    if (newView.signature() == null) {
+      return Optional.of("malformed: new view with a null field");
+    }
+    if (newView.view() < 1 || newView.sender() != primary(newView.view())) {
+      return Optional.of("not primary: new view " + newView.view() + " from " + newView.sender());
+    }
+    return crypto.verify(
+            newView.sender(),
+            SignedBytes.newView(newView.view(), newView.reproposals()),
+            newView.signature())
+        ? Optional.empty()
+        : Optional.of("bad signature: new view " + newView.view());
+  }
+
+  private Optional<String> voteSignatureReason(
+      long view, long sequence, Digest digest, int sender, byte[] signature) {
+    if (sequence < 1) {
+      return Optional.of("malformed: sequence " + sequence);
+    }
+    return crypto.verify(sender, SignedBytes.prepareVote(view, sequence, digest), signature)
+        ? Optional.empty()
+        : Optional.of("bad signature: vote of " + sender + " at " + sequence + " in view " + view);
+  }
+
+  private Digest digest(Proposal proposal) {
+    return new Digest(crypto.digest(SignedBytes.proposal(proposal)));
+  }
+
+  private int primary(long view) {
+    return (int) (view % config.replicas());
+  }
+
+  private boolean isReplica(int id) {
+    return id >= 0 && id < config.replicas();
+  }
+}

@@ -1,0 +1,354 @@
+package io.rubinbft.bft.protocol;
+
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.message.Prepare;
+import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.SignedBytes;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The normal case (OSDI'99 section 4.2) with several proposals in flight: pre-prepare, prepare,
+ * commit. A replica signs the commit for k only once it prepared k in this view and signed k - 1
+ * (or decided it) with the digest k chains to (ARCHITECTURE.md "Safety rule that Fabric adds").
+ */
+final class NormalCase {
+
+  private final Context ctx;
+  private final Delivery delivery;
+
+  /** Next sequence the primary proposes in this view. */
+  private long nextProposal = 1;
+
+  NormalCase(Context ctx, Delivery delivery) {
+    this.ctx = ctx;
+    this.delivery = delivery;
+  }
+
+  void startView(long firstFree) {
+    nextProposal = Math.max(firstFree, ctx.log.lastDelivered() + 1);
+  }
+
+  /** The primary proposes while batches are ready and the window has room. */
+  void proposeReady() {
+    if (!ctx.viewInstalled || !ctx.isPrimary()) {
+      return;
+    }
+    nextProposal = Math.max(nextProposal, ctx.log.lastDelivered() + 1);
+    while (ctx.log.lastDelivered() >= ctx.viewFloor
+        && nextProposal <= ctx.highWatermark()
+        && ctx.chainDigest(nextProposal) != null
+        && ctx.pool.batchReady(
+            ctx.now, ctx.config.batchMaxCount(), ctx.config.batchTimeoutTicks())) {
+      List<Request> batch =
+          ctx.pool.nextBatch(ctx.config.batchMaxCount(), ctx.config.batchMaxBytes());
+      long sequence = nextProposal++;
+      Proposal previous = ctx.previousProposal(sequence);
+      byte[] payload = ctx.services.assembler().assemble(sequence, batch, previous);
+      Proposal proposal = new Proposal(sequence, ctx.chainDigest(sequence), batch, payload);
+      Digest digest = ctx.digest(proposal);
+      byte[] vote = ctx.sign(SignedBytes.prepareVote(ctx.view, sequence, digest));
+      PrePrepare prePrepare = new PrePrepare(ctx.view, sequence, digest, proposal, ctx.self, vote);
+      accept(prePrepare);
+      ctx.out.broadcastDurable(prePrepare);
+      afterAccept(sequence);
+    }
+  }
+
+  void onPrePrepare(PrePrepare prePrepare) {
+    long sequence = prePrepare.sequence();
+    if (!ctx.viewInstalled || prePrepare.view() != ctx.view) {
+      ctx.drops.drop("other view: pre-prepare for view " + prePrepare.view());
+      return;
+    }
+    if (sequence <= ctx.log.lastDelivered()) {
+      return;
+    }
+    if (!ctx.inWindow(sequence)) {
+      ctx.drops.drop(
+          "outside window: pre-prepare at " + sequence + " beyond " + ctx.highWatermark());
+      return;
+    }
+    Slot slot = ctx.log.slot(sequence);
+    PrePrepare known = slot.accepted != null ? slot.accepted : slot.waiting;
+    if (known != null) {
+      if (!known.digest().equals(prePrepare.digest())) {
+        ctx.drops.drop("equivocation: second pre-prepare at " + sequence + " in " + ctx.view);
+      }
+      return;
+    }
+    slot.waiting = prePrepare;
+    acceptWaitingFrom(sequence);
+  }
+
+  /** Accepts waiting pre-prepares from {@code sequence} on while their predecessors are known. */
+  void acceptWaitingFrom(long sequence) {
+    for (long next = sequence; ctx.inWindow(next); next++) {
+      Slot slot = ctx.log.existing(next);
+      if (slot == null || slot.waiting == null || !acceptWaiting(slot)) {
+        return;
+      }
+    }
+  }
+
+  /** Once the view's floor is delivered, the first waiting pre-prepare may be acceptable. */
+  void acceptFirstWaiting() {
+    for (long next = ctx.log.lastDelivered() + 1; ctx.inWindow(next); next++) {
+      Slot slot = ctx.log.existing(next);
+      if (slot != null && slot.waiting != null) {
+        acceptWaitingFrom(next);
+        return;
+      }
+    }
+  }
+
+  private boolean acceptWaiting(Slot slot) {
+    Digest chain = ctx.chainDigest(slot.sequence);
+    if (chain == null || ctx.log.lastDelivered() < ctx.viewFloor) {
+      return false;
+    }
+    PrePrepare prePrepare = slot.waiting;
+    slot.waiting = null;
+    Optional<String> reason = acceptReason(prePrepare, chain);
+    if (reason.isPresent()) {
+      ctx.drops.drop(reason.get());
+      return false;
+    }
+    Prepare prepare =
+        new Prepare(
+            ctx.view,
+            slot.sequence,
+            prePrepare.digest(),
+            ctx.self,
+            ctx.sign(SignedBytes.prepareVote(ctx.view, slot.sequence, prePrepare.digest())));
+    slot.ownPrepare = prepare;
+    slot.prepares.put(ctx.self, prepare);
+    accept(prePrepare);
+    ctx.out.broadcastDurable(prepare);
+    afterAccept(slot.sequence);
+    return true;
+  }
+
+  private Optional<String> acceptReason(PrePrepare prePrepare, Digest chain) {
+    Proposal proposal = prePrepare.proposal();
+    if (!proposal.previous().equals(chain)) {
+      return Optional.of(
+          "broken chain: proposal at "
+              + proposal.sequence()
+              + " chains to "
+              + proposal.previous()
+              + " but the previous proposal is "
+              + chain);
+    }
+    Optional<String> duplicate = ctx.pool.duplicateReason(proposal);
+    if (duplicate.isPresent()) {
+      return duplicate;
+    }
+    return ctx.services
+        .verifier()
+        .invalidReason(proposal, ctx.previousProposal(proposal.sequence()))
+        .map(why -> "rejected proposal: " + why);
+  }
+
+  /** A new view re-proposes a certified proposal: accepted without the application's check. */
+  void acceptReproposal(PrePrepare prePrepare) {
+    Slot slot = ctx.log.slot(prePrepare.sequence());
+    if (prePrepare.sender() != ctx.self) {
+      slot.ownPrepare =
+          new Prepare(
+              ctx.view,
+              prePrepare.sequence(),
+              prePrepare.digest(),
+              ctx.self,
+              ctx.sign(
+                  SignedBytes.prepareVote(ctx.view, prePrepare.sequence(), prePrepare.digest())));
+      slot.prepares.put(ctx.self, slot.ownPrepare);
+      ctx.out.broadcastDurable(slot.ownPrepare);
+    }
+    accept(prePrepare);
+    afterAccept(prePrepare.sequence());
+  }
+
+  /** Records the accepted pre-prepare (and this replica's prepare, if a backup). */
+  void accept(PrePrepare prePrepare) {
+    Slot slot = ctx.log.slot(prePrepare.sequence());
+    slot.accepted = prePrepare;
+    ctx.pool.markInFlight(prePrepare.proposal());
+    ctx.out.persist(new WalRecord.Accepted(prePrepare, slot.ownPrepare));
+    verifyWaitingCommits(slot);
+  }
+
+  /** After a pre-prepare is accepted: its successor may now be acceptable, it may be prepared. */
+  void afterAccept(long sequence) {
+    checkPrepared(sequence);
+    checkDecided(sequence);
+    acceptWaitingFrom(sequence + 1);
+  }
+
+  void onPrepare(Prepare prepare) {
+    if (!ctx.viewInstalled || prepare.view() != ctx.view) {
+      ctx.drops.drop("other view: prepare for view " + prepare.view());
+      return;
+    }
+    if (prepare.sequence() <= ctx.log.lastDelivered()) {
+      return;
+    }
+    if (!ctx.inWindow(prepare.sequence())) {
+      ctx.drops.drop("outside window: prepare at " + prepare.sequence());
+      return;
+    }
+    ctx.log.slot(prepare.sequence()).prepares.put(prepare.sender(), prepare);
+    checkPrepared(prepare.sequence());
+  }
+
+  private void checkPrepared(long sequence) {
+    Slot slot = ctx.log.existing(sequence);
+    if (slot == null || slot.accepted == null) {
+      return;
+    }
+    if (slot.prepared != null && slot.prepared.view() == ctx.view) {
+      return;
+    }
+    List<Prepare> matching =
+        slot.prepares.values().stream()
+            .filter(p -> p.view() == ctx.view && p.digest().equals(slot.accepted.digest()))
+            .limit(ctx.quorums.quorum() - 1)
+            .toList();
+    if (matching.size() < ctx.quorums.quorum() - 1) {
+      return;
+    }
+    slot.prepared = new PreparedCertificate(slot.accepted, matching);
+    ctx.out.persist(new WalRecord.Prepared(slot.prepared));
+    signFrom(sequence);
+  }
+
+  /** Signs commits in order from {@code sequence} while each is prepared and chains. */
+  void signFrom(long sequence) {
+    for (long next = sequence; ctx.inWindow(next) && canSign(next); next++) {
+      Slot slot = ctx.log.existing(next);
+      Proposal proposal = slot.accepted.proposal();
+      byte[] signature = ctx.services.signer().signProposal(proposal);
+      Commit commit = new Commit(ctx.view, next, slot.accepted.digest(), ctx.self, signature);
+      slot.ownCommit = commit;
+      slot.validCommits.put(ctx.self, commit);
+      ctx.out.persist(new WalRecord.Signed(commit));
+      ctx.out.broadcastDurable(commit);
+      checkDecided(next);
+    }
+  }
+
+  private boolean canSign(long sequence) {
+    Slot slot = ctx.log.existing(sequence);
+    if (slot == null || slot.accepted == null || slot.prepared == null) {
+      return false;
+    }
+    if (slot.prepared.view() != ctx.view || !ctx.viewInstalled) {
+      return false;
+    }
+    if (slot.ownCommit != null && slot.ownCommit.view() == ctx.view) {
+      return false;
+    }
+    return slot.accepted.proposal().previous().equals(signedDigest(sequence - 1));
+  }
+
+  /** The digest this replica decided or last signed at {@code sequence}, or null. */
+  private Digest signedDigest(long sequence) {
+    if (sequence <= ctx.log.lastDelivered()) {
+      return sequence == ctx.low ? ctx.lowDigest : ctx.log.decidedDigest(sequence);
+    }
+    Slot slot = ctx.log.existing(sequence);
+    return slot == null || slot.ownCommit == null ? null : slot.ownCommit.digest();
+  }
+
+  void onCommit(Commit commit) {
+    long sequence = commit.sequence();
+    if (sequence <= ctx.log.lastDelivered()) {
+      return;
+    }
+    if (!ctx.inWindow(sequence)) {
+      ctx.drops.drop("outside window: commit at " + sequence);
+      return;
+    }
+    Slot slot = ctx.log.slot(sequence);
+    Proposal proposal = slot.proposalWith(commit.digest());
+    if (proposal == null) {
+      slot.unverifiedCommits.put(commit.sender(), commit);
+      return;
+    }
+    verifyCommit(slot, commit, proposal);
+    checkDecided(sequence);
+  }
+
+  private void verifyWaitingCommits(Slot slot) {
+    for (Commit commit : List.copyOf(slot.unverifiedCommits.values())) {
+      Proposal proposal = slot.proposalWith(commit.digest());
+      if (proposal != null) {
+        slot.unverifiedCommits.remove(commit.sender());
+        verifyCommit(slot, commit, proposal);
+      }
+    }
+  }
+
+  private void verifyCommit(Slot slot, Commit commit, Proposal proposal) {
+    if (ctx.services
+        .signer()
+        .verifyProposalSignature(commit.sender(), proposal, commit.signature())) {
+      slot.validCommits.put(commit.sender(), commit);
+    } else {
+      ctx.drops.drop("bad signature: commit of " + commit.sender() + " at " + slot.sequence);
+    }
+  }
+
+  /** Decides the slot once a quorum of valid commit signatures covers one known proposal. */
+  void checkDecided(long sequence) {
+    Slot slot = ctx.log.existing(sequence);
+    if (slot == null) {
+      return;
+    }
+    for (Digest digest : candidateDigests(slot)) {
+      List<Commit> signers =
+          slot.validCommits.values().stream()
+              .filter(c -> c.digest().equals(digest))
+              .sorted((a, b) -> Integer.compare(a.sender(), b.sender()))
+              .limit(ctx.quorums.quorum())
+              .toList();
+      if (signers.size() == ctx.quorums.quorum()) {
+        delivery.decided(
+            new Decision(
+                slot.proposalWith(digest),
+                digest,
+                signers.stream().map(Delivery::signatureOf).toList()));
+        return;
+      }
+    }
+  }
+
+  private static List<Digest> candidateDigests(Slot slot) {
+    if (slot.accepted == null) {
+      return slot.prepared == null ? List.of() : List.of(slot.prepared.prePrepare().digest());
+    }
+    if (slot.prepared == null
+        || slot.prepared.prePrepare().digest().equals(slot.accepted.digest())) {
+      return List.of(slot.accepted.digest());
+    }
+    return List.of(slot.accepted.digest(), slot.prepared.prePrepare().digest());
+  }
+
+  /** Re-sends this replica's votes for undecided sequences (lost messages are retried). */
+  void retransmit() {
+    for (Slot slot : ctx.log.all()) {
+      if (slot.accepted != null && ctx.viewInstalled && slot.accepted.view() == ctx.view) {
+        ctx.out.broadcastNow(slot.ownPrepare != null ? slot.ownPrepare : slot.accepted);
+      }
+      if (slot.ownCommit != null) {
+        ctx.out.broadcastNow(slot.ownCommit);
+      }
+    }
+  }
+}

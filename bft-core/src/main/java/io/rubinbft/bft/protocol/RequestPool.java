@@ -1,0 +1,154 @@
+package io.rubinbft.bft.protocol;
+
+import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.RequestId;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * Requests waiting to be decided, with a hard limit (push-back when full) and deduplication against
+ * pending, in-flight and recently decided ids, so a request is never ordered twice.
+ */
+final class RequestPool {
+
+  private record Pending(Request request, long arrivalTick) {}
+
+  private final int limit;
+  private final LinkedHashMap<RequestId, Pending> pending = new LinkedHashMap<>();
+
+  /**
+   * Pending requests in arrival order that may not be proposed yet. Entries proposed or decided
+   * since are skipped where met (cheaper than removing them one by one).
+   */
+  private final ArrayDeque<Pending> unproposed = new ArrayDeque<>();
+
+  private final Map<RequestId, Long> inFlight = new HashMap<>();
+  private final RecentIds decided;
+
+  RequestPool(int limit, int decidedIdMemory) {
+    this.limit = limit;
+    this.decided = new RecentIds(decidedIdMemory);
+  }
+
+  /** Why the request is refused, or empty if it is pending now (or was already). */
+  Optional<String> admit(Request request, long now) {
+    RequestId id = request.id();
+    if (decided.contains(id)) {
+      return Optional.of("duplicate: request " + id + " was decided already");
+    }
+    if (pending.containsKey(id)) {
+      return Optional.empty();
+    }
+    if (pending.size() >= limit) {
+      return Optional.of("pool full: " + limit + " requests pending, retry later");
+    }
+    Pending entry = new Pending(request, now);
+    pending.put(id, entry);
+    if (!inFlight.containsKey(id)) {
+      unproposed.add(entry);
+    }
+    return Optional.empty();
+  }
+
+  /** Whether a primary should propose now: a full batch waits, or the oldest waited long enough. */
+  boolean batchReady(long now, int maxCount, int batchTimeoutTicks) {
+    dropStaleHead();
+    if (unproposed.isEmpty()) {
+      return false;
+    }
+    return unproposed.size() >= maxCount
+        || now - unproposed.peekFirst().arrivalTick() >= batchTimeoutTicks;
+  }
+
+  /** The oldest unproposed requests within the limits; the caller proposes them. */
+  List<Request> nextBatch(int maxCount, long maxBytes) {
+    List<Request> batch = new ArrayList<>(Math.min(maxCount, unproposed.size()));
+    long bytes = 0;
+    for (Pending entry : unproposed) {
+      if (!proposable(entry)) {
+        continue;
+      }
+      int size = entry.request().size();
+      if (batch.size() == maxCount || bytes + size > maxBytes) {
+        break;
+      }
+      batch.add(entry.request());
+      bytes += size;
+    }
+    return batch;
+  }
+
+  private boolean proposable(Pending entry) {
+    RequestId id = entry.request().id();
+    return pending.get(id) == entry && !inFlight.containsKey(id);
+  }
+
+  private void dropStaleHead() {
+    while (!unproposed.isEmpty() && !proposable(unproposed.peekFirst())) {
+      unproposed.pollFirst();
+    }
+  }
+
+  /** Why a proposal would order a request twice, or empty. */
+  Optional<String> duplicateReason(Proposal proposal) {
+    Set<RequestId> seen = new HashSet<>();
+    for (Request request : proposal.requests()) {
+      RequestId id = request.id();
+      if (!seen.add(id)) {
+        return Optional.of("duplicate: request " + id + " appears twice in one proposal");
+      }
+      if (decided.contains(id)) {
+        return Optional.of("duplicate: request " + id + " was decided already");
+      }
+      Long other = inFlight.get(id);
+      if (other != null && other != proposal.sequence()) {
+        return Optional.of("duplicate: request " + id + " is also proposed at " + other);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The proposal was accepted in this view: its requests are no longer up for proposing. */
+  void markInFlight(Proposal proposal) {
+    for (Request request : proposal.requests()) {
+      inFlight.put(request.id(), proposal.sequence());
+    }
+    dropStaleHead();
+  }
+
+  /** A view ended: proposals not decided may be dropped, so their requests are proposable again. */
+  void resetInFlight() {
+    inFlight.clear();
+    unproposed.clear();
+    unproposed.addAll(pending.values());
+  }
+
+  void onDecided(Proposal proposal) {
+    for (Request request : proposal.requests()) {
+      RequestId id = request.id();
+      pending.remove(id);
+      inFlight.remove(id);
+      decided.add(id);
+    }
+  }
+
+  /** Arrival tick of the request waiting longest, if any. */
+  OptionalLong oldestArrival() {
+    Iterator<Pending> oldest = pending.values().iterator();
+    return oldest.hasNext() ? OptionalLong.of(oldest.next().arrivalTick()) : OptionalLong.empty();
+  }
+
+  int size() {
+    return pending.size();
+  }
+}

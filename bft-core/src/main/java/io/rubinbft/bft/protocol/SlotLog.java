@@ -1,0 +1,113 @@
+package io.rubinbft.bft.protocol;
+
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Proposal;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The slots of the sequences not yet decided and garbage collected, plus the most recent decisions
+ * (kept for chaining and to serve state transfer). Delivery is gap-free and in order.
+ */
+final class SlotLog {
+
+  private final Map<Long, Slot> slots = new HashMap<>();
+  private final Decision[] retained;
+  private long lastDelivered;
+  private Digest lastDigest = Digest.GENESIS;
+
+  SlotLog(int retainedLimit) {
+    this.retained = new Decision[retainedLimit];
+  }
+
+  Slot slot(long sequence) {
+    return slots.computeIfAbsent(sequence, Slot::new);
+  }
+
+  /** The slot if it exists, else null. */
+  Slot existing(long sequence) {
+    return slots.get(sequence);
+  }
+
+  Collection<Slot> all() {
+    return slots.values();
+  }
+
+  long lastDelivered() {
+    return lastDelivered;
+  }
+
+  Digest lastDigest() {
+    return lastDigest;
+  }
+
+  /** Records a delivery; the caller delivers in order. */
+  void delivered(Decision decision) {
+    if (decision.sequence() != lastDelivered + 1) {
+      throw new IllegalStateException(
+          "delivering " + decision.sequence() + " but last delivered is " + lastDelivered);
+    }
+    restore(decision);
+  }
+
+  /** Recovery: the WAL may start at a stable checkpoint, so the first decision may skip ahead. */
+  void restore(Decision decision) {
+    if (decision.sequence() <= lastDelivered) {
+      throw new IllegalStateException(
+          "restoring " + decision.sequence() + " but last delivered is " + lastDelivered);
+    }
+    lastDelivered = decision.sequence();
+    lastDigest = decision.digest();
+    retained[(int) (lastDelivered % retained.length)] = decision;
+    slots.remove(lastDelivered);
+  }
+
+  /** The decision at {@code sequence} if still retained, else null. */
+  Decision decision(long sequence) {
+    if (sequence < 1 || sequence > lastDelivered || sequence <= lastDelivered - retained.length) {
+      return null;
+    }
+    Decision decision = retained[(int) (sequence % retained.length)];
+    return decision != null && decision.sequence() == sequence ? decision : null;
+  }
+
+  /** Decided digest at {@code sequence} (GENESIS at 0), or null if unknown. */
+  Digest decidedDigest(long sequence) {
+    if (sequence == 0) {
+      return Digest.GENESIS;
+    }
+    if (sequence == lastDelivered) {
+      return lastDigest;
+    }
+    Decision decision = decision(sequence);
+    return decision == null ? null : decision.digest();
+  }
+
+  /** Decided proposal at {@code sequence}, or null (also for 0, which has none). */
+  Proposal decidedProposal(long sequence) {
+    Decision decision = decision(sequence);
+    return decision == null ? null : decision.proposal();
+  }
+
+  /** Up to {@code max} consecutive retained decisions from {@code from} on. */
+  List<Decision> decisionsFrom(long from, int max) {
+    List<Decision> result = new ArrayList<>();
+    for (long sequence = from; sequence <= lastDelivered && result.size() < max; sequence++) {
+      Decision decision = decision(sequence);
+      if (decision == null) {
+        break;
+      }
+      result.add(decision);
+    }
+    return result;
+  }
+
+  /** Drops the slots at or below the stable checkpoint. */
+  void collectGarbage(long stable) {
+    slots.keySet().removeIf(sequence -> sequence <= stable);
+  }
+}

@@ -1,0 +1,230 @@
+package io.rubinbft.bft.protocol;
+
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.message.NewView;
+import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.SignedBytes;
+import io.rubinbft.bft.message.ViewChange;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+/**
+ * View changes (OSDI'99 section 4.4): a request waiting too long in a view starts one; a view
+ * change that does not complete in time moves on to the next view with a doubled timeout; f + 1
+ * view changes for higher views pull a replica along; the new primary sends the new view once it
+ * holds a quorum, and every replica recomputes it before installing it.
+ */
+final class ViewChanges {
+
+  /** Told when a new view is installed, after the context is updated. */
+  interface Listener {
+    void installed(NewView newView, NewViewComputation.Result result);
+  }
+
+  private final Context ctx;
+  private final NewViewCheck check;
+  private final TreeMap<Integer, ViewChange> latest = new TreeMap<>();
+  private Listener listener;
+  private ViewChange own;
+  private long deadline;
+  private boolean armed;
+  private int failedAttempts;
+
+  ViewChanges(Context ctx, NewViewCheck check) {
+    this.ctx = ctx;
+    this.check = check;
+  }
+
+  void listen(Listener listener) {
+    this.listener = listener;
+  }
+
+  void onTick() {
+    if (ctx.viewInstalled) {
+      OptionalLong oldest = ctx.pool.oldestArrival();
+      if (oldest.isPresent()
+          && ctx.now - Math.max(oldest.getAsLong(), ctx.viewStartTick)
+              >= ctx.config.requestTimeoutTicks()) {
+        start(ctx.view + 1);
+      }
+    } else if (armed && ctx.now >= deadline) {
+      start(ctx.view + 1);
+    }
+  }
+
+  void start(long target) {
+    leaveView(target);
+    long delivered = ctx.log.lastDelivered();
+    Decision lastDecision = delivered > ctx.low ? ctx.log.decision(delivered) : null;
+    List<PreparedCertificate> prepared = new ArrayList<>();
+    for (Slot slot : ctx.log.all()) {
+      if (slot.prepared != null && slot.sequence > delivered && ctx.inWindow(slot.sequence)) {
+        prepared.add(slot.prepared);
+      }
+    }
+    prepared.sort(Comparator.comparingLong(PreparedCertificate::sequence));
+    ViewChange unsigned =
+        new ViewChange(
+            target, ctx.low, ctx.lowDigest, ctx.lowProof, lastDecision, prepared, ctx.self, null);
+    own =
+        new ViewChange(
+            target,
+            ctx.low,
+            ctx.lowDigest,
+            ctx.lowProof,
+            lastDecision,
+            prepared,
+            ctx.self,
+            ctx.sign(SignedBytes.viewChange(unsigned)));
+    ctx.out.persist(new WalRecord.ViewChangeSent(own));
+    ctx.out.broadcastDurable(own);
+    latest.put(ctx.self, own);
+    armIfQuorum();
+    tryNewView();
+  }
+
+  /**
+   * The view-change timer runs only once a quorum asks for the same view (TOCS'02 section 4.5.2): a
+   * replica alone cannot race ahead of the others, so correct replicas meet in one view. Each
+   * failed attempt doubles the timeout.
+   */
+  private void armIfQuorum() {
+    if (armed || ctx.viewInstalled) {
+      return;
+    }
+    long asking = latest.values().stream().filter(v -> v.newView() >= ctx.view).count();
+    if (asking >= ctx.quorums.quorum()) {
+      armed = true;
+      int doublings = Math.min(failedAttempts++, ReplicaConfig.MAX_BACKOFF_DOUBLINGS);
+      deadline = ctx.now + ((long) ctx.config.viewChangeTimeoutTicks() << doublings);
+    }
+  }
+
+  /** Recovery: the replica had asked for {@code viewChange.newView()} before it crashed. */
+  void restore(ViewChange viewChange) {
+    leaveView(viewChange.newView());
+    own = viewChange;
+    latest.put(ctx.self, viewChange);
+  }
+
+  private void leaveView(long target) {
+    ctx.view = target;
+    armed = false;
+    ctx.viewInstalled = false;
+    for (Slot slot : ctx.log.all()) {
+      slot.endView();
+    }
+    ctx.pool.resetInFlight();
+  }
+
+  void onViewChange(ViewChange viewChange) {
+    long floor = ctx.viewInstalled ? ctx.view + 1 : ctx.view;
+    if (viewChange.newView() < floor) {
+      return;
+    }
+    ViewChange previous = latest.get(viewChange.sender());
+    if (previous != null && previous.newView() >= viewChange.newView()) {
+      return;
+    }
+    latest.put(viewChange.sender(), viewChange);
+    joinIfWeakQuorumAhead();
+    armIfQuorum();
+    tryNewView();
+  }
+
+  /** f + 1 replicas ask for views above ours: at least one correct replica does, so follow. */
+  private void joinIfWeakQuorumAhead() {
+    long current = ctx.view;
+    List<Long> ahead =
+        latest.values().stream()
+            .map(ViewChange::newView)
+            .filter(view -> view > current)
+            .sorted(Comparator.reverseOrder())
+            .toList();
+    if (ahead.size() >= ctx.quorums.weakQuorum()) {
+      start(ahead.get(ctx.quorums.weakQuorum() - 1));
+    }
+  }
+
+  private void tryNewView() {
+    if (ctx.viewInstalled || ctx.primary(ctx.view) != ctx.self) {
+      return;
+    }
+    List<ViewChange> forView =
+        latest.values().stream()
+            .filter(v -> v.newView() == ctx.view)
+            .limit(ctx.quorums.quorum())
+            .toList();
+    if (forView.size() < ctx.quorums.quorum()) {
+      return;
+    }
+    NewViewComputation.Result result = NewViewComputation.compute(forView, ctx.config.window());
+    List<PrePrepare> reproposals = new ArrayList<>();
+    for (PreparedCertificate certificate : result.prefix()) {
+      Digest digest = certificate.prePrepare().digest();
+      byte[] vote = ctx.sign(SignedBytes.prepareVote(ctx.view, certificate.sequence(), digest));
+      reproposals.add(
+          new PrePrepare(
+              ctx.view,
+              certificate.sequence(),
+              digest,
+              certificate.prePrepare().proposal(),
+              ctx.self,
+              vote));
+    }
+    byte[] signature = ctx.sign(SignedBytes.newView(ctx.view, reproposals));
+    NewView newView = new NewView(ctx.view, forView, reproposals, ctx.self, signature);
+    ctx.out.broadcastDurable(newView);
+    install(newView, result);
+  }
+
+  void onNewView(NewView newView) {
+    boolean ahead = newView.view() > ctx.view || (newView.view() == ctx.view && !ctx.viewInstalled);
+    if (!ahead) {
+      return;
+    }
+    Optional<String> reason = check.invalidReason(newView);
+    if (reason.isPresent()) {
+      ctx.drops.drop(reason.get());
+      return;
+    }
+    install(newView, NewViewComputation.compute(newView.viewChanges(), ctx.config.window()));
+  }
+
+  private void install(NewView newView, NewViewComputation.Result result) {
+    if (ctx.viewInstalled || ctx.view != newView.view()) {
+      leaveView(newView.view());
+    }
+    ctx.viewInstalled = true;
+    ctx.viewStartTick = ctx.now;
+    ctx.installedNewView = newView;
+    failedAttempts = 0;
+    ctx.out.persist(new WalRecord.ViewInstalled(newView));
+    latest.values().removeIf(v -> v.newView() <= newView.view());
+    own = null;
+    listener.installed(newView, result);
+  }
+
+  /** Recovery: the replica had installed this view before it crashed. */
+  void restoreInstalled(NewView newView) {
+    leaveView(newView.view());
+    ctx.viewFloor = NewViewComputation.compute(newView.viewChanges(), ctx.config.window()).start();
+    ctx.viewInstalled = true;
+    ctx.installedNewView = newView;
+    own = null;
+  }
+
+  void retransmit() {
+    if (!ctx.viewInstalled && own != null) {
+      ctx.out.broadcastNow(own);
+    }
+  }
+}

@@ -1,0 +1,14 @@
+package io.rubinbft.bft.spi;
+
+import io.rubinbft.bft.Proposal;
+import java.util.Optional;
+
+/** The backups' application check of every proposal before they prepare it. */
+public interface ProposalVerifier {
+
+  /**
+   * Why {@code proposal} is unacceptable after {@code previous} (null for sequence 1), or empty if
+   * it is acceptable. Must not throw on malformed payloads.
+   */
+  Optional<String> invalidReason(Proposal proposal, Proposal previous);
+}

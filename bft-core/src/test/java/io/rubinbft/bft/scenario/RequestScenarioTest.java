@@ -1,0 +1,73 @@
+package io.rubinbft.bft.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Event;
+import io.rubinbft.bft.Rejection;
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.protocol.Replica;
+import io.rubinbft.bft.sim.Cluster;
+import io.rubinbft.bft.sim.SimApplication;
+import io.rubinbft.bft.sim.SimKeys;
+import io.rubinbft.bft.spi.ReplicaServices;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Requests: the bounded pool pushes back, and a request is ordered at most once. */
+class RequestScenarioTest {
+
+  @Test
+  void fullPoolPushesBack() {
+    ReplicaConfig config =
+        new ReplicaConfig(4, 1, 4, 1 << 16, 2, 16, 4, 8, 1024, 60, 20, 8, 64, 10_000);
+    Replica backup = Replica.start(config, services(1));
+    List<Rejection> rejected = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      Effects effects = backup.step(new Event.ClientRequest(request("tx-" + i)));
+      rejected.addAll(effects.rejected());
+    }
+    assertThat(rejected)
+        .extracting(Rejection::reason)
+        .containsExactly(
+            "pool full: 8 requests pending, retry later",
+            "pool full: 8 requests pending, retry later");
+    assertThat(backup.status().pendingRequests()).isEqualTo(8);
+  }
+
+  @Test
+  void oversizedRequestIsRejectedWithItsSize() {
+    Replica backup = Replica.start(Cluster.simConfig(4).withSelf(1), services(1));
+    Request huge = new Request(new RequestId("c", "big"), new byte[5000]);
+    Effects effects = backup.step(new Event.ClientRequest(huge));
+    assertThat(effects.rejected())
+        .extracting(Rejection::reason)
+        .containsExactly("request too large: 5004 bytes but at most 1024");
+  }
+
+  @Test
+  void resubmittedRequestsAreDecidedOnce() {
+    Cluster cluster = Cluster.of(4, 51);
+    cluster.submit(10);
+    cluster.runUntilAllDecided(1000);
+    cluster.resubmitAll();
+    cluster.runTicks(200);
+    assertThat(cluster.decidedAt(0)).isEqualTo(10);
+    assertThat(cluster.status(0).lastDelivered()).isEqualTo(cluster.status(1).lastDelivered());
+  }
+
+  private static Request request(String key) {
+    return new Request(new RequestId("client", key), new byte[10]);
+  }
+
+  private static ReplicaServices services(int replica) {
+    SimKeys keys = new SimKeys(4, 1);
+    SimApplication application = new SimApplication();
+    return new ReplicaServices(
+        keys.crypto(replica), keys.signer(replica, new Random(1)), application, application);
+  }
+}

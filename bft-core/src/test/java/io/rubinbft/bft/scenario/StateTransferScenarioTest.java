@@ -1,0 +1,37 @@
+package io.rubinbft.bft.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.bft.sim.Attack;
+import io.rubinbft.bft.sim.Cluster;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** State transfer: a replica that fell behind the window catches up from a single peer. */
+class StateTransferScenarioTest {
+
+  @Test
+  void laggingReplicaCatchesUpBeyondTheWindow() {
+    Cluster cluster = Cluster.of(4, 31);
+    cluster.isolate(3);
+    cluster.submit(100);
+    cluster.runUntilAllDecided(3000);
+    cluster.runTicks(50);
+    assertThat(cluster.status(0).lowWatermark()).isGreaterThan(Cluster.simConfig(4).window());
+    cluster.heal();
+    cluster.runUntilAllDecided(3000);
+    assertThat(cluster.decidedAt(3)).isEqualTo(100);
+  }
+
+  @Test
+  void lyingSourceIsDetectedAndAnotherIsTried() {
+    Cluster cluster = Cluster.of(4, 32);
+    cluster.makeByzantine(0, Set.of(Attack.LYING_STATE_TRANSFER));
+    cluster.isolate(3);
+    cluster.submit(60);
+    cluster.runUntilAllDecided(3000);
+    cluster.heal();
+    cluster.runUntilAllDecided(3000);
+    assertThat(cluster.decidedAt(3)).isEqualTo(60);
+  }
+}

@@ -1,0 +1,93 @@
+package io.rubinbft.bft.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.bft.sim.Attack;
+import io.rubinbft.bft.sim.Cluster;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** OSDI'99 section 4.4 (and TOCS'02 4.5.2 for the timers): view change and new view. */
+class ViewChangeScenarioTest {
+
+  @Test
+  void crashedPrimaryIsReplacedAndRequestsAreDecided() {
+    Cluster cluster = Cluster.of(4, 11);
+    cluster.crash(0);
+    cluster.submit(10);
+    cluster.runUntilAllDecided(2000);
+    assertThat(cluster.status(1).view()).isGreaterThanOrEqualTo(1);
+    assertThat(cluster.status(1).viewInstalled()).isTrue();
+  }
+
+  @Test
+  void isolatedPrimaryRejoinsTheNewViewAfterHealing() {
+    Cluster cluster = Cluster.of(4, 12);
+    cluster.submit(4);
+    cluster.runUntilAllDecided(500);
+    cluster.isolate(0);
+    cluster.submit(10);
+    cluster.runUntilAllDecided(2000);
+    cluster.heal();
+    cluster.runUntilAllDecided(2000);
+    assertThat(cluster.decidedAt(0)).isEqualTo(14);
+    assertThat(cluster.status(0).view()).isEqualTo(cluster.status(1).view());
+  }
+
+  @Test
+  void preparedProposalsSurviveTheViewChange() {
+    Cluster cluster = Cluster.of(4, 13);
+    cluster.submit(12);
+    cluster.runTicks(4);
+    cluster.crash(0);
+    cluster.runUntilAllDecided(3000);
+    for (int replica = 1; replica < 4; replica++) {
+      assertThat(cluster.decidedAt(replica)).isEqualTo(12);
+    }
+  }
+
+  @Test
+  void censoringPrimaryIsDeposed() {
+    Cluster cluster = Cluster.of(4, 14);
+    cluster.makeByzantine(0, Set.of(Attack.CENSOR));
+    cluster.submit(9);
+    cluster.runUntilAllDecided(3000);
+    assertThat(cluster.status(1).view()).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void equivocatingPrimaryDecidesNothingTwice() {
+    Cluster cluster = Cluster.of(4, 15);
+    cluster.makeByzantine(0, Set.of(Attack.EQUIVOCATE, Attack.SIGN_EVERYTHING));
+    cluster.submit(20);
+    cluster.runUntilAllDecided(3000);
+    assertThat(cluster.decidedAt(1)).isEqualTo(20);
+  }
+
+  @Test
+  void withoutAQuorumViewsDoNotRunAwayAndRecoverAfterHealing() {
+    Cluster cluster = Cluster.of(4, 16);
+    cluster.isolate(2);
+    cluster.isolate(3);
+    cluster.submit(5);
+    cluster.runTicks(3000);
+    // Timers run only once a quorum asks for a view, so a minority cannot race through views.
+    assertThat(cluster.status(0).view()).isLessThanOrEqualTo(1);
+    cluster.heal();
+    cluster.runUntilAllDecided(3000);
+    assertThat(cluster.decidedAt(3)).isEqualTo(5);
+  }
+
+  @Test
+  void requestTimerRestartsInTheNewView() {
+    Cluster cluster = Cluster.of(4, 17);
+    cluster.crash(0);
+    cluster.submit(6);
+    cluster.runUntilAllDecided(2000);
+    long view = cluster.status(1).view();
+    cluster.submit(6);
+    cluster.runUntilAllDecided(2000);
+    // Requests waiting since before the view change must not depose the new, working primary.
+    assertThat(cluster.status(1).view()).isEqualTo(view);
+  }
+}

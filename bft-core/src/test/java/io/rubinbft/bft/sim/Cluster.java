@@ -1,0 +1,357 @@
+package io.rubinbft.bft.sim;
+
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Event;
+import io.rubinbft.bft.Outbound;
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Message;
+import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.spi.ReplicaServices;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * N replicas, their network and storage, and their clients, in one thread, driven tick by tick from
+ * one seed (ARCHITECTURE.md principle 3). Every step is checked by the {@link InvariantChecker};
+ * every failure names the seed and the command that replays it.
+ */
+public final class Cluster {
+
+  /** Clients resend undecided requests this often, as Fabric clients retry. */
+  static final int CLIENT_RESEND_TICKS = 25;
+
+  private final long seed;
+  private final Random random;
+  private final SimKeys keys;
+  private final SimNetwork network;
+  private final SimNode[] nodes;
+  private final InvariantChecker checker;
+  private final Map<RequestId, Request> submitted = new LinkedHashMap<>();
+  private final Set<Integer> isolated = new HashSet<>();
+  private double crashBeforeSyncRate;
+  private int nextRequest;
+  private long now;
+
+  private Cluster(int replicas, long seed, ReplicaConfig template) {
+    this.seed = seed;
+    this.random = new Random(seed);
+    this.keys = new SimKeys(replicas, random.nextLong());
+    this.network = new SimNetwork(replicas, new Random(random.nextLong()));
+    this.checker = new InvariantChecker(replicas, keys);
+    this.nodes = new SimNode[replicas];
+    SimApplication application = new SimApplication();
+    for (int id = 0; id < replicas; id++) {
+      ReplicaServices services =
+          new ReplicaServices(
+              keys.crypto(id),
+              keys.signer(id, new Random(random.nextLong())),
+              application,
+              application);
+      nodes[id] = new SimNode(id, template.withSelf(id), services);
+    }
+  }
+
+  public static Cluster of(int replicas, long seed) {
+    return new Cluster(replicas, seed, simConfig(replicas));
+  }
+
+  public static Cluster of(int replicas, long seed, ReplicaConfig template) {
+    return new Cluster(replicas, seed, template);
+  }
+
+  /** Small limits so that checkpoints, watermarks and timeouts all happen in short runs. */
+  public static ReplicaConfig simConfig(int replicas) {
+    return new ReplicaConfig(replicas, 0, 4, 1 << 16, 2, 16, 4, 500, 1024, 60, 20, 8, 64, 10_000);
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  public long now() {
+    return now;
+  }
+
+  public int size() {
+    return nodes.length;
+  }
+
+  /** The replay instruction printed with every failure. */
+  public String replay() {
+    return "seed "
+        + seed
+        + "; replay: ./test.sh -pl bft-core -Dtest=SimulationSweepTest -Dsim.seed="
+        + seed;
+  }
+
+  public void faults(double drop, double duplicate, int maxDelay) {
+    network.faults(drop, duplicate, maxDelay);
+  }
+
+  /** Crashes a replica right after it appended to its WAL but before the sync, at this rate. */
+  public void storageFaults(double crashBeforeSync) {
+    this.crashBeforeSyncRate = crashBeforeSync;
+  }
+
+  /** Cuts a replica off; until {@link #heal}, liveness checks leave it out. */
+  public void isolate(int replica) {
+    network.isolate(replica);
+    isolated.add(replica);
+  }
+
+  public void cut(int from, int to) {
+    network.cut(from, to);
+  }
+
+  public void heal() {
+    network.heal();
+    isolated.clear();
+  }
+
+  public void crash(int replica) {
+    nodes[replica].crash();
+  }
+
+  public void restart(int replica) {
+    SimNode node = nodes[replica];
+    if (!node.up()) {
+      node.restart();
+      if (node.correct()) {
+        checker.onRestart(replica, node.replica.status().lastDelivered());
+      }
+    }
+  }
+
+  public boolean isUp(int replica) {
+    return nodes[replica].up();
+  }
+
+  public void makeByzantine(int replica, Set<Attack> attacks) {
+    nodes[replica].byzantine =
+        new Byzantine(replica, nodes.length, attacks, new Random(random.nextLong()), keys);
+  }
+
+  public io.rubinbft.bft.ReplicaStatus status(int replica) {
+    return nodes[replica].replica.status();
+  }
+
+  /** Submits {@code count} new requests from clients "client-0".. "client-2" to every replica. */
+  public void submit(int count) {
+    for (int i = 0; i < count; i++) {
+      int number = nextRequest++;
+      RequestId id = new RequestId("client-" + (number % 3), "tx-" + number);
+      Request request = new Request(id, ("payload " + number).getBytes(StandardCharsets.UTF_8));
+      submitted.put(id, request);
+      for (SimNode node : nodes) {
+        offer(node, request);
+      }
+    }
+  }
+
+  /** Every replica receives every submitted request again (a client retrying after a timeout). */
+  public void resubmitAll() {
+    for (Request request : submitted.values()) {
+      for (SimNode node : nodes) {
+        offer(node, request);
+      }
+    }
+  }
+
+  public int submittedCount() {
+    return submitted.size();
+  }
+
+  public void runTicks(long ticks) {
+    for (long i = 0; i < ticks; i++) {
+      tick();
+    }
+  }
+
+  /**
+   * Runs until every correct replica that is up decided every submitted request; fails with the
+   * seed if that takes more than {@code maxTicks} (invariant 4, liveness).
+   */
+  public long runUntilAllDecided(long maxTicks) {
+    long start = now;
+    while (!allDecided()) {
+      if (now - start >= maxTicks) {
+        throw new InvariantViolation(
+            "(4) liveness: "
+                + undecidedSummary()
+                + " still undecided after "
+                + maxTicks
+                + " ticks; "
+                + replay());
+      }
+      tick();
+    }
+    return now - start;
+  }
+
+  /** Decided request count at a replica. */
+  public int decidedAt(int replica) {
+    return nodes[replica].decided.size();
+  }
+
+  private boolean allDecided() {
+    for (SimNode node : nodes) {
+      if (node.correct()
+          && node.up()
+          && !isolated.contains(node.id)
+          && node.decided.size() < submitted.size()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private String undecidedSummary() {
+    List<String> parts = new ArrayList<>();
+    for (SimNode node : nodes) {
+      if (node.correct() && node.up()) {
+        parts.add(
+            "replica "
+                + node.id
+                + " decided "
+                + node.decided.size()
+                + "/"
+                + submitted.size()
+                + " "
+                + node.replica.status());
+      }
+    }
+    return String.join("; ", parts);
+  }
+
+  private void tick() {
+    try {
+      advance();
+    } catch (InvariantViolation | RuntimeException failure) {
+      throw new InvariantViolation(failure + " at tick " + now + "; " + replay(), failure);
+    }
+  }
+
+  private void advance() {
+    now++;
+    for (SimNetwork.InFlight message : network.due(now)) {
+      deliver(message.from(), message.to(), message.message());
+    }
+    for (SimNode node : nodes) {
+      if (node.up()) {
+        step(node, new Event.Tick());
+      }
+      if (node.up() && node.byzantine != null) {
+        sendAll(node, node.byzantine.onTick(now));
+      }
+    }
+    if (now % CLIENT_RESEND_TICKS == 0) {
+      resendUndecided();
+    }
+  }
+
+  private void resendUndecided() {
+    for (Request request : submitted.values()) {
+      for (SimNode node : nodes) {
+        if (node.up() && !node.decided.contains(request.id())) {
+          offer(node, request);
+        }
+      }
+    }
+  }
+
+  private void offer(SimNode node, Request request) {
+    if (node.up() && (node.byzantine == null || node.byzantine.acceptsRequest(request))) {
+      step(node, new Event.ClientRequest(request));
+    }
+  }
+
+  private void deliver(int from, int to, Message message) {
+    SimNode node = nodes[to];
+    if (!node.up()) {
+      return;
+    }
+    if (node.byzantine != null) {
+      sendAll(node, node.byzantine.onReceived(message));
+    }
+    if (node.up()) {
+      step(node, new Event.Received(from, message));
+    }
+  }
+
+  /**
+   * A Byzantine replica runs correct code on state its own lies made inconsistent, so it may trip
+   * its own invariant checks; it then just stops, as Byzantine replicas may. A correct one fails
+   * the run.
+   */
+  private void step(SimNode node, Event event) {
+    Effects effects;
+    try {
+      effects = node.replica.step(event);
+    } catch (IllegalStateException brokenByItsOwnLies) {
+      if (node.correct()) {
+        throw brokenByItsOwnLies;
+      }
+      node.crash();
+      return;
+    }
+    handle(node, effects);
+  }
+
+  private void handle(SimNode node, Effects effects) {
+    sendAll(node, effects.sendNow());
+    if (!effects.persist().isEmpty()) {
+      if (random.nextDouble() < crashBeforeSyncRate) {
+        node.crash();
+        return;
+      }
+      node.durable.addAll(effects.persist());
+    }
+    sendAll(node, effects.sendAfterPersist());
+    for (Decision decision : effects.decisions()) {
+      if (node.correct()) {
+        checker.onDecision(node.id, decision);
+      }
+      decision.proposal().requests().forEach(r -> node.decided.add(r.id()));
+    }
+  }
+
+  private void sendAll(SimNode node, List<Outbound> outbounds) {
+    for (Outbound outbound : outbounds) {
+      if (outbound.to().isPresent()) {
+        send(node, outbound.to().getAsInt(), outbound.message());
+      } else {
+        for (int to = 0; to < nodes.length; to++) {
+          if (to != node.id) {
+            send(node, to, outbound.message());
+          }
+        }
+      }
+    }
+  }
+
+  private void send(SimNode node, int to, Message message) {
+    List<Outbound> actual =
+        node.byzantine == null
+            ? List.of(Outbound.toReplica(to, message))
+            : node.byzantine.rewrite(to, message);
+    for (Outbound outbound : actual) {
+      if (outbound.message() instanceof Commit commit) {
+        checker.onCommitEmitted(commit);
+      }
+      if (node.correct() && outbound.message() instanceof PrePrepare prePrepare) {
+        checker.onPrePrepareEmitted(prePrepare, node.replica.status());
+      }
+      network.send(now, node.id, outbound.to().orElse(to), outbound.message());
+    }
+  }
+}

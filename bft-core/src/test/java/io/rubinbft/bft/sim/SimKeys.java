@@ -1,0 +1,108 @@
+package io.rubinbft.bft.sim;
+
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.message.SignedBytes;
+import io.rubinbft.bft.spi.Crypto;
+import io.rubinbft.bft.spi.ProposalSigner;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Random;
+
+/**
+ * The simulated cluster's keys: SHA-256 digests and cheap keyed-hash "signatures" that only the
+ * holder of a replica's secret can produce. A Byzantine replica gets only its own signer, so it can
+ * lie, but cannot forge. Commit signatures carry a per-signature nonce, like Fabric's, so the
+ * protocol must treat them as opaque bytes.
+ */
+public final class SimKeys {
+
+  private final long[] secrets;
+
+  public SimKeys(int replicas, long seed) {
+    Random random = new Random(seed);
+    secrets = new long[replicas];
+    for (int i = 0; i < replicas; i++) {
+      secrets[i] = random.nextLong();
+    }
+  }
+
+  public static byte[] sha256(byte[] data) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(data);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  public static Digest digestOf(Proposal proposal) {
+    return new Digest(sha256(SignedBytes.proposal(proposal)));
+  }
+
+  /** Replica {@code replica}'s crypto provider. */
+  public Crypto crypto(int replica) {
+    return new Crypto() {
+      @Override
+      public byte[] digest(byte[] data) {
+        return sha256(data);
+      }
+
+      @Override
+      public byte[] sign(byte[] data) {
+        return mac(replica, 0, data);
+      }
+
+      @Override
+      public boolean verify(int signer, byte[] data, byte[] signature) {
+        return signer >= 0
+            && signer < secrets.length
+            && signature != null
+            && MessageDigest.isEqual(mac(signer, 0, data), signature);
+      }
+    };
+  }
+
+  /** Replica {@code replica}'s commit signer; nonces come from a seeded generator. */
+  public ProposalSigner signer(int replica, Random nonces) {
+    return new ProposalSigner() {
+      @Override
+      public byte[] signProposal(Proposal proposal) {
+        return signCommit(replica, digestOf(proposal), nonces.nextLong());
+      }
+
+      @Override
+      public boolean verifyProposalSignature(int signer, Proposal proposal, byte[] signature) {
+        return verifyCommit(signer, digestOf(proposal), signature);
+      }
+    };
+  }
+
+  public byte[] signCommit(int replica, Digest digest, long nonce) {
+    byte[] mac = mac(replica, nonce, digest.bytes());
+    return ByteBuffer.allocate(16).putLong(nonce).put(mac).array();
+  }
+
+  /** The invariant checker's view: is this a valid commit signature of {@code signer}? */
+  public boolean verifyCommit(int signer, Digest digest, byte[] signature) {
+    if (signer < 0 || signer >= secrets.length || signature == null || signature.length != 16) {
+      return false;
+    }
+    long nonce = ByteBuffer.wrap(signature).getLong();
+    byte[] expected = mac(signer, nonce, digest.bytes());
+    return MessageDigest.isEqual(expected, Arrays.copyOfRange(signature, 8, 16));
+  }
+
+  private byte[] mac(int replica, long nonce, byte[] data) {
+    long hash = secrets[replica] ^ (nonce * 0x9E3779B97F4A7C15L);
+    for (byte b : data) {
+      hash = (hash ^ (b & 0xff)) * 0x100000001B3L;
+      hash ^= hash >>> 29;
+    }
+    hash ^= hash >>> 31;
+    hash *= 0xBF58476D1CE4E5B9L;
+    hash ^= hash >>> 27;
+    return ByteBuffer.allocate(8).putLong(hash).array();
+  }
+}

@@ -1,0 +1,46 @@
+package io.rubinbft.bft.sim;
+
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.protocol.Replica;
+import io.rubinbft.bft.spi.ReplicaServices;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** One simulated replica: its durable WAL survives crashes; the replica object does not. */
+final class SimNode {
+
+  final int id;
+  final ReplicaConfig config;
+  final ReplicaServices services;
+  final List<WalRecord> durable = new ArrayList<>();
+  final Set<RequestId> decided = new HashSet<>();
+  Byzantine byzantine;
+  Replica replica;
+
+  SimNode(int id, ReplicaConfig config, ReplicaServices services) {
+    this.id = id;
+    this.config = config;
+    this.services = services;
+    this.replica = Replica.start(config, services);
+  }
+
+  boolean up() {
+    return replica != null;
+  }
+
+  boolean correct() {
+    return byzantine == null;
+  }
+
+  void crash() {
+    replica = null;
+  }
+
+  void restart() {
+    replica = Replica.recover(config, services, durable);
+  }
+}
