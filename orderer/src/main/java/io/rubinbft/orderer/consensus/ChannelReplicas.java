@@ -1,0 +1,104 @@
+package io.rubinbft.orderer.consensus;
+
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.spi.ReplicaServices;
+import io.rubinbft.orderer.block.BlockSignatureVerifier;
+import io.rubinbft.orderer.block.BlockSigner;
+import io.rubinbft.orderer.block.EnvelopeValidator;
+import io.rubinbft.orderer.block.ProposalVerifier;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.PbftSettings;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.EcdsaSigner;
+import io.rubinbft.orderer.crypto.EcdsaVerifier;
+import io.rubinbft.orderer.crypto.Sha256;
+import java.security.SecureRandom;
+import java.time.Duration;
+import org.hyperledger.fabric.protos.common.BlockHeader;
+
+/**
+ * Builds a channel's PBFT replica from its config: the replica parameters (SmartBFT's options in
+ * ticks) and the Fabric application behind bft-core's SPIs.
+ */
+public final class ChannelReplicas {
+
+  /** Proposals in flight at once: the pipelining that SmartBFT (one at a time) lacks. */
+  static final int WINDOW = 64;
+
+  /** A checkpoint every this many sequences; the window holds four. */
+  static final int CHECKPOINT_INTERVAL = 16;
+
+  /** Decisions kept in memory to serve peers catching up; older ones come from the ledger. */
+  static final int RETAINED_DECISIONS = 1024;
+
+  /** Recently ordered tx ids remembered to refuse duplicates, at least the pool's size. */
+  static final int DECIDED_ID_MEMORY = 200_000;
+
+  private ChannelReplicas() {}
+
+  /**
+   * The replica parameters for replica {@code self} (its index among the consenters by id).
+   *
+   * @param tick how long one bft-core tick lasts on this node
+   */
+  public static ReplicaConfig replicaConfig(ChannelConfig channel, int self, Duration tick) {
+    PbftSettings pbft = channel.pbft();
+    int requestMaxBytes = (int) Math.min(Integer.MAX_VALUE, pbft.requestMaxBytes());
+    return new ReplicaConfig(
+        channel.consenters().size(),
+        self,
+        pbft.batchMaxCount(),
+        Math.max(pbft.batchMaxBytes(), requestMaxBytes),
+        ticks(pbft.batchMaxInterval(), tick, 0),
+        WINDOW,
+        CHECKPOINT_INTERVAL,
+        Math.max(pbft.requestPoolSize(), pbft.batchMaxCount()),
+        requestMaxBytes,
+        ticks(pbft.requestTimeout(), tick, 1),
+        ticks(pbft.viewChangeTimeout(), tick, 1),
+        ticks(pbft.viewChangeResendInterval(), tick, 1),
+        RETAINED_DECISIONS,
+        Math.max(DECIDED_ID_MEMORY, pbft.requestPoolSize()));
+  }
+
+  /**
+   * The Fabric application for this node's replica.
+   *
+   * @param base the header of the last block before sequence 1
+   * @param lastConfigIndex the newest config block number in the chain
+   * @param selfConsenterId this node's consenter id
+   * @param enrollmentKey this node's signing key (its consenter identity's key)
+   * @param envelopes the channel's envelope validation, for backups checking proposals
+   */
+  public static ReplicaServices services(
+      ChannelConfig channel,
+      BlockHeader base,
+      long lastConfigIndex,
+      long selfConsenterId,
+      EcdsaSigner enrollmentKey,
+      EnvelopeValidator envelopes,
+      CryptoProvider provider) {
+    EcKeys keys = new EcKeys(provider);
+    EcdsaVerifier verifier = new EcdsaVerifier(provider);
+    BlockSignatureVerifier blockSignatures =
+        new BlockSignatureVerifier(channel.consenters(), keys, verifier);
+    FabricProposals proposals =
+        new FabricProposals(
+            base, lastConfigIndex, channel.batchLimits(), new ProposalVerifier(envelopes));
+    return new ReplicaServices(
+        new ConsenterVoteCrypto(
+            channel.consenters(), enrollmentKey, keys, verifier, new Sha256(provider)),
+        new FabricProposalSigner(
+            new BlockSigner(selfConsenterId, enrollmentKey, new SecureRandom()),
+            channel.consenters(),
+            blockSignatures),
+        proposals,
+        proposals);
+  }
+
+  private static int ticks(Duration duration, Duration tick, int minimum) {
+    long ticks = duration.toNanos() / tick.toNanos();
+    return (int) Math.max(minimum, Math.min(Integer.MAX_VALUE, ticks));
+  }
+}

@@ -1,0 +1,80 @@
+package io.rubinbft.orderer.consensus;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.spi.ProposalSigner;
+import io.rubinbft.orderer.block.BlockSignatureVerifier;
+import io.rubinbft.orderer.block.BlockSigner;
+import io.rubinbft.orderer.block.SignedBlocks;
+import io.rubinbft.orderer.channel.ConsenterMapping;
+import java.util.List;
+import java.util.Optional;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.IdentifierHeader;
+import org.hyperledger.fabric.protos.common.MetadataSignature;
+
+/**
+ * Commit signatures in Fabric v3's BFT form: a replica's commit carries its {@code
+ * MetadataSignature} over the block (identifier header with its consenter id and a fresh nonce,
+ * signature over SIGNATURES value || identifier header || header DER), so a decision's certificate
+ * is exactly the signature set a Fabric peer checks. Replica {@code i} is the i-th consenter by id.
+ */
+public final class FabricProposalSigner implements ProposalSigner {
+
+  private final BlockSigner signer;
+  private final ConsenterMapping consenters;
+  private final BlockSignatureVerifier verifier;
+
+  public FabricProposalSigner(
+      BlockSigner signer, ConsenterMapping consenters, BlockSignatureVerifier verifier) {
+    this.signer = signer;
+    this.consenters = consenters;
+    this.verifier = verifier;
+  }
+
+  @Override
+  public byte[] signProposal(Proposal proposal) {
+    Block block =
+        ProposalBlocks.block(proposal)
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "asked to sign proposal " + proposal.sequence() + ", not a block"));
+    return signer.sign(block).toByteArray();
+  }
+
+  @Override
+  public boolean verifyProposalSignature(int replica, Proposal proposal, byte[] signature) {
+    if (replica < 0 || replica >= consenters.size()) {
+      return false;
+    }
+    long consenterId = consenters.consenters().get(replica).id();
+    Optional<Block> block = ProposalBlocks.block(proposal);
+    Optional<MetadataSignature> parsed = parse(signature);
+    if (block.isEmpty() || parsed.isEmpty() || signerOf(parsed.get()) != consenterId) {
+      return false;
+    }
+    Block signed = SignedBlocks.withSignatures(block.get(), List.of(parsed.get()));
+    return verifier
+        .check(signed.getHeader(), signed.getMetadata())
+        .validSigners()
+        .contains(consenterId);
+  }
+
+  private static Optional<MetadataSignature> parse(byte[] signature) {
+    try {
+      return Optional.of(MetadataSignature.parseFrom(signature));
+    } catch (InvalidProtocolBufferException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static long signerOf(MetadataSignature signature) {
+    try {
+      return Integer.toUnsignedLong(
+          IdentifierHeader.parseFrom(signature.getIdentifierHeader()).getIdentifier());
+    } catch (InvalidProtocolBufferException e) {
+      return -1;
+    }
+  }
+}
