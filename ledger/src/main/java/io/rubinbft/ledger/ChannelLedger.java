@@ -65,6 +65,7 @@ public final class ChannelLedger {
    *     is not the next one: its number must be the height, its previous_hash the hash of the last
    *     header, its data_hash the hash of its envelopes
    */
+  // Synchronized on this ledger: BlockStore.removeChannel takes the same lock.
   public synchronized void append(byte[] blockBytes, Durability durability) {
     ensureNotRemoved();
     if (blockBytes.length > maxBlockBytes) {
@@ -129,9 +130,9 @@ public final class ChannelLedger {
 
   /**
    * Blocks {@code [from, to]} as stored (with their signatures in the metadata), for state
-   * transfer: at most {@code maxBlocks} blocks and, after the first, at most {@code maxBytes} bytes
-   * in all. The first block is always included when it exists so that a transfer makes progress
-   * whatever its size; the range stops early at the height.
+   * transfer: at most {@code maxBlocks} blocks and {@code maxBytes} bytes in all, except that the
+   * first block is always included when it exists, whatever its size, so that a transfer makes
+   * progress; the range stops early at the height.
    */
   public List<StoredBlock> range(long from, long to, int maxBlocks, long maxBytes) {
     if (from < 0 || to < from || maxBlocks <= 0 || maxBytes <= 0) {
