@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.msp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -236,8 +237,7 @@ class ChannelMspsTest {
     FabricMSPConfig noRoots =
         org1Config().toBuilder().clearRootCerts().clearFabricNodeOus().build();
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> new FabricMspConfigReader(PROVIDER).read(noRoots))
+    assertThatThrownBy(() -> new FabricMspConfigReader(PROVIDER).read(noRoots))
         .isInstanceOf(MspConfigException.class)
         .hasMessage("MSP Org1MSP: expected at least one CA certificate");
   }

@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.msp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.CryptoProvider;
@@ -100,8 +101,7 @@ class IntermediateCaTest {
                     .setCertificate(pem(other.certificate())))
             .build();
 
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> new FabricMspConfigReader(PROVIDER).read(config))
+    assertThatThrownBy(() -> new FabricMspConfigReader(PROVIDER).read(config))
         .isInstanceOf(MspConfigException.class)
         .hasMessageContaining("Failed adding OU");
   }
