@@ -22,7 +22,7 @@ public final class Digest {
     return bytes.clone();
   }
 
-  int length() {
+  public int length() {
     return bytes.length;
   }
 

@@ -7,8 +7,13 @@ import java.util.Arrays;
 /** Appends fields into canonical, length-prefixed bytes for hashing and signing. */
 final class ByteWriter {
 
-  private byte[] buffer = new byte[256];
+  private byte[] buffer;
   private int length;
+
+  /** A writer sized for {@code expected} bytes; it grows if the guess was short. */
+  ByteWriter(int expected) {
+    buffer = new byte[Math.max(16, expected)];
+  }
 
   ByteWriter tag(String tag) {
     return bytes(tag.getBytes(StandardCharsets.UTF_8));
@@ -35,7 +40,7 @@ final class ByteWriter {
   }
 
   byte[] toBytes() {
-    return Arrays.copyOf(buffer, length);
+    return length == buffer.length ? buffer : Arrays.copyOf(buffer, length);
   }
 
   private void ensure(int extra) {

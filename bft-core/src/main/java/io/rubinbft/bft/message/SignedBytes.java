@@ -17,7 +17,7 @@ public final class SignedBytes {
   /** The bytes a proposal's digest is the hash of. */
   public static byte[] proposal(Proposal proposal) {
     ByteWriter writer =
-        new ByteWriter()
+        new ByteWriter(expectedSize(proposal))
             .tag("proposal")
             .longValue(proposal.sequence())
             .digest(proposal.previous())
@@ -31,9 +31,19 @@ public final class SignedBytes {
     return writer.bytes(proposal.payload()).toBytes();
   }
 
+  /** The encoded size when client ids and keys are ASCII (else the writer grows once or twice). */
+  private static int expectedSize(Proposal proposal) {
+    int size = 8 + 8 + 8 + 8 + proposal.previous().length() + 8 + 8 + proposal.payload().length;
+    for (Request request : proposal.requests()) {
+      size += 24 + request.id().client().length() + request.id().key().length();
+      size += request.payload().length;
+    }
+    return size;
+  }
+
   /** A prepare vote; the primary's pre-prepare signs the same statement. */
   public static byte[] prepareVote(long view, long sequence, Digest digest) {
-    return new ByteWriter()
+    return new ByteWriter(8 + 7 + 8 + 8 + 8 + 32)
         .tag("prepare")
         .longValue(view)
         .longValue(sequence)
@@ -42,13 +52,17 @@ public final class SignedBytes {
   }
 
   public static byte[] checkpoint(long sequence, Digest digest) {
-    return new ByteWriter().tag("checkpoint").longValue(sequence).digest(digest).toBytes();
+    return new ByteWriter(8 + 10 + 8 + 8 + 32)
+        .tag("checkpoint")
+        .longValue(sequence)
+        .digest(digest)
+        .toBytes();
   }
 
   /** Covers the whole view change: the certificates inside are bound by their own signatures. */
   public static byte[] viewChange(ViewChange viewChange) {
     ByteWriter writer =
-        new ByteWriter()
+        new ByteWriter(256 + 64 * viewChange.prepared().size())
             .tag("view-change")
             .longValue(viewChange.newView())
             .longValue(viewChange.sender())
@@ -67,7 +81,8 @@ public final class SignedBytes {
   }
 
   public static byte[] newView(long view, List<PrePrepare> reproposals) {
-    ByteWriter writer = new ByteWriter().tag("new-view").longValue(view);
+    ByteWriter writer =
+        new ByteWriter(32 + 48 * reproposals.size()).tag("new-view").longValue(view);
     for (PrePrepare prePrepare : reproposals) {
       writer.longValue(prePrepare.sequence()).digest(prePrepare.digest());
     }

@@ -9,48 +9,63 @@ import io.rubinbft.bft.message.Message;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Collects one step's effects. */
+/** Collects one step's effects; lists are created on first use, as most steps fill one or none. */
 final class EffectsBuilder {
 
-  private final List<WalRecord> persist = new ArrayList<>();
-  private final List<Outbound> afterPersist = new ArrayList<>();
-  private final List<Outbound> now = new ArrayList<>();
-  private final List<Decision> decisions = new ArrayList<>();
-  private final List<Rejection> rejected = new ArrayList<>();
+  private List<WalRecord> persist;
+  private List<Outbound> afterPersist;
+  private List<Outbound> now;
+  private List<Decision> decisions;
+  private List<Rejection> rejected;
 
   void persist(WalRecord record) {
-    persist.add(record);
+    persist = add(persist, record);
   }
 
   /** A vote or statement whose record was persisted in this step: leaves after the WAL sync. */
   void broadcastDurable(Message message) {
-    afterPersist.add(Outbound.toAll(message));
+    afterPersist = add(afterPersist, Outbound.toAll(message));
   }
 
   void broadcastNow(Message message) {
-    now.add(Outbound.toAll(message));
+    now = add(now, Outbound.toAll(message));
   }
 
   void sendNow(int replica, Message message) {
-    now.add(Outbound.toReplica(replica, message));
+    now = add(now, Outbound.toReplica(replica, message));
   }
 
   void decide(Decision decision) {
-    decisions.add(decision);
+    decisions = add(decisions, decision);
   }
 
   void reject(Rejection rejection) {
-    rejected.add(rejection);
+    rejected = add(rejected, rejection);
   }
 
   Effects build() {
-    if (persist.isEmpty()
-        && afterPersist.isEmpty()
-        && now.isEmpty()
-        && decisions.isEmpty()
-        && rejected.isEmpty()) {
+    if (persist == null
+        && afterPersist == null
+        && now == null
+        && decisions == null
+        && rejected == null) {
       return Effects.NONE;
     }
-    return new Effects(persist, afterPersist, now, decisions, rejected);
+    return new Effects(
+        orEmpty(persist),
+        orEmpty(afterPersist),
+        orEmpty(now),
+        orEmpty(decisions),
+        orEmpty(rejected));
+  }
+
+  private static <T> List<T> add(List<T> list, T element) {
+    List<T> target = list == null ? new ArrayList<>() : list;
+    target.add(element);
+    return target;
+  }
+
+  private static <T> List<T> orEmpty(List<T> list) {
+    return list == null ? List.of() : list;
   }
 }

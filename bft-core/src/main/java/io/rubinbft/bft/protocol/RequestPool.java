@@ -3,6 +3,7 @@ package io.rubinbft.bft.protocol;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,7 +25,13 @@ final class RequestPool {
 
   private final int limit;
   private final LinkedHashMap<RequestId, Pending> pending = new LinkedHashMap<>();
-  private final LinkedHashMap<RequestId, Pending> unproposed = new LinkedHashMap<>();
+
+  /**
+   * Pending requests in arrival order that may not be proposed yet. Entries proposed or decided
+   * since are skipped where met (cheaper than removing them one by one).
+   */
+  private final ArrayDeque<Pending> unproposed = new ArrayDeque<>();
+
   private final Map<RequestId, Long> inFlight = new HashMap<>();
   private final RecentIds decided;
 
@@ -48,25 +55,29 @@ final class RequestPool {
     Pending entry = new Pending(request, now);
     pending.put(id, entry);
     if (!inFlight.containsKey(id)) {
-      unproposed.put(id, entry);
+      unproposed.add(entry);
     }
     return Optional.empty();
   }
 
   /** Whether a primary should propose now: a full batch waits, or the oldest waited long enough. */
   boolean batchReady(long now, int maxCount, int batchTimeoutTicks) {
+    dropStaleHead();
     if (unproposed.isEmpty()) {
       return false;
     }
     return unproposed.size() >= maxCount
-        || now - unproposed.firstEntry().getValue().arrivalTick() >= batchTimeoutTicks;
+        || now - unproposed.peekFirst().arrivalTick() >= batchTimeoutTicks;
   }
 
   /** The oldest unproposed requests within the limits; the caller proposes them. */
   List<Request> nextBatch(int maxCount, long maxBytes) {
     List<Request> batch = new ArrayList<>(Math.min(maxCount, unproposed.size()));
     long bytes = 0;
-    for (Pending entry : unproposed.values()) {
+    for (Pending entry : unproposed) {
+      if (!proposable(entry)) {
+        continue;
+      }
       int size = entry.request().size();
       if (batch.size() == maxCount || bytes + size > maxBytes) {
         break;
@@ -75,6 +86,17 @@ final class RequestPool {
       bytes += size;
     }
     return batch;
+  }
+
+  private boolean proposable(Pending entry) {
+    RequestId id = entry.request().id();
+    return pending.get(id) == entry && !inFlight.containsKey(id);
+  }
+
+  private void dropStaleHead() {
+    while (!unproposed.isEmpty() && !proposable(unproposed.peekFirst())) {
+      unproposed.pollFirst();
+    }
   }
 
   /** Why a proposal would order a request twice, or empty. */
@@ -100,22 +122,21 @@ final class RequestPool {
   void markInFlight(Proposal proposal) {
     for (Request request : proposal.requests()) {
       inFlight.put(request.id(), proposal.sequence());
-      unproposed.remove(request.id());
     }
+    dropStaleHead();
   }
 
   /** A view ended: proposals not decided may be dropped, so their requests are proposable again. */
   void resetInFlight() {
     inFlight.clear();
     unproposed.clear();
-    unproposed.putAll(pending);
+    unproposed.addAll(pending.values());
   }
 
   void onDecided(Proposal proposal) {
     for (Request request : proposal.requests()) {
       RequestId id = request.id();
       pending.remove(id);
-      unproposed.remove(id);
       inFlight.remove(id);
       decided.add(id);
     }
