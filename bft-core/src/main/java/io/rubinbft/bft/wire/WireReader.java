@@ -23,6 +23,7 @@ final class WireReader {
   private final int start;
   private final int end;
   private int position;
+  private CharsetDecoder utf8;
 
   WireReader(byte[] bytes, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, bytes.length);
@@ -99,13 +100,15 @@ final class WireReader {
   String string(String field, int limit) {
     int at = offset();
     int length = length(field, limit);
-    CharsetDecoder decoder =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    if (utf8 == null) {
+      utf8 =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
+    }
     try {
-      String value = decoder.decode(ByteBuffer.wrap(bytes, position, length)).toString();
+      String value = utf8.decode(ByteBuffer.wrap(bytes, position, length)).toString();
       position += length;
       return value;
     } catch (CharacterCodingException e) {
