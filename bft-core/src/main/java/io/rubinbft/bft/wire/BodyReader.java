@@ -1,0 +1,210 @@
+package io.rubinbft.bft.wire;
+
+import io.rubinbft.bft.CommitSignature;
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.Checkpoint;
+import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Decisions;
+import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.NewView;
+import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.message.Prepare;
+import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.Status;
+import io.rubinbft.bft.message.ViewChange;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads the layout {@link BodyWriter} writes from untrusted bytes, checking every count and length
+ * against {@link WireLimits}. Shape only: signatures, digests and quorums are the protocol's
+ * MessageValidator's business.
+ */
+final class BodyReader {
+
+  private final WireReader in;
+  private final WireLimits limits;
+
+  BodyReader(WireReader in, WireLimits limits) {
+    this.in = in;
+    this.limits = limits;
+  }
+
+  PrePrepare prePrepare() {
+    long view = in.longValue("PrePrepare.view");
+    long sequence = in.longValue("PrePrepare.sequence");
+    Digest digest = in.digest("PrePrepare.digest");
+    Proposal proposal = proposal();
+    int sender = in.replica("PrePrepare.sender", limits.replicas());
+    return new PrePrepare(
+        view, sequence, digest, proposal, sender, signature("PrePrepare.signature"));
+  }
+
+  Prepare prepare() {
+    long view = in.longValue("Prepare.view");
+    long sequence = in.longValue("Prepare.sequence");
+    Digest digest = in.digest("Prepare.digest");
+    int sender = in.replica("Prepare.sender", limits.replicas());
+    return new Prepare(view, sequence, digest, sender, signature("Prepare.signature"));
+  }
+
+  Commit commit() {
+    long view = in.longValue("Commit.view");
+    long sequence = in.longValue("Commit.sequence");
+    Digest digest = in.digest("Commit.digest");
+    int sender = in.replica("Commit.sender", limits.replicas());
+    return new Commit(view, sequence, digest, sender, signature("Commit.signature"));
+  }
+
+  Checkpoint checkpoint() {
+    long sequence = in.longValue("Checkpoint.sequence");
+    Digest digest = in.digest("Checkpoint.digest");
+    int sender = in.replica("Checkpoint.sender", limits.replicas());
+    return new Checkpoint(sequence, digest, sender, signature("Checkpoint.signature"));
+  }
+
+  ViewChange viewChange() {
+    long newView = in.longValue("ViewChange.newView");
+    long stableSequence = in.longValue("ViewChange.stableSequence");
+    Digest stableDigest = in.digest("ViewChange.stableDigest");
+    List<Checkpoint> stableProof = checkpoints("ViewChange.stableProof");
+    Decision lastDecision = in.booleanValue("ViewChange.lastDecision present") ? decision() : null;
+    int count = in.count("ViewChange.prepared", limits.maxSequencesPerMessage());
+    List<PreparedCertificate> prepared = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      prepared.add(preparedCertificate());
+    }
+    int sender = in.replica("ViewChange.sender", limits.replicas());
+    return new ViewChange(
+        newView,
+        stableSequence,
+        stableDigest,
+        stableProof,
+        lastDecision,
+        prepared,
+        sender,
+        signature("ViewChange.signature"));
+  }
+
+  NewView newView() {
+    long view = in.longValue("NewView.view");
+    int viewChangeCount = in.count("NewView.viewChanges", limits.replicas());
+    List<ViewChange> viewChanges = new ArrayList<>(viewChangeCount);
+    for (int i = 0; i < viewChangeCount; i++) {
+      viewChanges.add(viewChange());
+    }
+    int reproposalCount = in.count("NewView.reproposals", limits.maxSequencesPerMessage());
+    List<PrePrepare> reproposals = new ArrayList<>(reproposalCount);
+    for (int i = 0; i < reproposalCount; i++) {
+      reproposals.add(prePrepare());
+    }
+    int sender = in.replica("NewView.sender", limits.replicas());
+    return new NewView(view, viewChanges, reproposals, sender, signature("NewView.signature"));
+  }
+
+  Status status() {
+    long view = in.longValue("Status.view");
+    boolean viewInstalled = in.booleanValue("Status.viewInstalled");
+    long lastDelivered = in.longValue("Status.lastDelivered");
+    return new Status(
+        view, viewInstalled, lastDelivered, in.replica("Status.sender", limits.replicas()));
+  }
+
+  FetchDecisions fetchDecisions() {
+    long from = in.longValue("FetchDecisions.from");
+    int maxCount = in.intValue("FetchDecisions.maxCount");
+    return new FetchDecisions(
+        from, maxCount, in.replica("FetchDecisions.sender", limits.replicas()));
+  }
+
+  Decisions decisions() {
+    int count = in.count("Decisions.decisions", limits.maxSequencesPerMessage());
+    List<Decision> decisions = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      decisions.add(decision());
+    }
+    return new Decisions(decisions, in.replica("Decisions.sender", limits.replicas()));
+  }
+
+  PreparedCertificate preparedCertificate() {
+    PrePrepare prePrepare = prePrepare();
+    int count = in.count("PreparedCertificate.prepares", limits.replicas());
+    List<Prepare> prepares = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      prepares.add(prepare());
+    }
+    return new PreparedCertificate(prePrepare, prepares);
+  }
+
+  Decision decision() {
+    Proposal proposal = proposal();
+    Digest digest = in.digest("Decision.digest");
+    int count = in.count("Decision.certificate", limits.replicas());
+    List<CommitSignature> certificate = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      int replica = in.replica("CommitSignature.replica", limits.replicas());
+      certificate.add(new CommitSignature(replica, signature("CommitSignature.signature")));
+    }
+    return new Decision(proposal, digest, certificate);
+  }
+
+  List<Checkpoint> checkpoints(String field) {
+    int count = in.count(field, limits.replicas());
+    List<Checkpoint> checkpoints = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      checkpoints.add(checkpoint());
+    }
+    return checkpoints;
+  }
+
+  private Proposal proposal() {
+    int at = in.offset();
+    long sequence = in.longValue("Proposal.sequence");
+    if (sequence < 1) {
+      throw in.invalid(
+          "Proposal.sequence at offset " + at + " is " + sequence + " but must be >= 1");
+    }
+    Digest previous = in.digest("Proposal.previous");
+    int count = in.count("Proposal.requests", limits.maxRequestsPerProposal());
+    List<Request> requests = new ArrayList<>(count);
+    long batchBytes = 0;
+    for (int i = 0; i < count; i++) {
+      int start = in.offset();
+      requests.add(request());
+      batchBytes += in.offset() - start - 3 * Integer.BYTES;
+      if (batchBytes > limits.maxBatchBytes()) {
+        throw in.invalid(
+            "Proposal.requests: "
+                + batchBytes
+                + " bytes in the first "
+                + (i + 1)
+                + " requests exceed the limit "
+                + limits.maxBatchBytes());
+      }
+    }
+    byte[] payload = in.bytes("Proposal.payload", limits.maxPayloadBytes());
+    return new Proposal(sequence, previous, requests, payload);
+  }
+
+  private Request request() {
+    int at = in.offset();
+    int limit = limits.maxRequestBytes();
+    String client = in.string("Request.client", limit);
+    String key = in.string("Request.key", limit);
+    byte[] payload = in.bytes("Request.payload", limit);
+    long size = in.offset() - at - 3 * Integer.BYTES;
+    if (size > limit) {
+      throw in.invalid(
+          "Request at offset " + at + " has " + size + " bytes but the limit is " + limit);
+    }
+    return new Request(new RequestId(client, key), payload);
+  }
+
+  private byte[] signature(String field) {
+    return in.bytes(field, limits.maxSignatureBytes());
+  }
+}

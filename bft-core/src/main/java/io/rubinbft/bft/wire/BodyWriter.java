@@ -1,0 +1,143 @@
+package io.rubinbft.bft.wire;
+
+import io.rubinbft.bft.CommitSignature;
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.message.Checkpoint;
+import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Decisions;
+import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.NewView;
+import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.message.Prepare;
+import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.Status;
+import io.rubinbft.bft.message.ViewChange;
+import java.util.List;
+
+/**
+ * Writes the bodies of messages and of the values inside them, field by field in declaration order
+ * (WIRE.md). {@link BodyReader} reads exactly this layout back.
+ */
+final class BodyWriter {
+
+  private BodyWriter() {}
+
+  static void prePrepare(WireWriter out, PrePrepare prePrepare) {
+    out.longValue(prePrepare.view()).longValue(prePrepare.sequence()).digest(prePrepare.digest());
+    proposal(out, prePrepare.proposal());
+    out.intValue(prePrepare.sender()).bytes(prePrepare.signature());
+  }
+
+  static void prepare(WireWriter out, Prepare prepare) {
+    vote(
+        out,
+        prepare.view(),
+        prepare.sequence(),
+        prepare.digest(),
+        prepare.sender(),
+        prepare.signature());
+  }
+
+  static void commit(WireWriter out, Commit commit) {
+    vote(
+        out,
+        commit.view(),
+        commit.sequence(),
+        commit.digest(),
+        commit.sender(),
+        commit.signature());
+  }
+
+  static void checkpoint(WireWriter out, Checkpoint checkpoint) {
+    out.longValue(checkpoint.sequence()).digest(checkpoint.digest());
+    out.intValue(checkpoint.sender()).bytes(checkpoint.signature());
+  }
+
+  static void viewChange(WireWriter out, ViewChange viewChange) {
+    out.longValue(viewChange.newView())
+        .longValue(viewChange.stableSequence())
+        .digest(viewChange.stableDigest());
+    checkpoints(out, viewChange.stableProof());
+    out.booleanValue(viewChange.lastDecision() != null);
+    if (viewChange.lastDecision() != null) {
+      decision(out, viewChange.lastDecision());
+    }
+    out.count(viewChange.prepared().size());
+    for (PreparedCertificate certificate : viewChange.prepared()) {
+      preparedCertificate(out, certificate);
+    }
+    out.intValue(viewChange.sender()).bytes(viewChange.signature());
+  }
+
+  static void newView(WireWriter out, NewView newView) {
+    out.longValue(newView.view()).count(newView.viewChanges().size());
+    for (ViewChange viewChange : newView.viewChanges()) {
+      viewChange(out, viewChange);
+    }
+    out.count(newView.reproposals().size());
+    for (PrePrepare prePrepare : newView.reproposals()) {
+      prePrepare(out, prePrepare);
+    }
+    out.intValue(newView.sender()).bytes(newView.signature());
+  }
+
+  static void status(WireWriter out, Status status) {
+    out.longValue(status.view())
+        .booleanValue(status.viewInstalled())
+        .longValue(status.lastDelivered())
+        .intValue(status.sender());
+  }
+
+  static void fetchDecisions(WireWriter out, FetchDecisions fetch) {
+    out.longValue(fetch.from()).intValue(fetch.maxCount()).intValue(fetch.sender());
+  }
+
+  static void decisions(WireWriter out, Decisions decisions) {
+    out.count(decisions.decisions().size());
+    for (Decision decision : decisions.decisions()) {
+      decision(out, decision);
+    }
+    out.intValue(decisions.sender());
+  }
+
+  static void preparedCertificate(WireWriter out, PreparedCertificate certificate) {
+    prePrepare(out, certificate.prePrepare());
+    out.count(certificate.prepares().size());
+    for (Prepare prepare : certificate.prepares()) {
+      prepare(out, prepare);
+    }
+  }
+
+  static void decision(WireWriter out, Decision decision) {
+    proposal(out, decision.proposal());
+    out.digest(decision.digest()).count(decision.certificate().size());
+    for (CommitSignature signature : decision.certificate()) {
+      out.intValue(signature.replica()).bytes(signature.signature());
+    }
+  }
+
+  static void checkpoints(WireWriter out, List<Checkpoint> checkpoints) {
+    out.count(checkpoints.size());
+    for (Checkpoint checkpoint : checkpoints) {
+      checkpoint(out, checkpoint);
+    }
+  }
+
+  /** Prepare and commit share one layout; the type tag tells them apart. */
+  private static void vote(
+      WireWriter out, long view, long sequence, Digest digest, int sender, byte[] signature) {
+    out.longValue(view).longValue(sequence).digest(digest).intValue(sender).bytes(signature);
+  }
+
+  private static void proposal(WireWriter out, Proposal proposal) {
+    out.longValue(proposal.sequence()).digest(proposal.previous());
+    out.count(proposal.requests().size());
+    for (Request request : proposal.requests()) {
+      out.string(request.id().client()).string(request.id().key()).bytes(request.payload());
+    }
+    out.bytes(proposal.payload());
+  }
+}

@@ -1,0 +1,87 @@
+package io.rubinbft.bft.wire;
+
+import io.rubinbft.bft.ReplicaConfig;
+
+/**
+ * What a decoder accepts (ARCHITECTURE.md principle 7). Bytes that break a limit are invalid, and
+ * are rejected before anything is allocated for them.
+ *
+ * @param replicas n: replica ids are in [0, n); certificates, proofs and the view changes in a new
+ *     view hold at most n entries
+ * @param maxRequestsPerProposal most requests in one proposal
+ * @param maxRequestBytes most bytes of one request: client id and key (UTF-8) plus payload
+ * @param maxBatchBytes most request bytes, summed as for {@code maxRequestBytes}, in one proposal
+ * @param maxPayloadBytes most bytes of a proposal's application payload
+ * @param maxSignatureBytes most bytes of one signature
+ * @param maxSequencesPerMessage most sequence numbers one message covers: prepared certificates in
+ *     a view change, re-proposals in a new view, decisions in a state-transfer answer
+ * @param maxMessageBytes most bytes of one encoded message or WAL record
+ */
+public record WireLimits(
+    int replicas,
+    int maxRequestsPerProposal,
+    int maxRequestBytes,
+    long maxBatchBytes,
+    int maxPayloadBytes,
+    int maxSignatureBytes,
+    int maxSequencesPerMessage,
+    int maxMessageBytes) {
+
+  public WireLimits {
+    require(replicas >= 1, "replicas", replicas);
+    require(maxRequestsPerProposal >= 0, "maxRequestsPerProposal", maxRequestsPerProposal);
+    require(maxRequestBytes >= 0, "maxRequestBytes", maxRequestBytes);
+    require(maxBatchBytes >= 0, "maxBatchBytes", maxBatchBytes);
+    require(maxPayloadBytes >= 0, "maxPayloadBytes", maxPayloadBytes);
+    require(maxSignatureBytes >= 0, "maxSignatureBytes", maxSignatureBytes);
+    require(maxSequencesPerMessage >= 0, "maxSequencesPerMessage", maxSequencesPerMessage);
+    require(maxMessageBytes >= 2, "maxMessageBytes", maxMessageBytes);
+  }
+
+  /**
+   * The limits of a cluster running {@code config}. The payload and signature sizes belong to the
+   * application (its ProposalAssembler and Crypto), so it names them. {@code maxMessageBytes} is
+   * the largest message a correct replica can send under these limits (in practice a new view
+   * carrying full view changes; see WIRE.md); a configuration whose largest message cannot fit a
+   * Java array is rejected.
+   */
+  public static WireLimits of(ReplicaConfig config, int maxPayloadBytes, int maxSignatureBytes) {
+    WireLimits unbounded =
+        new WireLimits(
+            config.replicas(),
+            config.batchMaxCount(),
+            config.requestMaxBytes(),
+            config.batchMaxBytes(),
+            maxPayloadBytes,
+            maxSignatureBytes,
+            config.window(),
+            Integer.MAX_VALUE);
+    long largest = new LargestMessage(unbounded).bytes();
+    if (largest > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(
+          "the largest message under this configuration has "
+              + largest
+              + " bytes, more than a byte array holds");
+    }
+    return unbounded.withMaxMessageBytes((int) largest);
+  }
+
+  public WireLimits withMaxMessageBytes(int bytes) {
+    return new WireLimits(
+        replicas,
+        maxRequestsPerProposal,
+        maxRequestBytes,
+        maxBatchBytes,
+        maxPayloadBytes,
+        maxSignatureBytes,
+        maxSequencesPerMessage,
+        bytes);
+  }
+
+  private static void require(boolean valid, String name, long value) {
+    if (!valid) {
+      throw new IllegalArgumentException(
+          name + " is " + value + ", which breaks its documented constraint");
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package io.rubinbft.bft.wire;
+
+import io.rubinbft.bft.Digest;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes big-endian fields at a position in a byte array. Without an array it only counts, so one
+ * encoding routine both sizes a message exactly and then writes it: no growing buffers, no copies.
+ */
+final class WireWriter {
+
+  private final byte[] buffer;
+  private int position;
+
+  private WireWriter(byte[] buffer, int offset) {
+    this.buffer = buffer;
+    this.position = offset;
+  }
+
+  /** A writer that only counts the bytes it would write. */
+  static WireWriter counting() {
+    return new WireWriter(null, 0);
+  }
+
+  /** A writer into {@code buffer} from {@code offset}; the caller sized it. */
+  static WireWriter into(byte[] buffer, int offset) {
+    return new WireWriter(buffer, offset);
+  }
+
+  int position() {
+    return position;
+  }
+
+  WireWriter byteValue(int value) {
+    if (buffer != null) {
+      buffer[position] = (byte) value;
+    }
+    position++;
+    return this;
+  }
+
+  WireWriter booleanValue(boolean value) {
+    return byteValue(value ? 1 : 0);
+  }
+
+  WireWriter intValue(int value) {
+    if (buffer != null) {
+      for (int shift = 24; shift >= 0; shift -= 8) {
+        buffer[position + 3 - shift / 8] = (byte) (value >>> shift);
+      }
+    }
+    position += Integer.BYTES;
+    return this;
+  }
+
+  WireWriter longValue(long value) {
+    if (buffer != null) {
+      for (int shift = 56; shift >= 0; shift -= 8) {
+        buffer[position + 7 - shift / 8] = (byte) (value >>> shift);
+      }
+    }
+    position += Long.BYTES;
+    return this;
+  }
+
+  /** A u32 length, then the bytes. */
+  WireWriter bytes(byte[] value) {
+    intValue(value.length);
+    if (buffer != null) {
+      System.arraycopy(value, 0, buffer, position, value.length);
+    }
+    position += value.length;
+    return this;
+  }
+
+  WireWriter digest(Digest digest) {
+    if (buffer == null) {
+      position += Integer.BYTES + digest.length();
+      return this;
+    }
+    return bytes(digest.bytes());
+  }
+
+  /** UTF-8, as a u32 length and the bytes. */
+  WireWriter string(String value) {
+    if (buffer == null) {
+      position += Integer.BYTES + utf8Length(value);
+      return this;
+    }
+    return bytes(value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * What {@code value.getBytes(UTF_8).length} is, without the copy: the counting pass runs for
+   * every message. A lone surrogate becomes one byte, as the JDK's encoder replaces it with '?'.
+   */
+  static int utf8Length(String value) {
+    int length = 0;
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < 0x80) {
+        length += 1;
+      } else if (c < 0x800) {
+        length += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < value.length()
+          && Character.isLowSurrogate(value.charAt(i + 1))) {
+        length += 4;
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        length += 1;
+      } else {
+        length += 3;
+      }
+    }
+    return length;
+  }
+
+  /** A u32 element count. */
+  WireWriter count(int count) {
+    return intValue(count);
+  }
+}
