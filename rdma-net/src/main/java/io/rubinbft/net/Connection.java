@@ -5,9 +5,9 @@ import static io.rubinbft.net.frame.FrameDescriptor.HEADER_LENGTH;
 import static io.rubinbft.net.frame.FrameDescriptor.OVERHEAD;
 
 import io.rubinbft.net.flow.CreditUrgency;
+import io.rubinbft.net.flow.FlowControl;
 import io.rubinbft.net.flow.FrameKind;
 import io.rubinbft.net.flow.ReceiveWindow;
-import io.rubinbft.net.flow.SendWindow;
 import io.rubinbft.net.fragment.FragmentTracker;
 import io.rubinbft.net.fragment.OutboundMessage;
 import io.rubinbft.net.fragment.Reassembler;
@@ -44,8 +44,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private final ChannelConfig config;
   private final SelectionKey key = new SelectionKey(this);
   private final ChannelCounters counters = new ChannelCounters();
-  private final SendWindow sendWindow = new SendWindow(1);
-  private final ReceiveWindow receiveWindow;
+  private final FlowControl flow;
   private final FrameFlyweight sendFrame = new FrameFlyweight();
   private final FragmentTracker fragments;
   private final Reassembler reassembler;
@@ -70,7 +69,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     this.role = role;
     this.handshake = handshake;
     this.config = config;
-    this.receiveWindow = new ReceiveWindow(config.receiveSlots());
+    this.flow = new FlowControl(config.receiveSlots());
     this.fragments = new FragmentTracker(config.maxMessageBytes());
     this.reassembler = new Reassembler(config.maxMessageBytes());
     this.outbound = new OutboundMessage(config.maxMessageBytes());
@@ -93,7 +92,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     int length = payload + OVERHEAD;
     writeHeader(FrameType.HELLO, FLAGS_UNFRAGMENTED, payload, 0, length);
     sendFrame.setMemory(FrameDescriptor.macOffset(length), FrameDescriptor.MAC_LENGTH, (byte) 0);
-    commitFrame(FrameKind.ACKNOWLEDGEMENT, length);
+    commitFrame(FrameKind.SIGNAL, length, false);
   }
 
   /** Frames may have arrived. */
@@ -139,7 +138,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
 
   @Override
   public void close() {
-    if (state == ChannelState.OPEN && sendControl(FrameType.CLOSE, FrameKind.ACKNOWLEDGEMENT)) {
+    if (state == ChannelState.OPEN && sendControl(FrameType.CLOSE, FrameKind.SIGNAL, false)) {
       try {
         link.flush();
       } catch (IOException e) {
@@ -168,14 +167,15 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     if (sequence != expectedSequence) {
       return drop(sequence < expectedSequence ? DropReason.REPLAYED : DropReason.OUT_OF_ORDER);
     }
-    if (!receiveWindow.hasRoomForOneMore()) {
-      return drop(DropReason.WINDOW_OVERRUN);
+    boolean peerBlocked = (frame.flags() & FrameDescriptor.FLAG_BLOCKED) != 0;
+    if (!flow.onArrived(frame.credit(), peerBlocked)) {
+      drop(DropReason.WINDOW_OVERRUN);
+      fail("peer sent beyond the " + config.receiveSlots() + " slots it was granted");
+      return false;
     }
     expectedSequence++;
-    receiveWindow.onReceived();
     counters.framesReceived++;
     counters.bytesReceived += length;
-    sendWindow.onAdvertised(frame.credit());
     if (state == ChannelState.HANDSHAKING) {
       open();
     }
@@ -189,17 +189,16 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
             frame.flags(), frame.messageLength(), frame.fragmentOffset(), length - OVERHEAD)) {
           return true;
         }
-        receiveWindow.onReleased(FrameKind.DATA);
+        flow.onReleased(true);
         return drop(DropReason.BAD_FRAGMENT);
       }
-      case CREDIT -> receiveWindow.onReleased(FrameKind.CREDIT);
-      case ACKNOWLEDGEMENT -> receiveWindow.onReleased(FrameKind.ACKNOWLEDGEMENT);
+      case CREDIT -> flow.onReleased(false);
       case CLOSE -> {
-        receiveWindow.onReleased(FrameKind.ACKNOWLEDGEMENT);
+        flow.onReleased(false);
         fail("closed by the peer");
       }
       case HELLO -> {
-        receiveWindow.onReleased(FrameKind.ACKNOWLEDGEMENT);
+        flow.onReleased(false);
         return drop(DropReason.UNEXPECTED_TYPE);
       }
     }
@@ -213,7 +212,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     try {
       Session established = handshake.acceptHello(frame, HEADER_LENGTH, length - OVERHEAD);
       HelloParameters peer = established.peerParameters();
-      if (peer.receiveSlots() < SendWindow.CONTROL_RESERVE + 2 || peer.maxFrameBytes() < 1024) {
+      if (peer.receiveSlots() < ReceiveWindow.minimumSlots() || peer.maxFrameBytes() < 1024) {
         throw new HandshakeRejected(
             "peer offers " + peer.receiveSlots() + " slots of " + peer.maxFrameBytes() + " bytes");
       }
@@ -227,11 +226,10 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
       return false;
     }
     expectedSequence = 1;
-    receiveWindow.onReceived();
-    receiveWindow.onReleased(FrameKind.ACKNOWLEDGEMENT);
-    sendWindow.onAdvertised(frame.credit());
+    flow.onArrived(frame.credit(), false);
+    flow.onReleased(false);
     // The first MACed frame proves to the peer that this side holds its ephemeral key.
-    sendControl(FrameType.CREDIT, FrameKind.CREDIT);
+    sendControl(FrameType.CREDIT, FrameKind.CREDIT, false);
     return false;
   }
 
@@ -269,10 +267,10 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   }
 
   private void deliver(FrameFlyweight frame, int length) {
-    receiveWindow.onReleased(FrameKind.DATA);
+    flow.onReleased(true);
     int payload = length - OVERHEAD;
     byte flags = frame.flags();
-    if (flags == FLAGS_UNFRAGMENTED) {
+    if ((flags & FLAGS_UNFRAGMENTED) == FLAGS_UNFRAGMENTED) {
       delivered(frame, HEADER_LENGTH, payload);
       return;
     }
@@ -358,7 +356,8 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     if (claimOutstanding) {
       throw new IllegalStateException("a claim is outstanding: commit or abort it first");
     }
-    if (outbound.busy() || !sendWindow.canSend(FrameKind.DATA) || !link.claim(sendFrame)) {
+    if (outbound.busy() || !flow.canSend(FrameKind.DATA) || !link.claim(sendFrame)) {
+      flow.onBackPressured();
       counters.backPressured++;
       return SendResult.BACK_PRESSURED;
     }
@@ -369,7 +368,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     int maxPayload = FrameDescriptor.maxPayload(sendFrameBytes);
     while (outbound.busy()
         && !claimOutstanding
-        && sendWindow.canSend(FrameKind.DATA)
+        && flow.canSend(FrameKind.DATA)
         && link.claim(sendFrame)) {
       int chunk = outbound.nextChunk(maxPayload);
       int fragmentOffset = outbound.sentOffset();
@@ -377,27 +376,30 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
       outbound.copyChunk(sendFrame, HEADER_LENGTH, chunk);
       commitData(flags, outbound.length(), fragmentOffset, chunk);
     }
+    if (outbound.busy()) {
+      flow.onBackPressured();
+    }
   }
 
   private void sendExplicitCredit() {
-    CreditUrgency urgency = receiveWindow.urgency();
+    CreditUrgency urgency = flow.urgency();
     if (urgency == CreditUrgency.NONE || claimOutstanding) {
       return;
     }
-    FrameType type =
-        urgency == CreditUrgency.ACKNOWLEDGEMENT ? FrameType.ACKNOWLEDGEMENT : FrameType.CREDIT;
-    if (sendControl(type, urgency.frameKind())) {
+    boolean announce = urgency == CreditUrgency.BLOCKED;
+    if (sendControl(FrameType.CREDIT, urgency.frameKind(), announce)) {
       counters.creditFramesSent++;
     }
   }
 
-  private boolean sendControl(FrameType type, FrameKind kind) {
-    if (!sendWindow.canSend(kind) || !link.claim(sendFrame)) {
+  private boolean sendControl(FrameType type, FrameKind kind, boolean announceBlocked) {
+    if (!flow.canSend(kind) || !link.claim(sendFrame)) {
       return false;
     }
-    writeHeader(type, FLAGS_UNFRAGMENTED, 0, 0, OVERHEAD);
+    byte flags = announceBlocked ? FrameDescriptor.FLAG_BLOCKED : 0;
+    writeHeader(type, (byte) (FLAGS_UNFRAGMENTED | flags), 0, 0, OVERHEAD);
     session.sendMac().seal(sendFrame, OVERHEAD);
-    commitFrame(kind, OVERHEAD);
+    commitFrame(kind, OVERHEAD, announceBlocked);
     return true;
   }
 
@@ -405,26 +407,19 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     int length = payload + OVERHEAD;
     writeHeader(FrameType.DATA, flags, messageLength, fragmentOffset, length);
     session.sendMac().seal(sendFrame, length);
-    commitFrame(FrameKind.DATA, length);
+    commitFrame(FrameKind.DATA, length, false);
   }
 
   private void writeHeader(
       FrameType type, byte flags, int messageLength, int fragmentOffset, int length) {
     sendFrame.writeHeader(
-        length,
-        type,
-        flags,
-        messageLength,
-        fragmentOffset,
-        nextSequence,
-        receiveWindow.available());
+        length, type, flags, messageLength, fragmentOffset, nextSequence, flow.available());
   }
 
-  private void commitFrame(FrameKind kind, int length) {
-    sendWindow.onSent(kind);
+  private void commitFrame(FrameKind kind, int length, boolean announcesBlocked) {
+    flow.onSent(kind, announcesBlocked);
     link.commit(length);
     nextSequence++;
-    receiveWindow.onAdvertised();
     counters.framesSent++;
     counters.bytesSent += length;
   }
@@ -454,7 +449,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     if (link.hasHeld()) {
       ready.add(Interest.RECEIVE);
     }
-    if (!outbound.busy() && sendWindow.canSend(FrameKind.DATA) && link.canClaim()) {
+    if (!outbound.busy() && flow.canSend(FrameKind.DATA) && link.canClaim()) {
       ready.add(Interest.SEND);
     }
   }
@@ -527,10 +522,10 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
         counters.bytesReceived,
         counters.creditFramesSent,
         counters.backPressured,
-        sendWindow.sent(),
-        sendWindow.peerAvailable(),
-        receiveWindow.received(),
-        receiveWindow.available(),
+        flow.sendWindow().sent(),
+        flow.sendWindow().peerAvailable(),
+        flow.receiveWindow().received(),
+        flow.available(),
         counters.partialMessagesDiscarded,
         counters.droppedMap());
   }

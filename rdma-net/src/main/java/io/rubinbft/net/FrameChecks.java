@@ -1,6 +1,6 @@
 package io.rubinbft.net;
 
-import static io.rubinbft.net.frame.FrameDescriptor.FLAGS_UNFRAGMENTED;
+import static io.rubinbft.net.frame.FrameDescriptor.FLAGS_KNOWN;
 import static io.rubinbft.net.frame.FrameDescriptor.OVERHEAD;
 
 import io.rubinbft.net.frame.FrameDescriptor;
@@ -30,7 +30,7 @@ final class FrameChecks {
     }
     if (frame.version() != FrameDescriptor.VERSION
         || frame.reserved() != 0
-        || (frame.flags() & ~FLAGS_UNFRAGMENTED) != 0
+        || (frame.flags() & ~FLAGS_KNOWN) != 0
         || FrameType.fromCode(frame.typeCode()).isEmpty()) {
       return MALFORMED;
     }

@@ -1,16 +1,24 @@
 package io.rubinbft.net.flow;
 
-/** Whether this side must send an explicit credit frame now, and of which kind. */
+/** Whether this side must send an explicit credit frame now, and why. */
 public enum CreditUrgency {
   /** Nothing to say, or a data frame will carry it soon enough. */
-  NONE,
-  /** The peer's data window is running low and this side has freed slots it has not told. */
-  CREDIT,
-  /** The peer has no slot left even for credit frames: tell it what its frames freed. */
-  ACKNOWLEDGEMENT;
+  NONE(FrameKind.CREDIT),
+  /** The peer's data window is running low and this side has freed data slots it has not told. */
+  CREDIT(FrameKind.CREDIT),
+  /** The peer said it is blocked, and telling it what this side freed would unblock it. */
+  ACKNOWLEDGEMENT(FrameKind.ACKNOWLEDGEMENT),
+  /** This side is blocked and has not said so since it last had credit. */
+  BLOCKED(FrameKind.SIGNAL);
 
-  /** The frame kind that carries this urgency. */
+  private final FrameKind frameKind;
+
+  CreditUrgency(FrameKind frameKind) {
+    this.frameKind = frameKind;
+  }
+
+  /** The budget the frame carrying this urgency spends. */
   public FrameKind frameKind() {
-    return this == ACKNOWLEDGEMENT ? FrameKind.ACKNOWLEDGEMENT : FrameKind.CREDIT;
+    return frameKind;
   }
 }

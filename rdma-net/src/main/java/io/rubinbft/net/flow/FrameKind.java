@@ -2,14 +2,17 @@ package io.rubinbft.net.flow;
 
 /**
  * Why a frame is sent, which decides how much of the peer's window it may use. Data leaves {@link
- * SendWindow#CONTROL_RESERVE} slots free so credit can always flow back; a credit frame leaves the
- * last slot free; only an acknowledgement, sent when the peer has no slot left for its own credit
- * frames, takes the last one. That ordering is what rules out a deadlock of two full windows.
+ * SendWindow#CONTROL_RESERVE} slots free so credit can always flow back; credit frames and
+ * acknowledgements leave the last slot free; only a signal (the HELLO, a CLOSE, or the one-time
+ * announcement that this side is blocked) takes the last slot. A side that has taken the last slot
+ * has announced it is blocked, and the peer answers that with an acknowledgement as soon as it has
+ * freed anything: no state exists where both sides wait for the other.
  */
 public enum FrameKind {
   DATA(SendWindow.CONTROL_RESERVE),
   CREDIT(1),
-  ACKNOWLEDGEMENT(0);
+  ACKNOWLEDGEMENT(1),
+  SIGNAL(0);
 
   private final int slotsLeftFree;
 

@@ -5,12 +5,6 @@ package io.rubinbft.net.flow;
  * frames are released on arrival, data frames when the application has consumed them and their slot
  * is posted again) and the position last advertised to the peer. It never lets more frames be held
  * than there are slots: a frame past the window is the peer's fault and is refused.
- *
- * <p>Explicit credit frames are rare by design: only freed data slots can prompt one, and only when
- * the peer is down to its last half window as this side last advertised it. Receiving credit frames
- * never prompts another credit frame; it may prompt an acknowledgement when the peer has spent
- * every slot it may use for credit, and an acknowledgement never prompts anything, which keeps two
- * sides from answering each other forever.
  */
 public final class ReceiveWindow {
 
@@ -19,26 +13,26 @@ public final class ReceiveWindow {
   private long received;
   private long released;
   private long releasedData;
-  private long releasedPrompting;
   private long advertised;
   private long advertisedData;
-  private long advertisedPrompting;
 
   /**
    * @param slots receive slots posted for the peer (at least {@link SendWindow#CONTROL_RESERVE} +
    *     2)
    */
   public ReceiveWindow(int slots) {
-    if (slots < SendWindow.CONTROL_RESERVE + 2) {
+    if (slots < minimumSlots()) {
       throw new IllegalArgumentException(
-          "receive slots are "
-              + slots
-              + " but must be at least "
-              + (SendWindow.CONTROL_RESERVE + 2));
+          "receive slots are " + slots + " but must be at least " + minimumSlots());
     }
     this.slots = slots;
     this.lowWater = (slots - SendWindow.CONTROL_RESERVE) / 2;
     this.advertised = slots;
+  }
+
+  /** The fewest receive slots that leave room for data beside the control reserve. */
+  public static int minimumSlots() {
+    return SendWindow.CONTROL_RESERVE + 2;
   }
 
   /** Whether one more frame fits in the window; false means the peer overran its credit. */
@@ -55,17 +49,14 @@ public final class ReceiveWindow {
     received++;
   }
 
-  /** A received frame's slot is posted again; {@code kind} is what the frame was. */
-  public void onReleased(FrameKind kind) {
+  /** A received frame's slot is posted again; {@code data} says whether it held data. */
+  public void onReleased(boolean data) {
     if (released >= received) {
       throw new IllegalStateException("released " + released + " of " + received + " frames");
     }
     released++;
-    if (kind == FrameKind.DATA) {
+    if (data) {
       releasedData++;
-    }
-    if (kind != FrameKind.ACKNOWLEDGEMENT) {
-      releasedPrompting++;
     }
   }
 
@@ -78,32 +69,46 @@ public final class ReceiveWindow {
   public void onAdvertised() {
     advertised = available();
     advertisedData = releasedData;
-    advertisedPrompting = releasedPrompting;
   }
 
-  /** Whether an explicit credit frame must go out now. */
-  public CreditUrgency urgency() {
-    if (available() == advertised) {
-      return CreditUrgency.NONE;
-    }
-    boolean peerOutOfCreditSlots = advertised - received <= FrameKind.CREDIT.slotsLeftFree();
-    if (peerOutOfCreditSlots && releasedPrompting > advertisedPrompting) {
-      return CreditUrgency.ACKNOWLEDGEMENT;
-    }
-    boolean peerDataLow = advertised - SendWindow.CONTROL_RESERVE - received <= lowWater;
-    return peerDataLow && releasedData > advertisedData ? CreditUrgency.CREDIT : CreditUrgency.NONE;
+  /** Whether slots were freed that the peer has not been told of. */
+  public boolean hasNews() {
+    return available() > advertised;
+  }
+
+  /** Whether the news includes data slots and the peer is down to its last half window. */
+  public boolean peerRunningLow() {
+    return releasedData > advertisedData && dataLeftToPeer(advertised) <= lowWater;
+  }
+
+  /** Whether advertising now would let the peer send data it cannot send on what it was told. */
+  public boolean newsGrantsData() {
+    return dataLeftToPeer(available()) > Math.max(0, dataLeftToPeer(advertised));
+  }
+
+  private long dataLeftToPeer(long availableTold) {
+    return availableTold - SendWindow.CONTROL_RESERVE - received;
   }
 
   public int slots() {
     return slots;
   }
 
-  /** Frames received and not yet released. */
-  public long held() {
-    return received - released;
-  }
-
   public long received() {
     return received;
+  }
+
+  @Override
+  public String toString() {
+    return "received "
+        + received
+        + ", released "
+        + released
+        + " (data "
+        + releasedData
+        + "), available "
+        + available()
+        + ", advertised "
+        + advertised;
   }
 }

@@ -10,16 +10,16 @@ package io.rubinbft.net.flow;
  */
 public final class SendWindow {
 
-  /** Slots data frames leave free for credit frames (see {@link FrameKind}). */
-  public static final int CONTROL_RESERVE = 2;
+  /** Slots data frames leave free for control frames (see {@link FrameKind}). */
+  public static final int CONTROL_RESERVE = 3;
 
   private long sent;
   private long peerAvailable;
 
   /**
    * @param initialPeerAvailable slots the peer is assumed to have posted before it has said so
-   *     (one: the peer's handshake frame is the first thing sent, and every peer posts at least one
-   *     receive before it connects)
+   *     (one: the HELLO is the first thing sent, and every peer posts its receives before it
+   *     connects)
    */
   public SendWindow(long initialPeerAvailable) {
     this.peerAvailable = initialPeerAvailable;
@@ -60,5 +60,10 @@ public final class SendWindow {
 
   public long peerAvailable() {
     return peerAvailable;
+  }
+
+  @Override
+  public String toString() {
+    return "sent " + sent + " of peer's available " + peerAvailable;
   }
 }

@@ -10,7 +10,7 @@ package io.rubinbft.net.frame;
  *  +---------------------------------------------------------------+
  *  |           frame length (header + payload + MAC)               |  0
  *  +---------------+---------------+---------------+---------------+
- *  |    version    |     type      |  flags B=1 E=2|   reserved 0  |  4
+ *  |    version    |     type      |flags B=1 E=2 X=4| reserved 0  |  4
  *  +---------------+---------------+---------------+---------------+
  *  |                message length (whole message)                 |  8
  *  +---------------------------------------------------------------+
@@ -28,6 +28,9 @@ package io.rubinbft.net.frame;
  *  |     to 16 bytes (all zero on HELLO, which precedes the key)   |
  *  +---------------------------------------------------------------+
  * </pre>
+ *
+ * <p>Flags: B(egin) and E(nd) mark a message's first and last fragment; X (blocked) says the sender
+ * has data waiting and no credit.
  *
  * <p>Sequence numbers count the frames of one direction from 0 (the HELLO); a receiver accepts
  * exactly the next one, so a replayed or reordered frame fails even with a valid MAC.
@@ -82,6 +85,12 @@ public final class FrameDescriptor {
 
   /** A message that fits in one frame. */
   public static final byte FLAGS_UNFRAGMENTED = FLAG_BEGIN | FLAG_END;
+
+  /** The sender has data waiting and no credit: the receiver should say what it has freed. */
+  public static final byte FLAG_BLOCKED = 4;
+
+  /** Every flag a version-1 frame may carry. */
+  public static final byte FLAGS_KNOWN = FLAGS_UNFRAGMENTED | FLAG_BLOCKED;
 
   public static final int HELLO_RECEIVE_SLOTS_OFFSET = 0;
   public static final int HELLO_MAX_FRAME_OFFSET = 4;

@@ -8,17 +8,14 @@ public enum FrameType {
   HELLO((byte) 1),
   /** A message or one fragment of it. */
   DATA((byte) 2),
-  /** Only the piggybacked credit: sent when the peer's window would otherwise starve. */
+  /**
+   * Only the piggybacked credit (and the BLOCKED flag): sent when a window would otherwise starve.
+   */
   CREDIT((byte) 3),
   /** An orderly close: the peer sends nothing after it. */
-  CLOSE((byte) 4),
-  /**
-   * Only the piggybacked credit, sent because the peer had no slot left for its credit frames;
-   * receiving one never prompts an answer.
-   */
-  ACKNOWLEDGEMENT((byte) 5);
+  CLOSE((byte) 4);
 
-  private static final FrameType[] BY_CODE = {null, HELLO, DATA, CREDIT, CLOSE, ACKNOWLEDGEMENT};
+  private static final FrameType[] BY_CODE = {null, HELLO, DATA, CREDIT, CLOSE};
 
   private final byte code;
 
