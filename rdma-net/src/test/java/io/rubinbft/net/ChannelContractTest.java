@@ -305,19 +305,26 @@ public abstract class ChannelContractTest {
   }
 
   @Test
-  void anUnframeableStreamClosesOnlyItsOwnChannel() throws IOException {
+  void aFrameWithAnImpossibleLengthDisturbsNoOtherChannel() throws IOException {
     Channel[] bad = connectPair();
     clientTransport.injectAfterNextFrame(Injection.OVERSIZED_LENGTH);
     Channel[] good = connectPair();
     Received received = new Received();
     send(bad[0], Messages.message(8, 0, 50), bad[1], received);
-    pump.until("bad channel closed", () -> bad[1].state() == ChannelState.CLOSED);
+    pump.until(
+        "the bad frame is counted",
+        () ->
+            server.stats().dropped(DropReason.OVERSIZED)
+                    + server.stats().dropped(DropReason.TRUNCATED)
+                == 1);
 
-    send(good[0], Messages.message(9, 0, 50), good[1], received);
-    receive(good[1], received, 1);
-    assertThat(server.stats().dropped(DropReason.OVERSIZED)).isEqualTo(1);
-    assertThat(bad[1].closeReason()).hasValueSatisfying(r -> assertThat(r).contains("length"));
+    Received atGood = new Received();
+    send(good[0], Messages.message(9, 0, 50), good[1], atGood);
+    receive(good[1], atGood, 1);
     assertThat(good[1].state()).isEqualTo(ChannelState.OPEN);
+    // A stream transport loses the frame boundaries and closes that one channel; a message
+    // transport (verbs) has them from the completion and keeps it open.
+    assertThat(bad[1].state()).isIn(ChannelState.OPEN, ChannelState.CLOSED);
   }
 
   @Test

@@ -10,15 +10,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  * without keeping the sent copies: the first four bytes are the index (for order), the rest a
  * pseudo-random pattern.
  */
-final class Messages {
+public final class Messages {
 
   private Messages() {}
 
-  static UnsafeBuffer message(long stream, int index, int size) {
+  public static UnsafeBuffer message(long stream, int index, int size) {
     return new UnsafeBuffer(bytes(stream, index, size));
   }
 
-  static byte[] bytes(long stream, int index, int size) {
+  public static byte[] bytes(long stream, int index, int size) {
     byte[] bytes = new byte[size];
     new SplittableRandom(stream * 1_000_003L + index).nextBytes(bytes);
     UnsafeBuffer view = new UnsafeBuffer(bytes);
@@ -31,12 +31,13 @@ final class Messages {
   }
 
   /** The index a received message claims to be (its first bytes). */
-  static int index(DirectBuffer buffer, int offset, int length) {
+  public static int index(DirectBuffer buffer, int offset, int length) {
     return length >= Integer.BYTES ? buffer.getInt(offset) : buffer.getByte(offset);
   }
 
   /** Whether a received message is exactly message {@code index} of {@code stream}. */
-  static boolean matches(long stream, int index, DirectBuffer buffer, int offset, int length) {
+  public static boolean matches(
+      long stream, int index, DirectBuffer buffer, int offset, int length) {
     byte[] received = new byte[length];
     buffer.getBytes(offset, received);
     return Arrays.equals(received, bytes(stream, index, length));

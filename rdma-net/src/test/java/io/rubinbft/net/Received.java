@@ -5,9 +5,9 @@ import java.util.List;
 import org.agrona.DirectBuffer;
 
 /** A message handler that copies what it gets, for assertions after the poll. */
-final class Received implements MessageHandler {
+public final class Received implements MessageHandler {
 
-  final List<byte[]> messages = new ArrayList<>();
+  public final List<byte[]> messages = new ArrayList<>();
 
   @Override
   public void onMessage(DirectBuffer buffer, int offset, int length) {
@@ -16,7 +16,7 @@ final class Received implements MessageHandler {
     messages.add(copy);
   }
 
-  int count() {
+  public int count() {
     return messages.size();
   }
 }

@@ -19,10 +19,10 @@ import java.util.List;
  * the wire after the next frame this side sends: a copy with a broken MAC, an exact replay,
  * garbage, or a frame whose length field cannot be right. The honest frames still go out unchanged.
  */
-final class TamperingTransport implements Transport {
+public final class TamperingTransport implements Transport {
 
   /** What to inject after the next frame. */
-  enum Injection {
+  public enum Injection {
     BAD_MAC,
     REPLAY,
     GARBAGE,
@@ -33,12 +33,12 @@ final class TamperingTransport implements Transport {
   private final Transport delegate;
   private final List<TamperingLink> links = new ArrayList<>();
 
-  TamperingTransport(Transport delegate) {
+  public TamperingTransport(Transport delegate) {
     this.delegate = delegate;
   }
 
   /** Injects after the next frame sent on every outgoing link made so far. */
-  void injectAfterNextFrame(Injection injection) {
+  public void injectAfterNextFrame(Injection injection) {
     links.forEach(link -> link.pending = injection);
   }
 
