@@ -2,6 +2,7 @@ package io.rubinbft.orderer.consensus;
 
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.spi.ReplicaServices;
+import io.rubinbft.bft.wire.WireLimits;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.block.BlockSigner;
 import io.rubinbft.orderer.block.EnvelopeValidator;
@@ -23,11 +24,23 @@ import org.hyperledger.fabric.protos.common.BlockHeader;
  */
 public final class ChannelReplicas {
 
-  /** Proposals in flight at once: the pipelining that SmartBFT (one at a time) lacks. */
-  static final int WINDOW = 64;
+  /** Most proposals in flight at once: the pipelining that SmartBFT (one at a time) lacks. */
+  static final int MAX_WINDOW = 64;
 
-  /** A checkpoint every this many sequences; the window holds four. */
-  static final int CHECKPOINT_INTERVAL = 16;
+  /** A checkpoint every this many sequences; the window holds at least two. */
+  static final int CHECKPOINT_INTERVAL = 8;
+
+  /**
+   * Bound on the prepared proposals a new view can carry (n view changes, each with up to a window
+   * of full proposals): the window shrinks for large batches so this stays representable.
+   */
+  static final long MAX_VIEW_CHANGE_BYTES = 1L << 30;
+
+  /** Largest proposal payload: a block header and unsigned metadata, with room to spare. */
+  static final int MAX_PAYLOAD_BYTES = 64 << 10;
+
+  /** Largest signature: a MetadataSignature (identifier header, nonce, DER ECDSA) or a vote. */
+  static final int MAX_SIGNATURE_BYTES = 1 << 10;
 
   /** Decisions kept in memory to serve peers catching up; older ones come from the ledger. */
   static final int RETAINED_DECISIONS = 1024;
@@ -51,7 +64,7 @@ public final class ChannelReplicas {
         pbft.batchMaxCount(),
         Math.max(pbft.batchMaxBytes(), requestMaxBytes),
         ticks(pbft.batchMaxInterval(), tick, 0),
-        WINDOW,
+        window(channel.consenters().size(), Math.max(pbft.batchMaxBytes(), requestMaxBytes)),
         CHECKPOINT_INTERVAL,
         Math.max(pbft.requestPoolSize(), pbft.batchMaxCount()),
         requestMaxBytes,
@@ -95,6 +108,17 @@ public final class ChannelReplicas {
             blockSignatures),
         proposals,
         proposals);
+  }
+
+  /** The limits the wire codec enforces for a replica running {@code config}. */
+  public static WireLimits wireLimits(ReplicaConfig config) {
+    return WireLimits.of(config, MAX_PAYLOAD_BYTES, MAX_SIGNATURE_BYTES);
+  }
+
+  private static int window(int replicas, long batchMaxBytes) {
+    long fitting = MAX_VIEW_CHANGE_BYTES / ((long) replicas * batchMaxBytes);
+    long multiple = fitting / CHECKPOINT_INTERVAL * CHECKPOINT_INTERVAL;
+    return (int) Math.max(2L * CHECKPOINT_INTERVAL, Math.min(MAX_WINDOW, multiple));
   }
 
   private static int ticks(Duration duration, Duration tick, int minimum) {

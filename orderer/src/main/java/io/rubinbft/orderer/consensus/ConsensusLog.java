@@ -1,0 +1,146 @@
+package io.rubinbft.orderer.consensus;
+
+import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.wire.Decoded;
+import io.rubinbft.bft.wire.WalRecordCodec;
+import io.rubinbft.ledger.wal.Wal;
+import io.rubinbft.ledger.wal.WalConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A replica's write-ahead log: bft-core's {@link WalRecord}s, encoded with the wire codec, in the
+ * ledger's segment files. The host appends a step's records, syncs once for the whole batch, and
+ * only then lets votes leave (bft-core's durability rule).
+ *
+ * <p>Truncation keeps everything recovery needs: the latest stable checkpoint record and the
+ * decision it names, every record about a later sequence, and the latest view-change and new-view
+ * records. With pipelining, a record about sequence 17 can precede the decision of 16 in the file,
+ * so the cut is at the oldest record still needed, not at the checkpoint's own record.
+ */
+public final class ConsensusLog implements AutoCloseable {
+
+  /** The log and the records found in it when it was opened, oldest first. */
+  public record Opened(ConsensusLog log, List<WalRecord> records) {}
+
+  private final Wal wal;
+  private final WalRecordCodec codec;
+  private final TreeMap<Long, Long> firstIndexBySequence = new TreeMap<>();
+  private final Map<Long, Long> decidedIndexBySequence = new TreeMap<>();
+  private long stableSequence = -1;
+  private long stableRecordIndex = -1;
+  private long lastViewChangeIndex = -1;
+  private long lastNewViewIndex = -1;
+
+  private ConsensusLog(Wal wal, WalRecordCodec codec) {
+    this.wal = wal;
+    this.codec = codec;
+  }
+
+  /**
+   * Opens (or creates) the log and decodes every record in it.
+   *
+   * @throws IllegalStateException when a record that passed its CRC does not decode: this replica's
+   *     own log is corrupt, and it must not vote from a log it cannot read
+   */
+  public static Opened open(WalConfig config, WalRecordCodec codec) {
+    ConsensusLog log = new ConsensusLog(Wal.open(config), codec);
+    List<WalRecord> records = new ArrayList<>();
+    log.wal.replay(
+        log.wal.firstIndex(),
+        (index, payload) -> {
+          WalRecord record = log.decode(index, payload);
+          log.track(index, record);
+          records.add(record);
+        });
+    return new Opened(log, List.copyOf(records));
+  }
+
+  /** Appends {@code records} in order; durable only after {@link #sync()}. */
+  public void append(List<WalRecord> records) {
+    for (WalRecord record : records) {
+      track(wal.append(codec.encode(record)), record);
+    }
+  }
+
+  /** Makes every appended record durable, then drops segments no longer needed. */
+  public void sync() {
+    wal.sync();
+    long needed = oldestNeededIndex();
+    if (needed > wal.firstIndex()) {
+      wal.truncateBefore(needed);
+    }
+  }
+
+  /** The index of the oldest record still kept; it moves up as stable checkpoints cut the log. */
+  public long firstIndex() {
+    return wal.firstIndex();
+  }
+
+  @Override
+  public void close() {
+    wal.close();
+  }
+
+  private WalRecord decode(long index, byte[] payload) {
+    return switch (codec.decode(payload)) {
+      case Decoded.Valid<WalRecord> valid -> valid.value();
+      case Decoded.Invalid<WalRecord> invalid ->
+          throw new IllegalStateException(
+              "consensus WAL record " + index + " does not decode: " + invalid.reason());
+    };
+  }
+
+  private void track(long index, WalRecord record) {
+    switch (record) {
+      case WalRecord.Accepted accepted -> about(accepted.prePrepare().sequence(), index);
+      case WalRecord.Prepared prepared -> about(prepared.certificate().sequence(), index);
+      case WalRecord.Signed signed -> about(signed.commit().sequence(), index);
+      case WalRecord.Decided decided -> {
+        about(decided.decision().sequence(), index);
+        decidedIndexBySequence.put(decided.decision().sequence(), index);
+      }
+      case WalRecord.StableCheckpoint checkpoint -> stable(checkpoint.sequence(), index);
+      case WalRecord.ViewChangeSent viewChange -> lastViewChangeIndex = index;
+      case WalRecord.ViewInstalled newView -> lastNewViewIndex = index;
+    }
+  }
+
+  private void about(long sequence, long index) {
+    if (sequence > stableSequence) {
+      firstIndexBySequence.putIfAbsent(sequence, index);
+    }
+  }
+
+  private void stable(long sequence, long index) {
+    if (sequence <= stableSequence) {
+      return;
+    }
+    stableSequence = sequence;
+    stableRecordIndex = index;
+    firstIndexBySequence.headMap(sequence, true).clear();
+    decidedIndexBySequence.keySet().removeIf(s -> s < sequence);
+  }
+
+  private long oldestNeededIndex() {
+    if (stableRecordIndex < 0) {
+      return wal.firstIndex();
+    }
+    long needed = stableRecordIndex;
+    Long decided = decidedIndexBySequence.get(stableSequence);
+    if (decided != null) {
+      needed = Math.min(needed, decided);
+    }
+    for (long index : firstIndexBySequence.values()) {
+      needed = Math.min(needed, index);
+    }
+    for (long index : new long[] {lastViewChangeIndex, lastNewViewIndex}) {
+      if (index >= 0) {
+        needed = Math.min(needed, index);
+      }
+    }
+    return needed;
+  }
+}

@@ -1,0 +1,232 @@
+package io.rubinbft.orderer.consensus;
+
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Event;
+import io.rubinbft.bft.Outbound;
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.Message;
+import io.rubinbft.bft.protocol.Replica;
+import io.rubinbft.bft.spi.ReplicaServices;
+import io.rubinbft.bft.wire.WalRecordCodec;
+import io.rubinbft.ledger.wal.WalConfig;
+import io.rubinbft.orderer.block.EnvelopeValidator;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.ConfigBlockReader;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.EcdsaSigner;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.validation.BroadcastResult;
+import io.rubinbft.orderer.validation.BroadcastValidator;
+import io.rubinbft.orderer.validation.ChannelRules;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Envelope;
+
+/**
+ * The fixture network's four consenters as bft-core replicas running the Fabric application, in one
+ * thread over a lossless in-memory network, each with a real consensus WAL that the host uses as
+ * the orderer does: send-now messages, then append and sync, then votes and decisions.
+ */
+final class FabricTestCluster implements AutoCloseable {
+
+  static final CryptoProvider PROVIDER = CryptoProvider.preferNative();
+  static final int NODES = 4;
+  private static final Duration TICK = Duration.ofMillis(10);
+
+  private record Delivery(int from, int to, Message message) {}
+
+  final Block genesis;
+  final ChannelConfig channel;
+  private final Path walRoot;
+  private final long walSegmentBytes;
+  private final EnvelopeValidator envelopes;
+  private final EnvelopeFactory client;
+  private final Queue<Delivery> network = new ArrayDeque<>();
+  private final List<Replica> replicas = new ArrayList<>();
+  private final List<ConsensusLog> logs = new ArrayList<>();
+  private final List<List<Block>> chains = new ArrayList<>();
+
+  /**
+   * @param walSegmentBytes segment size of every replica's consensus WAL (small to see truncation)
+   */
+  FabricTestCluster(Path walRoot, long walSegmentBytes) throws Exception {
+    this.walRoot = walRoot;
+    this.walSegmentBytes = walSegmentBytes;
+    genesis =
+        Block.parseFrom(Files.readAllBytes(FabricFixtures.root().resolve("bft-genesis.block")));
+    channel = ConfigBlockReader.read(genesis);
+    envelopes = envelopeValidator(channel);
+    client = new EnvelopeFactory(user1(), Clock.systemUTC());
+    for (int r = 0; r < NODES; r++) {
+      chains.add(new ArrayList<>());
+      replicas.add(null);
+      logs.add(null);
+    }
+    for (int r = 0; r < NODES; r++) {
+      open(r);
+    }
+  }
+
+  /** Closes every log and rebuilds every replica from it, as after a crash of the whole cluster. */
+  void crashAndRecoverAll() throws Exception {
+    network.clear();
+    for (int r = 0; r < NODES; r++) {
+      logs.get(r).close();
+    }
+    for (int r = 0; r < NODES; r++) {
+      open(r);
+    }
+  }
+
+  /** Submits {@code count} fresh transactions to every replica, as Fabric's gateway does. */
+  void submit(int count) {
+    for (int i = 0; i < count; i++) {
+      EnvelopeFactory.SignedEnvelope tx = client.transaction("fixture", new byte[200]);
+      Request request = new Request(new RequestId("tx", tx.txId()), tx.envelope().toByteArray());
+      for (int r = 0; r < NODES; r++) {
+        apply(r, replicas.get(r).step(new Event.ClientRequest(request)));
+      }
+    }
+  }
+
+  /** Ticks until every replica ordered {@code transactions} in total, or {@code maxTicks} pass. */
+  void runUntilOrdered(int transactions, int maxTicks) {
+    for (int tick = 0; tick < maxTicks && !allOrdered(transactions); tick++) {
+      for (int r = 0; r < NODES; r++) {
+        apply(r, replicas.get(r).step(new Event.Tick()));
+      }
+      for (Delivery d = network.poll(); d != null; d = network.poll()) {
+        apply(d.to(), replicas.get(d.to()).step(new Event.Received(d.from(), d.message())));
+      }
+    }
+  }
+
+  List<Block> chain(int replica) {
+    return chains.get(replica);
+  }
+
+  int orderedCount(int replica) {
+    return chains.get(replica).stream().mapToInt(b -> b.getData().getDataCount()).sum();
+  }
+
+  ConsensusLog log(int replica) {
+    return logs.get(replica);
+  }
+
+  @Override
+  public void close() {
+    logs.forEach(ConsensusLog::close);
+  }
+
+  private boolean allOrdered(int transactions) {
+    for (int r = 0; r < NODES; r++) {
+      if (orderedCount(r) < transactions) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void open(int r) throws Exception {
+    long consenterId = channel.consenters().consenters().get(r).id();
+    ReplicaConfig config = ChannelReplicas.replicaConfig(channel, r, TICK);
+    ReplicaServices services =
+        ChannelReplicas.services(
+            channel,
+            genesis.getHeader(),
+            0,
+            consenterId,
+            enrollmentKey(consenterId),
+            envelopes,
+            PROVIDER);
+    ConsensusLog.Opened opened =
+        ConsensusLog.open(
+            new WalConfig(
+                walRoot.resolve("replica-" + r), (int) (walSegmentBytes / 2), walSegmentBytes),
+            new WalRecordCodec(ChannelReplicas.wireLimits(config)));
+    logs.set(r, opened.log());
+    replicas.set(
+        r,
+        opened.records().isEmpty()
+            ? Replica.start(config, services)
+            : Replica.recover(config, services, opened.records()));
+  }
+
+  /** The orderer's durability rule: sendNow, then append + sync, then votes and decisions. */
+  private void apply(int replica, Effects effects) {
+    send(replica, effects.sendNow());
+    ConsensusLog log = logs.get(replica);
+    log.append(effects.persist());
+    if (!effects.persist().isEmpty()) {
+      log.sync();
+    }
+    send(replica, effects.sendAfterPersist());
+    List<Block> chain = chains.get(replica);
+    for (Decision decision : effects.decisions()) {
+      long next = chain.isEmpty() ? 1 : chain.getLast().getHeader().getNumber() + 1;
+      // After recovery a decision the application already has may be handed over again.
+      if (decision.sequence() >= next) {
+        chain.add(ProposalBlocks.signedBlock(decision));
+      }
+    }
+  }
+
+  private void send(int from, List<Outbound> messages) {
+    for (Outbound out : messages) {
+      if (out.to().isPresent()) {
+        network.add(new Delivery(from, out.to().getAsInt(), out.message()));
+      } else {
+        for (int to = 0; to < NODES; to++) {
+          if (to != from) {
+            network.add(new Delivery(from, to, out.message()));
+          }
+        }
+      }
+    }
+  }
+
+  private static EnvelopeValidator envelopeValidator(ChannelConfig channel) throws Exception {
+    ChannelRules rules =
+        ChannelRules.fromConfig(
+            channel.config(), PROVIDER, channel.batchLimits().absoluteMaxBytes(), 1024);
+    BroadcastValidator validator =
+        new BroadcastValidator(id -> Optional.of(rules), Clock.systemUTC());
+    return envelope -> {
+      try {
+        return validator.validate(Envelope.parseFrom(envelope))
+                instanceof BroadcastResult.Rejected rejected
+            ? Optional.of(rejected.verdict().info())
+            : Optional.empty();
+      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+        return Optional.of("not an envelope");
+      }
+    };
+  }
+
+  private static EcdsaSigner enrollmentKey(long consenterId) throws Exception {
+    Path key = FabricFixtures.orderer((int) consenterId).resolve("msp/keystore/priv_sk");
+    return new EcdsaSigner(PROVIDER, new EcKeys(PROVIDER).privateKeyFromPem(Files.readString(key)));
+  }
+
+  private static SigningIdentity user1() {
+    return SigningIdentity.fromMspDirectory(
+        FabricFixtures.root()
+            .resolve("crypto/peerOrganizations/org1.example.com/users/User1@org1.example.com/msp"),
+        "Org1MSP",
+        PROVIDER);
+  }
+}
