@@ -1,0 +1,223 @@
+package io.rubinbft.orderer.cluster;
+
+import io.rubinbft.net.Channel;
+import io.rubinbft.net.ChannelConfig;
+import io.rubinbft.net.Interest;
+import io.rubinbft.net.PeerAuthenticator;
+import io.rubinbft.net.SelectionKey;
+import io.rubinbft.net.Selector;
+import io.rubinbft.net.ServerChannel;
+import io.rubinbft.net.transport.Transport;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.DirectBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's replica-to-replica network: one rdma-net selector on one thread carries every
+ * channel's consensus messages. Each node dials every peer it sends to and sends only on its own
+ * outbound connections, so a pair of nodes has one connection per direction and no race decides
+ * which to keep. Peers are authenticated by certificate (the handshake proves the key), and every
+ * frame carries its channel's name; handlers map the certificate to a replica of their channel.
+ */
+public final class ClusterNetwork implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterNetwork.class);
+  private static final int SEND_REQUESTS = 1 << 16;
+  private static final int QUEUED_PER_PEER = 4096;
+  private static final int MESSAGES_PER_POLL = 256;
+
+  private record SendRequest(InetSocketAddress peer, byte[] frame) {}
+
+  private final Selector selector;
+  private final ServerChannel server;
+  private final PeerAuthenticator authenticator;
+  private final BlockingQueue<SendRequest> requests = new ArrayBlockingQueue<>(SEND_REQUESTS);
+  private final Map<String, InboundHandler> handlers = new ConcurrentHashMap<>();
+  private final Map<InetSocketAddress, PeerLink> links = new HashMap<>();
+  private final Map<Channel, PeerLink> linkOfChannel = new IdentityHashMap<>();
+  private final AtomicLong sent = new AtomicLong();
+  private final AtomicLong received = new AtomicLong();
+  private final AtomicLong droppedQueueFull = new AtomicLong();
+  private final AtomicLong droppedUnknownChannel = new AtomicLong();
+  private final AtomicLong droppedMalformed = new AtomicLong();
+  private volatile int connectedPeers;
+  private volatile String failure;
+  private volatile boolean running = true;
+  private final Thread thread;
+
+  private ClusterNetwork(Selector selector, ServerChannel server, PeerAuthenticator authenticator) {
+    this.selector = selector;
+    this.server = server;
+    this.authenticator = authenticator;
+    server.key().interests(EnumSet.of(Interest.ACCEPT));
+    this.thread = Thread.ofPlatform().name("cluster-network").daemon().unstarted(this::run);
+  }
+
+  /**
+   * Listens at {@code listen} and starts the network thread.
+   *
+   * @param authenticator accepts the certificates of the consenters of the channels served
+   */
+  public static ClusterNetwork start(
+      Transport transport,
+      ChannelConfig config,
+      InetSocketAddress listen,
+      PeerAuthenticator authenticator)
+      throws IOException {
+    Selector selector = Selector.open(transport, config);
+    ClusterNetwork network =
+        new ClusterNetwork(selector, selector.listen(listen, authenticator), authenticator);
+    network.thread.start();
+    return network;
+  }
+
+  /** Where peers reach this node (the real port when 0 was asked for). */
+  public InetSocketAddress localAddress() {
+    return server.localAddress();
+  }
+
+  /** Routes {@code channel}'s messages to {@code handler}. */
+  public void register(String channel, InboundHandler handler) {
+    handlers.put(channel, handler);
+  }
+
+  public void unregister(String channel) {
+    handlers.remove(channel);
+  }
+
+  /**
+   * Sends {@code message} of {@code channel} to the peer at {@code peer}, from any thread, without
+   * blocking: when the network is behind, the frame is dropped and counted (PBFT retransmits).
+   */
+  public void send(InetSocketAddress peer, String channel, byte[] message) {
+    if (!requests.offer(new SendRequest(peer, ClusterFrames.frame(channel, message)))) {
+      droppedQueueFull.incrementAndGet();
+    }
+  }
+
+  /** Why the network thread stopped, if it stopped on its own: the node cannot reach its peers. */
+  public Optional<String> failure() {
+    return Optional.ofNullable(failure);
+  }
+
+  public ClusterStats stats() {
+    return new ClusterStats(
+        connectedPeers,
+        sent.get(),
+        received.get(),
+        droppedQueueFull.get(),
+        droppedUnknownChannel.get(),
+        droppedMalformed.get());
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    try {
+      thread.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void run() {
+    boolean stoppedCleanly = false;
+    try (selector) {
+      while (running) {
+        long now = System.currentTimeMillis();
+        drainRequests();
+        for (PeerLink link : links.values()) {
+          connectIfNeeded(link, now);
+          sent.addAndGet(link.flush());
+        }
+        selector.select(this::onReady, 1);
+        connectedPeers = (int) links.values().stream().filter(PeerLink::isOpen).count();
+      }
+      stoppedCleanly = true;
+    } catch (IOException | RuntimeException e) {
+      LOG.error("cluster network stopped: {}", e.toString(), e);
+      failure = "cluster network stopped: " + e;
+    } finally {
+      if (!stoppedCleanly && failure == null) {
+        failure = "cluster network thread died";
+      }
+      links.values().forEach(PeerLink::close);
+      server.close();
+    }
+  }
+
+  private void drainRequests() {
+    for (SendRequest request = requests.poll(); request != null; request = requests.poll()) {
+      PeerLink link =
+          links.computeIfAbsent(request.peer(), address -> new PeerLink(address, QUEUED_PER_PEER));
+      if (!link.enqueue(request.frame())) {
+        droppedQueueFull.incrementAndGet();
+      }
+    }
+  }
+
+  private void connectIfNeeded(PeerLink link, long now) {
+    if (!link.needsConnect(now)) {
+      return;
+    }
+    // The link's previous channel, if any, is closed: forget it before dialing again.
+    linkOfChannel.values().remove(link);
+    try {
+      Channel channel = selector.connect(link.address(), authenticator);
+      channel.key().interests(EnumSet.of(Interest.CONNECT, Interest.SEND));
+      linkOfChannel.put(channel, link);
+      link.connected(channel, now);
+    } catch (IOException e) {
+      link.connected(null, now);
+      LOG.debug("connecting to {} failed: {}", link.address(), e.toString());
+    }
+  }
+
+  private void onReady(SelectionKey key) {
+    if (key.isReady(Interest.ACCEPT)) {
+      for (Optional<Channel> in = server.accept(); in.isPresent(); in = server.accept()) {
+        in.get().key().interests(EnumSet.of(Interest.RECEIVE));
+      }
+      return;
+    }
+    Channel channel = key.channel();
+    if (key.isReady(Interest.RECEIVE)) {
+      X509Certificate peer = channel.peerCertificate().orElse(null);
+      channel.poll(
+          (buffer, offset, length) -> dispatch(peer, buffer, offset, length), MESSAGES_PER_POLL);
+    }
+    PeerLink link = linkOfChannel.get(channel);
+    if (link != null && (key.isReady(Interest.SEND) || key.isReady(Interest.CONNECT))) {
+      sent.addAndGet(link.flush());
+    }
+  }
+
+  private void dispatch(X509Certificate peer, DirectBuffer buffer, int offset, int length) {
+    Optional<ClusterFrames.Parsed> frame = ClusterFrames.parse(buffer, offset, length);
+    if (frame.isEmpty() || peer == null) {
+      droppedMalformed.incrementAndGet();
+      return;
+    }
+    InboundHandler handler = handlers.get(frame.get().channel());
+    if (handler == null) {
+      droppedUnknownChannel.incrementAndGet();
+      return;
+    }
+    byte[] message = new byte[frame.get().messageLength()];
+    buffer.getBytes(offset + frame.get().messageOffset(), message);
+    received.incrementAndGet();
+    handler.onMessage(peer, message);
+  }
+}

@@ -1,0 +1,19 @@
+package io.rubinbft.orderer.cluster;
+
+/**
+ * The cluster network's counters, as plain data for metrics and health.
+ *
+ * @param connectedPeers peers with an open outbound channel
+ * @param framesSent frames handed to rdma-net
+ * @param framesReceived frames received and dispatched
+ * @param droppedSendQueueFull frames dropped because a peer's send queue was full
+ * @param droppedUnknownChannel frames received for a channel this node does not serve
+ * @param droppedMalformed frames that were not cluster frames
+ */
+public record ClusterStats(
+    int connectedPeers,
+    long framesSent,
+    long framesReceived,
+    long droppedSendQueueFull,
+    long droppedUnknownChannel,
+    long droppedMalformed) {}

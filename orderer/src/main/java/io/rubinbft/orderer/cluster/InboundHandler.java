@@ -1,0 +1,14 @@
+package io.rubinbft.orderer.cluster;
+
+import java.security.cert.X509Certificate;
+
+/** Receives one channel's consensus messages from the cluster network thread. */
+@FunctionalInterface
+public interface InboundHandler {
+
+  /**
+   * A message from the peer that authenticated with {@code peer}. The bytes are a copy: the handler
+   * may keep them. Called on the network thread: hand the message on, do not block.
+   */
+  void onMessage(X509Certificate peer, byte[] message);
+}

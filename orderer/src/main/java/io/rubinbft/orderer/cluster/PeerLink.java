@@ -1,0 +1,83 @@
+package io.rubinbft.orderer.cluster;
+
+import io.rubinbft.net.Channel;
+import io.rubinbft.net.ChannelState;
+import io.rubinbft.net.SendResult;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * This node's outbound connection to one peer and the frames waiting for it. Used only on the
+ * network thread. The queue is bounded: PBFT retransmits what matters (status, votes), so a peer
+ * that cannot keep up loses the oldest frames rather than growing this node's memory.
+ */
+final class PeerLink {
+
+  private static final long RECONNECT_MILLIS = 500;
+
+  private final InetSocketAddress address;
+  private final int maxQueued;
+  private final ArrayDeque<byte[]> queued = new ArrayDeque<>();
+  private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
+  private Channel channel;
+  private long nextConnectMillis;
+
+  PeerLink(InetSocketAddress address, int maxQueued) {
+    this.address = address;
+    this.maxQueued = maxQueued;
+  }
+
+  InetSocketAddress address() {
+    return address;
+  }
+
+  /** Queues a frame; returns false when the oldest one had to be dropped for it. */
+  boolean enqueue(byte[] frame) {
+    boolean dropped = false;
+    if (queued.size() >= maxQueued) {
+      queued.pollFirst();
+      dropped = true;
+    }
+    queued.addLast(frame);
+    return !dropped;
+  }
+
+  /** Whether a new connection should be started now (none open, and the back-off has passed). */
+  boolean needsConnect(long nowMillis) {
+    boolean usable = channel != null && channel.state() != ChannelState.CLOSED;
+    return !usable && nowMillis >= nextConnectMillis;
+  }
+
+  void connected(Channel newChannel, long nowMillis) {
+    channel = newChannel;
+    nextConnectMillis = nowMillis + RECONNECT_MILLIS;
+  }
+
+  boolean isOpen() {
+    return channel != null && channel.state() == ChannelState.OPEN;
+  }
+
+  /** Sends queued frames until the peer's credit runs out; returns how many went. */
+  int flush() {
+    if (!isOpen()) {
+      return 0;
+    }
+    int sent = 0;
+    for (byte[] frame = queued.peekFirst(); frame != null; frame = queued.peekFirst()) {
+      view.wrap(frame);
+      if (channel.offer(view, 0, frame.length) != SendResult.SENT) {
+        break;
+      }
+      queued.pollFirst();
+      sent++;
+    }
+    return sent;
+  }
+
+  void close() {
+    if (channel != null) {
+      channel.close();
+    }
+  }
+}
