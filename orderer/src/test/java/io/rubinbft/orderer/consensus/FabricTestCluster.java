@@ -199,7 +199,7 @@ final class FabricTestCluster implements AutoCloseable {
     }
   }
 
-  private static EnvelopeValidator envelopeValidator(ChannelConfig channel) throws Exception {
+  static EnvelopeValidator envelopeValidator(ChannelConfig channel) throws Exception {
     ChannelRules rules =
         ChannelRules.fromConfig(
             channel.config(), PROVIDER, channel.batchLimits().absoluteMaxBytes(), 1024);
@@ -217,12 +217,12 @@ final class FabricTestCluster implements AutoCloseable {
     };
   }
 
-  private static EcdsaSigner enrollmentKey(long consenterId) throws Exception {
+  static EcdsaSigner enrollmentKey(long consenterId) throws Exception {
     Path key = FabricFixtures.orderer((int) consenterId).resolve("msp/keystore/priv_sk");
     return new EcdsaSigner(PROVIDER, new EcKeys(PROVIDER).privateKeyFromPem(Files.readString(key)));
   }
 
-  private static SigningIdentity user1() {
+  static SigningIdentity user1() {
     return SigningIdentity.fromMspDirectory(
         FabricFixtures.root()
             .resolve("crypto/peerOrganizations/org1.example.com/users/User1@org1.example.com/msp"),

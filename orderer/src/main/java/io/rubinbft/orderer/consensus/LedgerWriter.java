@@ -1,0 +1,90 @@
+package io.rubinbft.orderer.consensus;
+
+import io.rubinbft.bft.Decision;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.Durability;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.hyperledger.fabric.protos.common.Block;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends decided blocks to the channel's ledger on a thread of its own, so a disk sync never
+ * stalls the protocol: a decision is already durable in the consensus WAL when it gets here. A
+ * queue of decisions is appended with one sync at its end (group commit). Block {@code s} of a
+ * channel started at its genesis block is sequence {@code s}; a decision the ledger already holds
+ * (handed over again after a restart) is skipped.
+ */
+final class LedgerWriter implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LedgerWriter.class);
+  private static final int QUEUE = 4096;
+
+  private final ChannelLedger ledger;
+  private final BlockingQueue<Decision> decisions = new ArrayBlockingQueue<>(QUEUE);
+  private final Thread thread;
+  private volatile boolean running = true;
+  private volatile String failure;
+
+  LedgerWriter(ChannelLedger ledger) {
+    this.ledger = ledger;
+    this.thread = Thread.ofPlatform().name("ledger-" + ledger.name()).daemon().start(this::run);
+  }
+
+  /** Hands a decision over; blocks while the writer is a full queue behind (back-pressure). */
+  void write(Decision decision) throws InterruptedException {
+    decisions.put(decision);
+  }
+
+  /** Why the writer stopped, if it did: the node must stop serving the channel. */
+  Optional<String> failure() {
+    return Optional.ofNullable(failure);
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void run() {
+    List<Decision> batch = new ArrayList<>();
+    try {
+      while (running || !decisions.isEmpty()) {
+        Decision first = decisions.poll(50, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        batch.add(first);
+        decisions.drainTo(batch);
+        append(batch);
+        batch.clear();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.error("ledger writer of channel {} stopped", ledger.name(), e);
+      failure = "ledger writer stopped: " + e;
+    }
+  }
+
+  private void append(List<Decision> batch) {
+    for (int i = 0; i < batch.size(); i++) {
+      Block block = ProposalBlocks.signedBlock(batch.get(i));
+      if (block.getHeader().getNumber() < ledger.height()) {
+        continue;
+      }
+      boolean last = i == batch.size() - 1;
+      ledger.append(block.toByteArray(), last ? Durability.SYNCED : Durability.UNSYNCED);
+    }
+  }
+}

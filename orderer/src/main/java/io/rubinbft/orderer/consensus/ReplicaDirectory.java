@@ -1,0 +1,57 @@
+package io.rubinbft.orderer.consensus;
+
+import io.rubinbft.orderer.channel.Consenter;
+import io.rubinbft.orderer.channel.ConsenterMapping;
+import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.function.IntFunction;
+
+/**
+ * Who replica {@code i} of a channel is on the network: the i-th consenter by id, reached at the
+ * address its consenter-mapping entry names, and recognized by the TLS certificates it lists.
+ */
+public final class ReplicaDirectory {
+
+  private final List<Consenter> consenters;
+  private final IntFunction<InetSocketAddress> addresses;
+
+  /** Replicas at the addresses {@code addresses} gives (tests use ephemeral ports). */
+  public ReplicaDirectory(ConsenterMapping mapping, IntFunction<InetSocketAddress> addresses) {
+    this.consenters = mapping.consenters();
+    this.addresses = addresses;
+  }
+
+  /** Replicas at their consenter-mapping host and port. */
+  public static ReplicaDirectory fromMapping(ConsenterMapping mapping) {
+    List<Consenter> consenters = mapping.consenters();
+    return new ReplicaDirectory(
+        mapping,
+        i ->
+            InetSocketAddress.createUnresolved(consenters.get(i).host(), consenters.get(i).port()));
+  }
+
+  public int size() {
+    return consenters.size();
+  }
+
+  public InetSocketAddress address(int replica) {
+    InetSocketAddress address = addresses.apply(replica);
+    return address.isUnresolved()
+        ? new InetSocketAddress(address.getHostString(), address.getPort())
+        : address;
+  }
+
+  /** The replica that authenticated with {@code certificate}, if it is one of this channel's. */
+  public OptionalInt replicaOf(X509Certificate certificate) {
+    for (int i = 0; i < consenters.size(); i++) {
+      Consenter consenter = consenters.get(i);
+      if (consenter.clientTlsCertificate().equals(certificate)
+          || consenter.serverTlsCertificate().equals(certificate)) {
+        return OptionalInt.of(i);
+      }
+    }
+    return OptionalInt.empty();
+  }
+}

@@ -1,0 +1,194 @@
+package io.rubinbft.orderer.consensus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.protocol.Replica;
+import io.rubinbft.bft.wire.MessageCodec;
+import io.rubinbft.bft.wire.WalRecordCodec;
+import io.rubinbft.ledger.BlockHashing;
+import io.rubinbft.ledger.BlockStore;
+import io.rubinbft.ledger.BlockStoreConfig;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.Durability;
+import io.rubinbft.ledger.wal.WalConfig;
+import io.rubinbft.net.ChannelConfig;
+import io.rubinbft.net.Identity;
+import io.rubinbft.net.PeerAuthenticator;
+import io.rubinbft.net.tcp.TcpTransport;
+import io.rubinbft.orderer.block.BlockSignatureVerifier;
+import io.rubinbft.orderer.channel.Consenter;
+import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.EcdsaSigner;
+import io.rubinbft.orderer.crypto.EcdsaVerifier;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.tls.Pem;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.hyperledger.fabric.protos.common.Block;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Four replica hosts of the fixture channel in one JVM, on real parts: rdma-net over loopback TCP
+ * with the consenters' TLS identities, consensus WALs, and RocksDB ledgers holding Fabric's genesis
+ * block. Blocks must reach all ledgers identically, with a quorum of consenter signatures.
+ */
+class ReplicaHostTest {
+
+  private static final Duration TICK = Duration.ofMillis(10);
+
+  @TempDir Path data;
+
+  private final List<ClusterNetwork> networks = new ArrayList<>();
+  private final List<BlockStore> stores = new ArrayList<>();
+  private final List<ReplicaHost> hosts = new ArrayList<>();
+  private final List<ChannelLedger> ledgers = new ArrayList<>();
+  private FabricTestCluster fixture;
+  private EnvelopeFactory client;
+
+  @AfterEach
+  void stop() {
+    hosts.forEach(ReplicaHost::close);
+    networks.forEach(ClusterNetwork::close);
+    stores.forEach(BlockStore::close);
+  }
+
+  @Test
+  void fourHostsOrderIntoTheirLedgersAndContinueWithoutOneFollower() throws Exception {
+    startCluster();
+
+    submit(30, List.of(0, 1, 2, 3));
+    awaitTransactions(30, List.of(0, 1, 2, 3));
+    assertSameValidChains(List.of(0, 1, 2, 3));
+
+    hosts.get(3).close();
+    submit(30, List.of(0, 1, 2));
+    awaitTransactions(60, List.of(0, 1, 2));
+    assertSameValidChains(List.of(0, 1, 2));
+  }
+
+  private void startCluster() throws Exception {
+    fixture = new FabricTestCluster(data.resolve("unused"), 64L << 20);
+    fixture.close();
+    client = new EnvelopeFactory(FabricTestCluster.user1(), Clock.systemUTC());
+    List<Consenter> consenters = fixture.channel.consenters().consenters();
+    List<java.security.cert.X509Certificate> tls =
+        consenters.stream().map(Consenter::serverTlsCertificate).toList();
+    for (int r = 0; r < FabricTestCluster.NODES; r++) {
+      Path tlsDir = FabricFixtures.orderer((int) consenters.get(r).id()).resolve("tls");
+      Identity identity = new Identity(tls.get(r), Pem.privateKey(tlsDir.resolve("server.key")));
+      networks.add(
+          ClusterNetwork.start(
+              TcpTransport.open(),
+              ChannelConfig.defaults(identity),
+              new InetSocketAddress("127.0.0.1", 0),
+              PeerAuthenticator.pinned(tls)));
+    }
+    ReplicaDirectory directory =
+        new ReplicaDirectory(fixture.channel.consenters(), i -> networks.get(i).localAddress());
+    for (int r = 0; r < FabricTestCluster.NODES; r++) {
+      hosts.add(startHost(r, directory));
+    }
+  }
+
+  private ReplicaHost startHost(int r, ReplicaDirectory directory) throws Exception {
+    BlockStore store = BlockStore.open(BlockStoreConfig.defaults(data.resolve("ledger-" + r)));
+    stores.add(store);
+    ChannelLedger ledger = store.createChannel("fixture");
+    ledger.append(fixture.genesis.toByteArray(), Durability.SYNCED);
+    ledgers.add(ledger);
+    long consenterId = fixture.channel.consenters().consenters().get(r).id();
+    ReplicaConfig config = ChannelReplicas.replicaConfig(fixture.channel, r, TICK);
+    ConsensusLog.Opened log =
+        ConsensusLog.open(
+            WalConfig.defaults(data.resolve("wal-" + r)),
+            new WalRecordCodec(ChannelReplicas.wireLimits(config)));
+    EcdsaSigner key = FabricTestCluster.enrollmentKey(consenterId);
+    Replica replica =
+        Replica.start(
+            config,
+            ChannelReplicas.services(
+                fixture.channel,
+                fixture.genesis.getHeader(),
+                0,
+                consenterId,
+                key,
+                FabricTestCluster.envelopeValidator(fixture.channel),
+                FabricTestCluster.PROVIDER));
+    return new ReplicaHost(
+        "fixture",
+        r,
+        replica,
+        log.log(),
+        new MessageCodec(ChannelReplicas.wireLimits(config)),
+        networks.get(r),
+        directory,
+        ledger,
+        TICK);
+  }
+
+  private void submit(int count, List<Integer> to) throws Exception {
+    for (int i = 0; i < count; i++) {
+      EnvelopeFactory.SignedEnvelope tx = client.transaction("fixture", new byte[300]);
+      List<CompletableFuture<Optional<String>>> outcomes = new ArrayList<>();
+      for (int r : to) {
+        outcomes.add(hosts.get(r).submit(tx.txId(), tx.envelope().toByteArray()));
+      }
+      for (CompletableFuture<Optional<String>> outcome : outcomes) {
+        assertThat(outcome.get(30, TimeUnit.SECONDS)).isEmpty();
+      }
+    }
+  }
+
+  private void awaitTransactions(int count, List<Integer> replicas) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    for (int r : replicas) {
+      while (transactions(ledgers.get(r)) < count && System.nanoTime() < deadline) {
+        ledgers.get(r).awaitHeight(ledgers.get(r).height() + 1, Duration.ofMillis(200));
+      }
+      assertThat(transactions(ledgers.get(r))).as("transactions in ledger %d", r).isEqualTo(count);
+    }
+  }
+
+  private static int transactions(ChannelLedger ledger) {
+    int total = 0;
+    for (long n = 1; n < ledger.height(); n++) {
+      total += ledger.block(n).orElseThrow().block().getData().getDataCount();
+    }
+    return total;
+  }
+
+  private void assertSameValidChains(List<Integer> replicas) {
+    BlockSignatureVerifier signatures =
+        new BlockSignatureVerifier(
+            fixture.channel.consenters(),
+            new EcKeys(FabricTestCluster.PROVIDER),
+            new EcdsaVerifier(FabricTestCluster.PROVIDER));
+    ChannelLedger reference = ledgers.get(replicas.getFirst());
+    for (int r : replicas) {
+      ChannelLedger ledger = ledgers.get(r);
+      assertThat(ledger.height()).isEqualTo(reference.height());
+      for (long n = 1; n < ledger.height(); n++) {
+        Block block = ledger.block(n).orElseThrow().block();
+        Block previous = ledger.block(n - 1).orElseThrow().block();
+        assertThat(block.getHeader().getPreviousHash().toByteArray())
+            .isEqualTo(BlockHashing.headerHash(previous.getHeader()));
+        assertThat(block.getHeader())
+            .isEqualTo(reference.block(n).orElseThrow().block().getHeader());
+        assertThat(signatures.check(block.getHeader(), block.getMetadata()).invalidReason())
+            .isEmpty();
+      }
+    }
+  }
+}
