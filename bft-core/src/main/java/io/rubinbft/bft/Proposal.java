@@ -16,13 +16,4 @@ public record Proposal(long sequence, Digest previous, List<Request> requests, b
     }
     requests = List.copyOf(requests);
   }
-
-  /** Bytes of all requests and the payload. */
-  public long size() {
-    long size = payload.length;
-    for (Request request : requests) {
-      size += request.size();
-    }
-    return size;
-  }
 }

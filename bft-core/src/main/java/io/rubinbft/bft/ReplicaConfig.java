@@ -39,21 +39,30 @@ public record ReplicaConfig(
   public static final int MAX_BACKOFF_DOUBLINGS = 6;
 
   public ReplicaConfig {
-    require(replicas >= 1, "replicas", replicas);
-    require(self >= 0 && self < replicas, "self", self);
-    require(batchMaxCount >= 1, "batchMaxCount", batchMaxCount);
-    require(batchMaxBytes >= requestMaxBytes, "batchMaxBytes", batchMaxBytes);
-    require(batchTimeoutTicks >= 0, "batchTimeoutTicks", batchTimeoutTicks);
-    require(checkpointInterval >= 1, "checkpointInterval", checkpointInterval);
-    require(window >= 2 * checkpointInterval, "window", window);
-    require(window % checkpointInterval == 0, "window", window);
-    require(poolLimit >= batchMaxCount, "poolLimit", poolLimit);
-    require(requestMaxBytes >= 1, "requestMaxBytes", requestMaxBytes);
-    require(requestTimeoutTicks >= 1, "requestTimeoutTicks", requestTimeoutTicks);
-    require(viewChangeTimeoutTicks >= 1, "viewChangeTimeoutTicks", viewChangeTimeoutTicks);
-    require(statusIntervalTicks >= 1, "statusIntervalTicks", statusIntervalTicks);
-    require(retainedDecisions >= window, "retainedDecisions", retainedDecisions);
-    require(decidedIdMemory >= poolLimit, "decidedIdMemory", decidedIdMemory);
+    atLeast("replicas", replicas, 1);
+    if (self < 0 || self >= replicas) {
+      throw new IllegalArgumentException(
+          "self is " + self + " but must be in [0, " + replicas + ")");
+    }
+    atLeast("batchMaxCount", batchMaxCount, 1);
+    atLeast("requestMaxBytes", requestMaxBytes, 1);
+    atLeast("batchMaxBytes", batchMaxBytes, requestMaxBytes);
+    atLeast("batchTimeoutTicks", batchTimeoutTicks, 0);
+    atLeast("checkpointInterval", checkpointInterval, 1);
+    atLeast("window", window, 2L * checkpointInterval);
+    if (window % checkpointInterval != 0) {
+      throw new IllegalArgumentException(
+          "window is "
+              + window
+              + " but must be a multiple of checkpointInterval "
+              + checkpointInterval);
+    }
+    atLeast("poolLimit", poolLimit, batchMaxCount);
+    atLeast("requestTimeoutTicks", requestTimeoutTicks, 1);
+    atLeast("viewChangeTimeoutTicks", viewChangeTimeoutTicks, 1);
+    atLeast("statusIntervalTicks", statusIntervalTicks, 1);
+    atLeast("retainedDecisions", retainedDecisions, window);
+    atLeast("decidedIdMemory", decidedIdMemory, poolLimit);
   }
 
   /** Sensible defaults for {@code replicas} replicas, this one being {@code self}. */
@@ -80,10 +89,10 @@ public record ReplicaConfig(
         decidedIdMemory);
   }
 
-  private static void require(boolean valid, String name, long value) {
-    if (!valid) {
+  private static void atLeast(String name, long value, long minimum) {
+    if (value < minimum) {
       throw new IllegalArgumentException(
-          name + " is " + value + ", which breaks its documented constraint");
+          name + " is " + value + " but must be at least " + minimum);
     }
   }
 }

@@ -31,6 +31,13 @@ class StateTransferScenarioTest {
     cluster.submit(60);
     cluster.runUntilAllDecided(3000);
     cluster.heal();
+    // At first replica 3 hears only from the liar, so that is where it fetches from.
+    cluster.cut(1, 3);
+    cluster.cut(2, 3);
+    cluster.runTicks(100);
+    assertThat(cluster.status(3).drops()).containsKey("bad decision");
+    assertThat(cluster.status(3).lastDelivered()).isZero();
+    cluster.heal();
     cluster.runUntilAllDecided(3000);
     assertThat(cluster.decidedAt(3)).isEqualTo(60);
   }

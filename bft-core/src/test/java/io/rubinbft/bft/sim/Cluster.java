@@ -5,6 +5,7 @@ import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.message.Commit;
@@ -74,14 +75,6 @@ public final class Cluster {
     return new ReplicaConfig(replicas, 0, 4, 1 << 16, 2, 16, 4, 500, 1024, 60, 20, 8, 64, 10_000);
   }
 
-  public long seed() {
-    return seed;
-  }
-
-  public long now() {
-    return now;
-  }
-
   public int size() {
     return nodes.length;
   }
@@ -141,7 +134,7 @@ public final class Cluster {
         new Byzantine(replica, nodes.length, attacks, new Random(random.nextLong()), keys);
   }
 
-  public io.rubinbft.bft.ReplicaStatus status(int replica) {
+  public ReplicaStatus status(int replica) {
     return nodes[replica].replica.status();
   }
 
@@ -165,10 +158,6 @@ public final class Cluster {
         offer(node, request);
       }
     }
-  }
-
-  public int submittedCount() {
-    return submitted.size();
   }
 
   public void runTicks(long ticks) {
