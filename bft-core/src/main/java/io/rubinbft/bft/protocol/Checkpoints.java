@@ -25,14 +25,34 @@ final class Checkpoints {
   }
 
   void onDelivered(long sequence, Digest digest) {
-    if (sequence % ctx.config.checkpointInterval() != 0) {
-      return;
+    if (sequence % ctx.config.checkpointInterval() == 0) {
+      ctx.out.broadcastDurable(signOwn(sequence, digest));
     }
+  }
+
+  /**
+   * Recovery: this replica's checkpoints above the stable one are not in the WAL (its decisions
+   * are); sign them again, or a quorum of restarted replicas could never make them stable. They
+   * leave with the next retransmission.
+   */
+  void signDelivered() {
+    long interval = ctx.config.checkpointInterval();
+    for (long sequence = ctx.low + interval;
+        sequence <= ctx.log.lastDelivered();
+        sequence += interval) {
+      Digest digest = ctx.log.decidedDigest(sequence);
+      if (digest != null) {
+        signOwn(sequence, digest);
+      }
+    }
+  }
+
+  private Checkpoint signOwn(long sequence, Digest digest) {
     byte[] signature = ctx.sign(SignedBytes.checkpoint(sequence, digest));
     Checkpoint checkpoint = new Checkpoint(sequence, digest, ctx.self, signature);
     own.put(sequence, checkpoint);
-    ctx.out.broadcastDurable(checkpoint);
     record(checkpoint);
+    return checkpoint;
   }
 
   void onCheckpoint(Checkpoint checkpoint) {

@@ -63,6 +63,7 @@ public final class Replica {
     Replica replica = new Replica(config, services);
     Recovery recovery = new Recovery(replica.ctx, replica.viewChanges);
     wal.forEach(recovery::replay);
+    replica.checkpoints.signDelivered();
     replica.normal.startView(recovery.firstFreeSequence());
     replica.ctx.out = new EffectsBuilder();
     return replica;

@@ -55,6 +55,9 @@ final class RequestPool {
     Pending entry = new Pending(request, now);
     pending.put(id, entry);
     if (!inFlight.containsKey(id)) {
+      if (unproposed.size() >= 2 * limit) {
+        compact();
+      }
       unproposed.add(entry);
     }
     return Optional.empty();
@@ -91,6 +94,11 @@ final class RequestPool {
   private boolean proposable(Pending entry) {
     RequestId id = entry.request().id();
     return pending.get(id) == entry && !inFlight.containsKey(id);
+  }
+
+  /** Drops stale entries behind a request that waits long, so the queue stays within bounds. */
+  private void compact() {
+    unproposed.removeIf(entry -> !proposable(entry));
   }
 
   private void dropStaleHead() {
