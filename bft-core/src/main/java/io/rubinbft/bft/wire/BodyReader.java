@@ -18,6 +18,7 @@ import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Reads the layout {@link BodyWriter} writes from untrusted bytes, checking every count and length
@@ -73,11 +74,8 @@ final class BodyReader {
     Digest stableDigest = in.digest("ViewChange.stableDigest");
     List<Checkpoint> stableProof = checkpoints("ViewChange.stableProof");
     Decision lastDecision = in.booleanValue("ViewChange.lastDecision present") ? decision() : null;
-    int count = in.count("ViewChange.prepared", limits.maxSequencesPerMessage());
-    List<PreparedCertificate> prepared = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      prepared.add(preparedCertificate());
-    }
+    List<PreparedCertificate> prepared =
+        list("ViewChange.prepared", limits.maxSequencesPerMessage(), this::preparedCertificate);
     int sender = in.replica("ViewChange.sender", limits.replicas());
     return new ViewChange(
         newView,
@@ -92,16 +90,9 @@ final class BodyReader {
 
   NewView newView() {
     long view = in.longValue("NewView.view");
-    int viewChangeCount = in.count("NewView.viewChanges", limits.replicas());
-    List<ViewChange> viewChanges = new ArrayList<>(viewChangeCount);
-    for (int i = 0; i < viewChangeCount; i++) {
-      viewChanges.add(viewChange());
-    }
-    int reproposalCount = in.count("NewView.reproposals", limits.maxSequencesPerMessage());
-    List<PrePrepare> reproposals = new ArrayList<>(reproposalCount);
-    for (int i = 0; i < reproposalCount; i++) {
-      reproposals.add(prePrepare());
-    }
+    List<ViewChange> viewChanges = list("NewView.viewChanges", limits.replicas(), this::viewChange);
+    List<PrePrepare> reproposals =
+        list("NewView.reproposals", limits.maxSequencesPerMessage(), this::prePrepare);
     int sender = in.replica("NewView.sender", limits.replicas());
     return new NewView(view, viewChanges, reproposals, sender, signature("NewView.signature"));
   }
@@ -122,43 +113,42 @@ final class BodyReader {
   }
 
   Decisions decisions() {
-    int count = in.count("Decisions.decisions", limits.maxSequencesPerMessage());
-    List<Decision> decisions = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      decisions.add(decision());
-    }
+    List<Decision> decisions =
+        list("Decisions.decisions", limits.maxSequencesPerMessage(), this::decision);
     return new Decisions(decisions, in.replica("Decisions.sender", limits.replicas()));
   }
 
   PreparedCertificate preparedCertificate() {
     PrePrepare prePrepare = prePrepare();
-    int count = in.count("PreparedCertificate.prepares", limits.replicas());
-    List<Prepare> prepares = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      prepares.add(prepare());
-    }
+    List<Prepare> prepares = list("PreparedCertificate.prepares", limits.replicas(), this::prepare);
     return new PreparedCertificate(prePrepare, prepares);
   }
 
   Decision decision() {
     Proposal proposal = proposal();
     Digest digest = in.digest("Decision.digest");
-    int count = in.count("Decision.certificate", limits.replicas());
-    List<CommitSignature> certificate = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      int replica = in.replica("CommitSignature.replica", limits.replicas());
-      certificate.add(new CommitSignature(replica, signature("CommitSignature.signature")));
-    }
+    List<CommitSignature> certificate =
+        list("Decision.certificate", limits.replicas(), this::commitSignature);
     return new Decision(proposal, digest, certificate);
   }
 
   List<Checkpoint> checkpoints(String field) {
-    int count = in.count(field, limits.replicas());
-    List<Checkpoint> checkpoints = new ArrayList<>(count);
+    return list(field, limits.replicas(), this::checkpoint);
+  }
+
+  private CommitSignature commitSignature() {
+    int replica = in.replica("CommitSignature.replica", limits.replicas());
+    return new CommitSignature(replica, signature("CommitSignature.signature"));
+  }
+
+  /** A count checked against {@code limit} and the remaining bytes, then that many elements. */
+  private <T> List<T> list(String field, int limit, Supplier<T> element) {
+    int count = in.count(field, limit);
+    List<T> list = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      checkpoints.add(checkpoint());
+      list.add(element.get());
     }
-    return checkpoints;
+    return list;
   }
 
   private Proposal proposal() {

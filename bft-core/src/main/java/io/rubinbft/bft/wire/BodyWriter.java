@@ -1,10 +1,8 @@
 package io.rubinbft.bft.wire;
 
-import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Proposal;
-import io.rubinbft.bft.Request;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
@@ -16,6 +14,7 @@ import io.rubinbft.bft.message.PreparedCertificate;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 /**
  * Writes the bodies of messages and of the values inside them, field by field in declaration order
@@ -65,22 +64,14 @@ final class BodyWriter {
     if (viewChange.lastDecision() != null) {
       decision(out, viewChange.lastDecision());
     }
-    out.count(viewChange.prepared().size());
-    for (PreparedCertificate certificate : viewChange.prepared()) {
-      preparedCertificate(out, certificate);
-    }
+    list(out, viewChange.prepared(), BodyWriter::preparedCertificate);
     out.intValue(viewChange.sender()).bytes(viewChange.signature());
   }
 
   static void newView(WireWriter out, NewView newView) {
-    out.longValue(newView.view()).count(newView.viewChanges().size());
-    for (ViewChange viewChange : newView.viewChanges()) {
-      viewChange(out, viewChange);
-    }
-    out.count(newView.reproposals().size());
-    for (PrePrepare prePrepare : newView.reproposals()) {
-      prePrepare(out, prePrepare);
-    }
+    out.longValue(newView.view());
+    list(out, newView.viewChanges(), BodyWriter::viewChange);
+    list(out, newView.reproposals(), BodyWriter::prePrepare);
     out.intValue(newView.sender()).bytes(newView.signature());
   }
 
@@ -96,34 +87,26 @@ final class BodyWriter {
   }
 
   static void decisions(WireWriter out, Decisions decisions) {
-    out.count(decisions.decisions().size());
-    for (Decision decision : decisions.decisions()) {
-      decision(out, decision);
-    }
+    list(out, decisions.decisions(), BodyWriter::decision);
     out.intValue(decisions.sender());
   }
 
   static void preparedCertificate(WireWriter out, PreparedCertificate certificate) {
     prePrepare(out, certificate.prePrepare());
-    out.count(certificate.prepares().size());
-    for (Prepare prepare : certificate.prepares()) {
-      prepare(out, prepare);
-    }
+    list(out, certificate.prepares(), BodyWriter::prepare);
   }
 
   static void decision(WireWriter out, Decision decision) {
     proposal(out, decision.proposal());
-    out.digest(decision.digest()).count(decision.certificate().size());
-    for (CommitSignature signature : decision.certificate()) {
-      out.intValue(signature.replica()).bytes(signature.signature());
-    }
+    out.digest(decision.digest());
+    list(
+        out,
+        decision.certificate(),
+        (writer, signature) -> writer.intValue(signature.replica()).bytes(signature.signature()));
   }
 
   static void checkpoints(WireWriter out, List<Checkpoint> checkpoints) {
-    out.count(checkpoints.size());
-    for (Checkpoint checkpoint : checkpoints) {
-      checkpoint(out, checkpoint);
-    }
+    list(out, checkpoints, BodyWriter::checkpoint);
   }
 
   /** Prepare and commit share one layout; the type tag tells them apart. */
@@ -134,10 +117,23 @@ final class BodyWriter {
 
   private static void proposal(WireWriter out, Proposal proposal) {
     out.longValue(proposal.sequence()).digest(proposal.previous());
-    out.count(proposal.requests().size());
-    for (Request request : proposal.requests()) {
-      out.string(request.id().client()).string(request.id().key()).bytes(request.payload());
-    }
+    list(
+        out,
+        proposal.requests(),
+        (writer, request) ->
+            writer
+                .string(request.id().client())
+                .string(request.id().key())
+                .bytes(request.payload()));
     out.bytes(proposal.payload());
+  }
+
+  /** A u32 count, then the elements. */
+  private static <T> void list(
+      WireWriter out, List<T> elements, BiConsumer<WireWriter, T> element) {
+    out.count(elements.size());
+    for (T value : elements) {
+      element.accept(out, value);
+    }
   }
 }

@@ -28,14 +28,14 @@ public record WireLimits(
     int maxMessageBytes) {
 
   public WireLimits {
-    require(replicas >= 1, "replicas", replicas);
-    require(maxRequestsPerProposal >= 0, "maxRequestsPerProposal", maxRequestsPerProposal);
-    require(maxRequestBytes >= 0, "maxRequestBytes", maxRequestBytes);
-    require(maxBatchBytes >= 0, "maxBatchBytes", maxBatchBytes);
-    require(maxPayloadBytes >= 0, "maxPayloadBytes", maxPayloadBytes);
-    require(maxSignatureBytes >= 0, "maxSignatureBytes", maxSignatureBytes);
-    require(maxSequencesPerMessage >= 0, "maxSequencesPerMessage", maxSequencesPerMessage);
-    require(maxMessageBytes >= 2, "maxMessageBytes", maxMessageBytes);
+    atLeast("replicas", replicas, 1);
+    atLeast("maxRequestsPerProposal", maxRequestsPerProposal, 0);
+    atLeast("maxRequestBytes", maxRequestBytes, 0);
+    atLeast("maxBatchBytes", maxBatchBytes, 0);
+    atLeast("maxPayloadBytes", maxPayloadBytes, 0);
+    atLeast("maxSignatureBytes", maxSignatureBytes, 0);
+    atLeast("maxSequencesPerMessage", maxSequencesPerMessage, 0);
+    atLeast("maxMessageBytes", maxMessageBytes, 2);
   }
 
   /**
@@ -78,10 +78,10 @@ public record WireLimits(
         bytes);
   }
 
-  private static void require(boolean valid, String name, long value) {
-    if (!valid) {
+  private static void atLeast(String name, long value, long minimum) {
+    if (value < minimum) {
       throw new IllegalArgumentException(
-          name + " is " + value + ", which breaks its documented constraint");
+          name + " is " + value + " but must be at least " + minimum);
     }
   }
 }

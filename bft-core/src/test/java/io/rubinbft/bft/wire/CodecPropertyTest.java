@@ -10,15 +10,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Properties of both codecs over seeded random values of every message and WAL record type. Each
- * value comes from its own seed, which a failure names; {@code -Dwire.seed=N} moves the whole run.
+ * value comes from its own seed, which a failure names; {@code -Dwire.seed=N} moves the whole run,
+ * {@code -Dwire.roundTrips=N} and {@code -Dwire.mutatedValues=N} lengthen it (WIRE.md "Tests").
  */
 class CodecPropertyTest {
 
   private static final long BASE_SEED = Long.getLong("wire.seed", 20261121L);
-  private static final int ROUND_TRIPS = 10_000;
+  private static final int ROUND_TRIPS = Integer.getInteger("wire.roundTrips", 10_000);
   private static final int DEEP_COMPARISONS = 200;
   private static final int TRUNCATED_VALUES = 50;
-  private static final int MUTATED_VALUES = 1_000;
+  private static final int MUTATED_VALUES = Integer.getInteger("wire.mutatedValues", 1_000);
   private static final int MUTATIONS_PER_VALUE = 8;
 
   static List<Subject> subjects() {

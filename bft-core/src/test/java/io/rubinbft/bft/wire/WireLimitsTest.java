@@ -68,6 +68,6 @@ class WireLimitsTest {
   void rejectsNegativeLimits() {
     assertThatThrownBy(() -> new WireLimits(4, 1, 1, 1, 1, -1, 1, 100))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("maxSignatureBytes is -1");
+        .hasMessage("maxSignatureBytes is -1 but must be at least 0");
   }
 }
