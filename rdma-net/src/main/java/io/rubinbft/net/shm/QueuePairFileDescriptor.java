@@ -77,6 +77,9 @@ final class QueuePairFileDescriptor {
   /** Set in the delivered word when the receive ring closes: the peer delivers nothing more. */
   static final long DELIVERED_CLOSED = 1L << 62;
 
+  /** Cached: {@code values()} would allocate on every completion. */
+  private static final CompletionStatus[] STATUSES = CompletionStatus.values();
+
   private QueuePairFileDescriptor() {}
 
   static long sendSlotsOffset(int receiveDepth) {
@@ -102,7 +105,6 @@ final class QueuePairFileDescriptor {
 
   /** The status for a stored word, or null when the word is no status (a peer's garbage). */
   static CompletionStatus status(int code) {
-    CompletionStatus[] all = CompletionStatus.values();
-    return code >= 1 && code <= all.length ? all[code - 1] : null;
+    return code >= 1 && code <= STATUSES.length ? STATUSES[code - 1] : null;
   }
 }

@@ -239,7 +239,8 @@ final class ShmConnections {
         return false;
       }
       pair.attachPeer(connector);
-      String description = listener.toString().substring("shm listener at ".length());
+      InetSocketAddress address = listener.localAddress();
+      String description = address.getHostString() + ":" + address.getPort();
       handler.connectRequested(
           listener,
           ShmPendingConnection.incoming(this, pair, description),
