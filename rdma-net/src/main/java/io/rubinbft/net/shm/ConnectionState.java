@@ -7,6 +7,9 @@ enum ConnectionState {
   REJECTED(3),
   ABANDONED(4);
 
+  /** Cached: {@code values()} would allocate on every read of the word. */
+  private static final ConnectionState[] ALL = values();
+
   private final long code;
 
   ConnectionState(long code) {
@@ -19,7 +22,7 @@ enum ConnectionState {
 
   /** The state for a stored word, or null when the word is no state (a peer's garbage). */
   static ConnectionState of(long code) {
-    for (ConnectionState state : values()) {
+    for (ConnectionState state : ALL) {
       if (state.code == code) {
         return state;
       }

@@ -2,6 +2,7 @@ package io.rubinbft.net.shm;
 
 import io.rubinbft.net.verbs.RegisteredMemory;
 import io.rubinbft.net.verbs.WorkRequests;
+import java.util.Objects;
 
 /** A queue pair's reusable work request list: plain arrays filled in place, read at post. */
 final class ShmWorkRequests implements WorkRequests {
@@ -38,6 +39,7 @@ final class ShmWorkRequests implements WorkRequests {
       int length,
       boolean signaled,
       boolean inline) {
+    Objects.checkIndex(index, workRequestIds.length);
     if (!(memory instanceof ShmRegisteredMemory shm) || shm.device() != device) {
       throw new IllegalArgumentException(memory + " is not registered with " + device.name());
     }

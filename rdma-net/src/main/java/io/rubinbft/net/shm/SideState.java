@@ -7,6 +7,9 @@ enum SideState {
   DISCONNECTED(3),
   CLOSED(4);
 
+  /** Cached: {@code values()} would allocate on every read of the word. */
+  private static final SideState[] ALL = values();
+
   private final long code;
 
   SideState(long code) {
@@ -19,7 +22,7 @@ enum SideState {
 
   /** The state for a stored word, or null when the word is no state (a peer's garbage). */
   static SideState of(long code) {
-    for (SideState state : values()) {
+    for (SideState state : ALL) {
       if (state.code == code) {
         return state;
       }
