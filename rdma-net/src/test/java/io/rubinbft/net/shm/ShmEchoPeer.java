@@ -22,18 +22,21 @@ public final class ShmEchoPeer implements ConnectionEventHandler {
   static final int SLOT_BYTES = 4096;
 
   private final Endpoint endpoint;
+  private final int slotBytes;
   private boolean finished;
 
-  private ShmEchoPeer(Endpoint endpoint) {
+  private ShmEchoPeer(Endpoint endpoint, int slotBytes) {
     this.endpoint = endpoint;
+    this.slotBytes = slotBytes;
   }
 
   public static void main(String[] args) throws VerbsException {
     Path root = Path.of(args[0]);
     int port = Integer.parseInt(args[1]);
+    int slotBytes = args.length > 2 ? Integer.parseInt(args[2]) : SLOT_BYTES;
     try (ShmVerbsDevice device = ShmVerbsDevice.open(ShmOptions.defaults(root))) {
       ShmEchoPeer peer =
-          new ShmEchoPeer(new Endpoint(device, DEPTH, DEPTH, 0, 2L * DEPTH * SLOT_BYTES));
+          new ShmEchoPeer(new Endpoint(device, DEPTH, DEPTH, 0, 2L * DEPTH * slotBytes), slotBytes);
       device.listen(new InetSocketAddress("127.0.0.1", port), peer.endpoint.spec);
       while (!peer.finished) {
         device.pollConnectionEvents(peer);
@@ -55,12 +58,12 @@ public final class ShmEchoPeer implements ConnectionEventHandler {
       throw new IllegalStateException("receive " + slot + " completed with " + status);
     }
     MemorySegment bytes = endpoint.bytes();
-    long sendOffset = (DEPTH + slot) * SLOT_BYTES;
-    MemorySegment.copy(bytes, slot * SLOT_BYTES, bytes, sendOffset, length);
+    long sendOffset = (DEPTH + slot) * slotBytes;
+    MemorySegment.copy(bytes, slot * slotBytes, bytes, sendOffset, length);
     try {
       endpoint.pair.sendRequests().set(0, slot, endpoint.memory, sendOffset, length, true, false);
       endpoint.pair.postSend(1);
-      endpoint.postReceive(slot, slot * SLOT_BYTES, SLOT_BYTES);
+      endpoint.postReceive(slot, slot * slotBytes, slotBytes);
     } catch (VerbsException e) {
       throw new IllegalStateException(e);
     }
@@ -79,7 +82,7 @@ public final class ShmEchoPeer implements ConnectionEventHandler {
     try {
       endpoint.pair = request.queuePair();
       for (int slot = 0; slot < DEPTH; slot++) {
-        endpoint.postReceive(slot, (long) slot * SLOT_BYTES, SLOT_BYTES);
+        endpoint.postReceive(slot, (long) slot * slotBytes, slotBytes);
       }
       request.accept(privateData);
     } catch (VerbsException e) {

@@ -3,12 +3,10 @@ package io.rubinbft.net.shm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.net.verbs.CompletionStatus;
-import io.rubinbft.net.verbs.PendingConnection;
 import io.rubinbft.net.verbs.VerbsException;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,12 +32,12 @@ class ShmTwoProcessTest {
   @TempDir Path root;
 
   private final List<ShmVerbsDevice> devices = new ArrayList<>();
-  private Process child;
+  private EchoChild child;
 
   @AfterEach
   void cleanUp() {
     if (child != null) {
-      child.destroyForcibly();
+      child.close();
     }
     devices.forEach(ShmVerbsDevice::close);
   }
@@ -57,46 +55,11 @@ class ShmTwoProcessTest {
     return new Endpoint(device, ShmEchoPeer.DEPTH, ShmEchoPeer.DEPTH, 0, 1 << 20);
   }
 
-  private void startChild() throws IOException {
-    String java = ProcessHandle.current().info().command().orElseThrow();
-    child =
-        new ProcessBuilder(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                ShmEchoPeer.class.getName(),
-                root.toString(),
-                Integer.toString(PORT))
-            .redirectErrorStream(true)
-            .redirectOutput(root.resolve("child.log").toFile())
-            .start();
-  }
-
-  /** Connects to the child, retrying while it has not started listening yet. */
-  private void connectToChild(Endpoint endpoint) throws VerbsException, InterruptedException {
-    InetSocketAddress address = new InetSocketAddress("127.0.0.1", PORT);
-    while (true) {
-      PendingConnection connection = endpoint.device.connect(address, endpoint.spec, new byte[0]);
-      endpoint.pair = connection.queuePair();
-      int seen = endpoint.events.events.size();
-      while (endpoint.events.events.size() == seen) {
-        assertThat(child.isAlive()).as("child is alive").isTrue();
-        endpoint.device.pollConnectionEvents(endpoint.events);
-        Thread.yield();
-      }
-      if (endpoint.events.established.contains(connection)) {
-        return;
-      }
-      endpoint.pair.close();
-      Thread.sleep(20);
-    }
-  }
-
   @Test
   void messagesMakeTheRoundTripThroughAnotherProcess() throws Exception {
     Endpoint endpoint = endpoint(Duration.ofMillis(100));
-    startChild();
-    connectToChild(endpoint);
+    child = EchoChild.start(root, PORT, ShmEchoPeer.SLOT_BYTES);
+    child.connect(endpoint);
     long seed = System.nanoTime();
     System.out.println("ShmTwoProcessTest seed=" + seed);
     Random random = new Random(seed);
@@ -108,12 +71,12 @@ class ShmTwoProcessTest {
           .isEqualTo(message);
     }
     endpoint.pair.disconnect();
-    assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(child.exitValue()).as("child exit status; see child.log").isZero();
+    assertThat(child.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(child.process.exitValue()).as("child exit status; see child.log").isZero();
   }
 
   /** Sends {@code message} and returns what comes back. */
-  private static byte[] echo(Endpoint endpoint, long id, byte[] message) throws VerbsException {
+  static byte[] echo(Endpoint endpoint, long id, byte[] message) throws VerbsException {
     MemorySegment bytes = endpoint.bytes();
     long receiveOffset = ShmEchoPeer.SLOT_BYTES;
     endpoint.postReceive(id, receiveOffset, ShmEchoPeer.SLOT_BYTES);
@@ -135,12 +98,12 @@ class ShmTwoProcessTest {
   @Test
   void aKilledPeerIsReportedDisconnectedAndItsFilesAreSwept() throws Exception {
     Endpoint endpoint = endpoint(Duration.ZERO);
-    startChild();
-    connectToChild(endpoint);
+    child = EchoChild.start(root, PORT, ShmEchoPeer.SLOT_BYTES);
+    child.connect(endpoint);
     assertThat(echo(endpoint, 1, new byte[] {1, 2, 3})).containsExactly(1, 2, 3);
     assertThat(deviceDirectories()).hasSize(2);
 
-    child.destroyForcibly().waitFor();
+    child.process.destroyForcibly().waitFor();
     while (endpoint.events.disconnected.isEmpty()) {
       endpoint.device.pollConnectionEvents(endpoint.events);
       Thread.yield();
