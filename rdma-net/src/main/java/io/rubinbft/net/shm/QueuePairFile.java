@@ -3,8 +3,6 @@ package io.rubinbft.net.shm;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.CONNECTION_STATE_OFFSET;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.MAGIC;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.MAGIC_OFFSET;
-import static io.rubinbft.net.shm.QueuePairFileDescriptor.MAX_INLINE_BYTES;
-import static io.rubinbft.net.shm.QueuePairFileDescriptor.MAX_INLINE_OFFSET;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.MAX_PRIVATE_DATA;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.MAX_QUEUE_DEPTH;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.MAX_REASON_BYTES;
@@ -19,7 +17,6 @@ import static io.rubinbft.net.shm.QueuePairFileDescriptor.QUEUE_PAIR_STATE_OFFSE
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.REASON_LENGTH_OFFSET;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.REASON_OFFSET;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.RECEIVE_DEPTH_OFFSET;
-import static io.rubinbft.net.shm.QueuePairFileDescriptor.SEND_DEPTH_OFFSET;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.VERSION;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.VERSION_OFFSET;
 
@@ -30,7 +27,7 @@ import java.util.Optional;
 
 /**
  * Flyweight over the header of one queue pair side's file (layout in {@link
- * QueuePairFileDescriptor}); its rings are read through {@link ReceiveRing} and {@link SendRing}.
+ * QueuePairFileDescriptor}); its receive ring is read through {@link ReceiveRing}.
  */
 final class QueuePairFile {
 
@@ -45,13 +42,10 @@ final class QueuePairFile {
   }
 
   /** Writes a fresh header into a zeroed file of {@link QueuePairFileDescriptor#fileBytes}. */
-  static QueuePairFile initialize(
-      MemorySegment segment, Owner owner, int sendDepth, int receiveDepth, int maxInline) {
+  static QueuePairFile initialize(MemorySegment segment, Owner owner, int receiveDepth) {
     QueuePairFile file = new QueuePairFile(segment);
     segment.set(ValueLayout.JAVA_INT, VERSION_OFFSET, VERSION);
-    segment.set(ValueLayout.JAVA_INT, SEND_DEPTH_OFFSET, sendDepth);
     segment.set(ValueLayout.JAVA_INT, RECEIVE_DEPTH_OFFSET, receiveDepth);
-    segment.set(ValueLayout.JAVA_INT, MAX_INLINE_OFFSET, maxInline);
     segment.set(ValueLayout.JAVA_LONG, OWNER_KEY_OFFSET, owner.deviceKey());
     segment.set(ValueLayout.JAVA_LONG, OWNER_PID_OFFSET, owner.pid());
     segment.set(ValueLayout.JAVA_LONG, OWNER_START_OFFSET, owner.startMillis());
@@ -73,20 +67,14 @@ final class QueuePairFile {
     if (version != VERSION) {
       return Optional.of("queue pair file version is " + version + " but expected " + VERSION);
     }
-    if (sendDepth() < 1 || sendDepth() > MAX_QUEUE_DEPTH) {
-      return Optional.of("send depth is " + sendDepth() + " but must be in 1.." + MAX_QUEUE_DEPTH);
-    }
     if (receiveDepth() < 1 || receiveDepth() > MAX_QUEUE_DEPTH) {
       return Optional.of(
           "receive depth is " + receiveDepth() + " but must be in 1.." + MAX_QUEUE_DEPTH);
     }
-    if (maxInline() < 0 || maxInline() > MAX_INLINE_BYTES) {
-      return Optional.of("max inline is " + maxInline() + " but must be in 0.." + MAX_INLINE_BYTES);
-    }
-    long expected = QueuePairFileDescriptor.fileBytes(sendDepth(), receiveDepth(), maxInline());
+    long expected = QueuePairFileDescriptor.fileBytes(receiveDepth());
     if (segment.byteSize() < expected) {
       return Optional.of(
-          "queue pair file is " + segment.byteSize() + " bytes but its depths need " + expected);
+          "queue pair file is " + segment.byteSize() + " bytes but its depth needs " + expected);
     }
     int privateDataLength = segment.get(ValueLayout.JAVA_INT, PRIVATE_DATA_LENGTH_OFFSET);
     if (privateDataLength < 0 || privateDataLength > MAX_PRIVATE_DATA) {
@@ -96,16 +84,8 @@ final class QueuePairFile {
     return Optional.empty();
   }
 
-  int sendDepth() {
-    return segment.get(ValueLayout.JAVA_INT, SEND_DEPTH_OFFSET);
-  }
-
   int receiveDepth() {
     return segment.get(ValueLayout.JAVA_INT, RECEIVE_DEPTH_OFFSET);
-  }
-
-  int maxInline() {
-    return segment.get(ValueLayout.JAVA_INT, MAX_INLINE_OFFSET);
   }
 
   Owner owner() {

@@ -4,18 +4,18 @@ import io.rubinbft.net.verbs.CompletionStatus;
 
 /**
  * Layout of one side of a queue pair: the file {@code dev-KEY/qp-N} its device creates and the peer
- * maps. The owner writes everything except where noted; words two processes write live on their own
- * 64-byte lines.
+ * maps. It holds what the peer must see: identity, the answer to a connection request, the side's
+ * state and its receive ring. Send descriptors stay in the sending process ({@link SendQueue}),
+ * where a faulty peer cannot alter them. The owner writes everything except where noted; words two
+ * processes write live on their own 64-byte lines.
  *
  * <pre>
- *  0                   8                   16                  24
- *  +-------------------+---------+---------+---------+---------+
- *  | magic "RUBINSQP"  | version | sendDep | recvDep | maxInl. |  0
- *  +-------------------+---------+---------+---------+---------+
- *  | owner device key  | owner pid         | owner start (ms)  |  24
- *  +-------------------+---------+---------+-------------------+
- *  | peer device key*  | peerQp* | pdLen   | private data (56) |  48
- *  +-------------------+---------+---------+-------------------+
+ *  0                   8         12        16
+ *  +-------------------+---------+---------+
+ *  | magic "RUBINSQP"  | version | recvDep |                        0
+ *  | owner device key  | owner pid         | owner start (ms)       16
+ *  | peer device key*  | peerQp* | pdLen   | private data (56)      40
+ *  +-----------------------------------------------------------+
  *  | connection state* (connector's file: REQUESTED, ACCEPTED, |  128
  *  |   REJECTED by the acceptor, ABANDONED by the connector)   |
  *  | queue pair state (OPEN, ERROR, DISCONNECTED, CLOSED)      |  192
@@ -23,12 +23,9 @@ import io.rubinbft.net.verbs.CompletionStatus;
  *  | receives posted (owner, release)                          |  384
  *  | receives delivered* (peer CAS; owner CAS sets CLOSED bit) |  448
  *  +-----------------------------------------------------------+
- *  | receive slots [recvDep] x 32:                             |  512
- *  |   wrId 8 | offset 8 | region 4 | length 4 |               |
+ *  | receive slots [recvDep] x 24:                             |  512
+ *  |   offset 8 | region 4 | capacity 4 |                       |
  *  |   byteLength* 4 | status* 4                               |
- *  | send slots [sendDep] x 32:                                |
- *  |   wrId 8 | offset 8 | region 4 | length 4 | flags 4 | st 4|
- *  | inline data [sendDep] x roundUp8(maxInline)               |
  *  +-----------------------------------------------------------+
  *  * written by the peer
  * </pre>
@@ -40,20 +37,17 @@ final class QueuePairFileDescriptor {
   static final int MAX_PRIVATE_DATA = 56;
   static final int MAX_REASON_BYTES = 124;
   static final int MAX_QUEUE_DEPTH = 1 << 16;
-  static final int MAX_INLINE_BYTES = 1024;
 
   static final long MAGIC_OFFSET = 0;
   static final long VERSION_OFFSET = 8;
-  static final long SEND_DEPTH_OFFSET = 12;
-  static final long RECEIVE_DEPTH_OFFSET = 16;
-  static final long MAX_INLINE_OFFSET = 20;
-  static final long OWNER_KEY_OFFSET = 24;
-  static final long OWNER_PID_OFFSET = 32;
-  static final long OWNER_START_OFFSET = 40;
-  static final long PEER_KEY_OFFSET = 48;
-  static final long PEER_QP_FILE_OFFSET = 56;
-  static final long PRIVATE_DATA_LENGTH_OFFSET = 60;
-  static final long PRIVATE_DATA_OFFSET = 64;
+  static final long RECEIVE_DEPTH_OFFSET = 12;
+  static final long OWNER_KEY_OFFSET = 16;
+  static final long OWNER_PID_OFFSET = 24;
+  static final long OWNER_START_OFFSET = 32;
+  static final long PEER_KEY_OFFSET = 40;
+  static final long PEER_QP_FILE_OFFSET = 48;
+  static final long PRIVATE_DATA_LENGTH_OFFSET = 52;
+  static final long PRIVATE_DATA_OFFSET = 56;
   static final long CONNECTION_STATE_OFFSET = 128;
   static final long QUEUE_PAIR_STATE_OFFSET = 192;
   static final long REASON_LENGTH_OFFSET = 256;
@@ -62,17 +56,12 @@ final class QueuePairFileDescriptor {
   static final long RECEIVES_DELIVERED_OFFSET = 448;
   static final long RECEIVE_SLOTS_OFFSET = 512;
 
-  static final int SLOT_BYTES = 32;
-  static final long SLOT_WR_ID = 0;
-  static final long SLOT_OFFSET = 8;
-  static final long SLOT_REGION = 16;
-  static final long SLOT_LENGTH = 20;
-  static final long RECEIVE_SLOT_BYTE_LENGTH = 24;
-  static final long SEND_SLOT_FLAGS = 24;
-  static final long SLOT_STATUS = 28;
-
-  static final int FLAG_SIGNALED = 1;
-  static final int FLAG_INLINE = 2;
+  static final int SLOT_BYTES = 24;
+  static final long SLOT_OFFSET = 0;
+  static final long SLOT_REGION = 8;
+  static final long SLOT_LENGTH = 12;
+  static final long SLOT_BYTE_LENGTH = 16;
+  static final long SLOT_STATUS = 20;
 
   /** Set in the delivered word when the receive ring closes: the peer delivers nothing more. */
   static final long DELIVERED_CLOSED = 1L << 62;
@@ -82,20 +71,8 @@ final class QueuePairFileDescriptor {
 
   private QueuePairFileDescriptor() {}
 
-  static long sendSlotsOffset(int receiveDepth) {
+  static long fileBytes(int receiveDepth) {
     return RECEIVE_SLOTS_OFFSET + (long) receiveDepth * SLOT_BYTES;
-  }
-
-  static long inlineOffset(int sendDepth, int receiveDepth) {
-    return sendSlotsOffset(receiveDepth) + (long) sendDepth * SLOT_BYTES;
-  }
-
-  static int inlineStride(int maxInline) {
-    return (maxInline + 7) & ~7;
-  }
-
-  static long fileBytes(int sendDepth, int receiveDepth, int maxInline) {
-    return inlineOffset(sendDepth, receiveDepth) + (long) sendDepth * inlineStride(maxInline);
   }
 
   /** The word stored in a slot for {@code status}; 0 means "not completed yet". */

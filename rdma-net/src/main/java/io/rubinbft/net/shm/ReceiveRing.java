@@ -4,13 +4,12 @@ import static io.rubinbft.net.shm.QueuePairFileDescriptor.DELIVERED_CLOSED;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.RECEIVES_DELIVERED_OFFSET;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.RECEIVES_POSTED_OFFSET;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.RECEIVE_SLOTS_OFFSET;
-import static io.rubinbft.net.shm.QueuePairFileDescriptor.RECEIVE_SLOT_BYTE_LENGTH;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.SLOT_BYTES;
+import static io.rubinbft.net.shm.QueuePairFileDescriptor.SLOT_BYTE_LENGTH;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.SLOT_LENGTH;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.SLOT_OFFSET;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.SLOT_REGION;
 import static io.rubinbft.net.shm.QueuePairFileDescriptor.SLOT_STATUS;
-import static io.rubinbft.net.shm.QueuePairFileDescriptor.SLOT_WR_ID;
 
 import io.rubinbft.net.verbs.CompletionStatus;
 import java.lang.foreign.MemorySegment;
@@ -18,7 +17,8 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Flyweight over a side's receive queue: a single-producer/single-consumer ring of posted receive
- * descriptors. The owner posts (fills slots, then publishes {@code posted} with release); the
+ * descriptors (where the peer may write: region, offset, capacity; the work request ids stay in the
+ * owner's process). The owner posts (fills slots, then publishes {@code posted} with release); the
  * peer's sender consumes the oldest, copies its message into the slot's buffer, writes length and
  * status into the slot and publishes {@code delivered} with a CAS. The owner closes the ring by
  * setting {@link QueuePairFileDescriptor#DELIVERED_CLOSED} with a CAS too, so a delivery and a
@@ -33,10 +33,6 @@ final class ReceiveRing {
   ReceiveRing(MemorySegment segment, int depth) {
     this.segment = segment;
     this.depth = depth;
-  }
-
-  int depth() {
-    return depth;
   }
 
   long posted() {
@@ -77,26 +73,21 @@ final class ReceiveRing {
     }
   }
 
-  void post(long position, long workRequestId, int regionId, long offset, int length) {
+  void post(long position, int regionId, long offset, int length) {
     long slot = slot(position);
-    segment.set(ValueLayout.JAVA_LONG, slot + SLOT_WR_ID, workRequestId);
     segment.set(ValueLayout.JAVA_LONG, slot + SLOT_OFFSET, offset);
     segment.set(ValueLayout.JAVA_INT, slot + SLOT_REGION, regionId);
     segment.set(ValueLayout.JAVA_INT, slot + SLOT_LENGTH, length);
-    segment.set(ValueLayout.JAVA_INT, slot + RECEIVE_SLOT_BYTE_LENGTH, 0);
+    segment.set(ValueLayout.JAVA_INT, slot + SLOT_BYTE_LENGTH, 0);
     segment.set(ValueLayout.JAVA_INT, slot + SLOT_STATUS, 0);
   }
 
   /** Written by the peer before {@link #publishDelivery}. */
   void complete(long position, int byteLength, CompletionStatus status) {
     long slot = slot(position);
-    segment.set(ValueLayout.JAVA_INT, slot + RECEIVE_SLOT_BYTE_LENGTH, byteLength);
+    segment.set(ValueLayout.JAVA_INT, slot + SLOT_BYTE_LENGTH, byteLength);
     segment.set(
         ValueLayout.JAVA_INT, slot + SLOT_STATUS, QueuePairFileDescriptor.statusCode(status));
-  }
-
-  long workRequestId(long position) {
-    return segment.get(ValueLayout.JAVA_LONG, slot(position) + SLOT_WR_ID);
   }
 
   long offset(long position) {
@@ -112,7 +103,7 @@ final class ReceiveRing {
   }
 
   int byteLength(long position) {
-    return segment.get(ValueLayout.JAVA_INT, slot(position) + RECEIVE_SLOT_BYTE_LENGTH);
+    return segment.get(ValueLayout.JAVA_INT, slot(position) + SLOT_BYTE_LENGTH);
   }
 
   int statusCode(long position) {

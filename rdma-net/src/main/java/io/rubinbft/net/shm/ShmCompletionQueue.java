@@ -7,31 +7,26 @@ import java.util.Arrays;
 /**
  * A completion queue over the queue pairs that report to it. Completions are not copied into a
  * queue of their own: each pair's send ring and receive ring hold them, in posting order, until
- * they are polled, so this queue can never overrun. A poll first lets every attached pair make a
- * delivery pass (the "NIC" work), then hands out completions, starting at a different pair each
- * time so that one busy pair cannot starve the others.
+ * they are polled, so this queue can never overrun and its requested capacity needs no storage. A
+ * poll first lets every attached pair make a delivery pass (the "NIC" work), then hands out
+ * completions, starting at a different pair each time so that one busy pair cannot starve the
+ * others.
  */
 final class ShmCompletionQueue implements CompletionQueue {
 
   private static final ShmQueuePair[] NONE = new ShmQueuePair[0];
 
   private final ShmVerbsDevice device;
-  private final int capacity;
   private ShmQueuePair[] pairs = NONE;
   private int nextStart;
   private boolean closed;
 
-  ShmCompletionQueue(ShmVerbsDevice device, int capacity) {
+  ShmCompletionQueue(ShmVerbsDevice device) {
     this.device = device;
-    this.capacity = capacity;
   }
 
   ShmVerbsDevice device() {
     return device;
-  }
-
-  int capacity() {
-    return capacity;
   }
 
   void attach(ShmQueuePair pair) {

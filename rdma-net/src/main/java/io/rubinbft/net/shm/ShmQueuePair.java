@@ -4,6 +4,7 @@ import io.rubinbft.net.verbs.CompletionHandler;
 import io.rubinbft.net.verbs.CompletionOpcode;
 import io.rubinbft.net.verbs.CompletionStatus;
 import io.rubinbft.net.verbs.QueuePair;
+import io.rubinbft.net.verbs.QueuePairSpec;
 import io.rubinbft.net.verbs.VerbsException;
 import io.rubinbft.net.verbs.WorkRequests;
 import java.lang.foreign.Arena;
@@ -34,12 +35,13 @@ final class ShmQueuePair implements QueuePair {
   private final Path ownPath;
   private final QueuePairFile own;
   private final ReceiveRing receives;
-  private final SendRing sends;
+  private final SendQueue sends;
   private final ShmWorkRequests sendRequests;
   private final ShmWorkRequests receiveRequests;
   private final ShmCompletionQueue sendCompletions;
   private final ShmCompletionQueue receiveCompletions;
-  private final MemorySegment[] sendSources;
+  private final long[] receiveIds;
+  private final int[] receiveCapacities;
   private final int maxInline;
   private final int receiverNotReadyRetries;
 
@@ -64,25 +66,21 @@ final class ShmQueuePair implements QueuePair {
     this.arena = resources.arena();
     this.ownPath = resources.path();
     this.own = resources.file();
-    this.sendCompletions = resources.sendCompletions();
-    this.receiveCompletions = resources.receiveCompletions();
-    int sendDepth = own.sendDepth();
-    this.maxInline = own.maxInline();
-    this.receives = new ReceiveRing(own.segment(), own.receiveDepth());
-    this.sends = new SendRing(own.segment(), sendDepth, own.receiveDepth(), maxInline);
-    this.sendRequests = new ShmWorkRequests(device, sendDepth);
-    this.receiveRequests = new ShmWorkRequests(device, own.receiveDepth());
-    this.sendSources = new MemorySegment[sendDepth];
+    QueuePairSpec spec = resources.spec();
+    this.sendCompletions = (ShmCompletionQueue) spec.sendCompletions();
+    this.receiveCompletions = (ShmCompletionQueue) spec.receiveCompletions();
+    this.maxInline = spec.maxInlineBytes();
+    this.receives = new ReceiveRing(own.segment(), spec.receiveQueueDepth());
+    this.sends = new SendQueue(spec.sendQueueDepth(), maxInline, arena);
+    this.sendRequests = new ShmWorkRequests(device, spec.sendQueueDepth());
+    this.receiveRequests = new ShmWorkRequests(device, spec.receiveQueueDepth());
+    this.receiveIds = new long[spec.receiveQueueDepth()];
+    this.receiveCapacities = new int[spec.receiveQueueDepth()];
     this.receiverNotReadyRetries = device.options().receiverNotReadyRetries();
   }
 
   /** What a queue pair is made of, created by the device before the pair itself. */
-  record QueuePairResources(
-      Arena arena,
-      Path path,
-      QueuePairFile file,
-      ShmCompletionQueue sendCompletions,
-      ShmCompletionQueue receiveCompletions) {}
+  record QueuePairResources(Arena arena, Path path, QueuePairFile file, QueuePairSpec spec) {}
 
   @Override
   public int number() {
@@ -188,23 +186,14 @@ final class ShmQueuePair implements QueuePair {
   }
 
   private void writeSend(long position, int index) {
-    ShmRegisteredMemory memory = sendRequests.memory(index);
-    long offset = sendRequests.offset(index);
-    int length = sendRequests.length(index);
-    boolean inline = sendRequests.inline(index);
     sends.post(
         position,
         sendRequests.workRequestId(index),
-        memory.regionId(),
-        offset,
-        length,
+        sendRequests.memory(index).segment(),
+        sendRequests.offset(index),
+        sendRequests.length(index),
         sendRequests.signaled(index),
-        inline);
-    if (inline) {
-      MemorySegment.copy(
-          memory.segment(), offset, sends.segment(), sends.inlineDataOffset(position), length);
-    }
-    sendSources[(int) (position % sendSources.length)] = memory.segment();
+        sendRequests.inline(index));
     if (phase == Phase.ERROR) {
       sends.complete(position, CompletionStatus.FLUSHED);
     }
@@ -227,9 +216,12 @@ final class ShmQueuePair implements QueuePair {
               + " more posted");
     }
     for (int i = 0; i < count; i++) {
+      long position = receivePosted + i;
+      int slot = (int) (position % receiveIds.length);
+      receiveIds[slot] = receiveRequests.workRequestId(i);
+      receiveCapacities[slot] = receiveRequests.length(i);
       receives.post(
-          receivePosted + i,
-          receiveRequests.workRequestId(i),
+          position,
           receiveRequests.memory(i).regionId(),
           receiveRequests.offset(i),
           receiveRequests.length(i));
@@ -295,12 +287,7 @@ final class ShmQueuePair implements QueuePair {
     if (length > capacity) {
       return failDelivery(position, CompletionStatus.LOCAL_LENGTH_ERROR);
     }
-    if (sends.inline(head)) {
-      MemorySegment.copy(sends.segment(), sends.inlineDataOffset(head), region, offset, length);
-    } else {
-      MemorySegment source = sendSources[(int) (head % sendSources.length)];
-      MemorySegment.copy(source, sends.offset(head), region, offset, length);
-    }
+    MemorySegment.copy(sends.source(head), sends.sourceOffset(head), region, offset, length);
     peerReceives.complete(position, length, CompletionStatus.SUCCESS);
     if (!peerReceives.publishDelivery(position)) {
       fail(CompletionStatus.FLUSHED, SideState.ERROR);
@@ -344,7 +331,7 @@ final class ShmQueuePair implements QueuePair {
       }
       sendExecuted = sendPosted;
     }
-    receiveClosedAt = receives.close();
+    receiveClosedAt = Math.min(receives.close(), receivePosted);
     own.publishSideState(published);
   }
 
@@ -369,18 +356,13 @@ final class ShmQueuePair implements QueuePair {
     checkPeer();
     int delivered = 0;
     while (delivered < max && phase != Phase.CLOSED) {
-      long limit =
-          receiveClosedAt >= 0 ? receiveClosedAt : ReceiveRing.count(receives.deliveredWord());
+      long limit = receiveClosedAt >= 0 ? receiveClosedAt : deliveredByPeer();
       if (receiveReaped < limit) {
         reapDelivered(handler);
       } else if (receiveClosedAt >= 0 && receiveReaped < receivePosted) {
         long position = receiveReaped++;
         handler.onCompletion(
-            number,
-            receives.workRequestId(position),
-            CompletionOpcode.RECEIVE,
-            CompletionStatus.FLUSHED,
-            0);
+            number, receiveId(position), CompletionOpcode.RECEIVE, CompletionStatus.FLUSHED, 0);
       } else {
         break;
       }
@@ -389,11 +371,26 @@ final class ShmQueuePair implements QueuePair {
     return delivered;
   }
 
+  /** How many receives the peer filled, never more than were posted (else the peer is faulty). */
+  private long deliveredByPeer() {
+    long delivered = ReceiveRing.count(receives.deliveredWord());
+    if (delivered > receivePosted) {
+      fail(CompletionStatus.FLUSHED, SideState.ERROR);
+      return receiveClosedAt;
+    }
+    return delivered;
+  }
+
+  private long receiveId(long position) {
+    return receiveIds[(int) (position % receiveIds.length)];
+  }
+
   private void reapDelivered(CompletionHandler handler) {
     long position = receiveReaped++;
     CompletionStatus status = QueuePairFileDescriptor.status(receives.statusCode(position));
     int byteLength = receives.byteLength(position);
-    if (status == null || byteLength < 0 || byteLength > receives.length(position)) {
+    int capacity = receiveCapacities[(int) (position % receiveCapacities.length)];
+    if (status == null || byteLength < 0 || byteLength > capacity) {
       // A faulty peer wrote a slot no sender writes: treat it as the pair's failure.
       status = CompletionStatus.OTHER_ERROR;
       byteLength = 0;
@@ -401,8 +398,7 @@ final class ShmQueuePair implements QueuePair {
     if (status != CompletionStatus.SUCCESS) {
       fail(CompletionStatus.FLUSHED, SideState.ERROR);
     }
-    handler.onCompletion(
-        number, receives.workRequestId(position), CompletionOpcode.RECEIVE, status, byteLength);
+    handler.onCompletion(number, receiveId(position), CompletionOpcode.RECEIVE, status, byteLength);
   }
 
   @Override

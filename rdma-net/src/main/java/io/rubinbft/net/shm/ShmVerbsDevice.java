@@ -121,7 +121,7 @@ public final class ShmVerbsDevice implements VerbsDevice {
     if (capacity < 1) {
       throw new VerbsException("completion queue capacity is " + capacity + " but must be >= 1");
     }
-    ShmCompletionQueue queue = new ShmCompletionQueue(this, capacity);
+    ShmCompletionQueue queue = new ShmCompletionQueue(this);
     completionQueues.add(queue);
     return queue;
   }
@@ -169,12 +169,12 @@ public final class ShmVerbsDevice implements VerbsDevice {
               + maxDepth
               + " are supported");
     }
-    if (spec.maxInlineBytes() > QueuePairFileDescriptor.MAX_INLINE_BYTES) {
+    if (spec.maxInlineBytes() > SendQueue.MAX_INLINE_BYTES) {
       throw new VerbsException(
           "max inline bytes is "
               + spec.maxInlineBytes()
               + " but at most "
-              + QueuePairFileDescriptor.MAX_INLINE_BYTES
+              + SendQueue.MAX_INLINE_BYTES
               + " are supported");
     }
   }
@@ -188,10 +188,7 @@ public final class ShmVerbsDevice implements VerbsDevice {
     }
     int number = nextQueuePairNumber++;
     Path path = directory.queuePair(liveness.self().deviceKey(), number);
-    int sendDepth = spec.sendQueueDepth();
-    int receiveDepth = spec.receiveQueueDepth();
-    int maxInline = spec.maxInlineBytes();
-    long bytes = QueuePairFileDescriptor.fileBytes(sendDepth, receiveDepth, maxInline);
+    long bytes = QueuePairFileDescriptor.fileBytes(spec.receiveQueueDepth());
     Arena arena = Arena.ofShared();
     MemorySegment segment;
     try {
@@ -201,16 +198,12 @@ public final class ShmVerbsDevice implements VerbsDevice {
       throw e;
     }
     QueuePairFile file =
-        QueuePairFile.initialize(segment, liveness.self(), sendDepth, receiveDepth, maxInline);
-    ShmCompletionQueue sendQueue = (ShmCompletionQueue) spec.sendCompletions();
-    ShmCompletionQueue receiveQueue = (ShmCompletionQueue) spec.receiveCompletions();
+        QueuePairFile.initialize(segment, liveness.self(), spec.receiveQueueDepth());
     ShmQueuePair pair =
         new ShmQueuePair(
-            this,
-            number,
-            new ShmQueuePair.QueuePairResources(arena, path, file, sendQueue, receiveQueue));
-    sendQueue.attach(pair);
-    receiveQueue.attach(pair);
+            this, number, new ShmQueuePair.QueuePairResources(arena, path, file, spec));
+    pair.sendCompletions().attach(pair);
+    pair.receiveCompletions().attach(pair);
     queuePairs.add(pair);
     return pair;
   }

@@ -304,4 +304,34 @@ class ShmQueuePairTest {
             received(1, 4),
             RecordedCompletion.of(2, CompletionOpcode.RECEIVE, CompletionStatus.FLUSHED));
   }
+
+  @Test
+  void aReceiveNamingMemoryThePeerDoesNotHaveFailsBothSides() throws VerbsException {
+    ConnectedPair c = connect(4);
+    c.server.postReceive(1, 0, 64);
+    MemorySegment serverFile = ((ShmQueuePair) c.server.pair).ownFile().segment();
+    long slot = QueuePairFileDescriptor.RECEIVE_SLOTS_OFFSET;
+    serverFile.set(ValueLayout.JAVA_INT, slot + QueuePairFileDescriptor.SLOT_REGION, 999);
+    c.client.send(5, 0, "where to?");
+    assertThat(c.client.pollSends())
+        .containsExactly(
+            RecordedCompletion.of(5, CompletionOpcode.SEND, CompletionStatus.OTHER_ERROR));
+    assertThat(c.server.pollReceives())
+        .containsExactly(
+            RecordedCompletion.of(1, CompletionOpcode.RECEIVE, CompletionStatus.OTHER_ERROR));
+  }
+
+  @Test
+  void aPeerClaimingMoreDeliveriesThanWerePostedFailsThePairWithoutInventingCompletions()
+      throws VerbsException {
+    ConnectedPair c = connect(4);
+    c.server.postReceive(1, 0, 64);
+    MemorySegment serverFile = ((ShmQueuePair) c.server.pair).ownFile().segment();
+    serverFile.set(ValueLayout.JAVA_LONG, QueuePairFileDescriptor.RECEIVES_DELIVERED_OFFSET, 5);
+    List<RecordedCompletion> completions = c.server.pollReceives();
+    assertThat(completions).extracting(RecordedCompletion::workRequestId).containsExactly(1L);
+    assertThat(completions.getFirst().status()).isNotEqualTo(CompletionStatus.SUCCESS);
+    c.pollConnectionEvents();
+    assertThat(c.server.events.disconnected).containsExactly(c.server.pair);
+  }
 }
