@@ -47,8 +47,13 @@ final class ListenerFile {
 
   private final MemorySegment segment;
 
+  /** Read once: a connector could rewrite the word, and the slots must stay inside the file. */
+  private final int backlog;
+
   ListenerFile(MemorySegment segment) {
     this.segment = segment;
+    this.backlog =
+        segment.byteSize() >= SLOTS_OFFSET ? segment.get(ValueLayout.JAVA_INT, BACKLOG_OFFSET) : 0;
   }
 
   static long fileBytes(int backlog) {
@@ -73,17 +78,12 @@ final class ListenerFile {
         || segment.get(ValueLayout.JAVA_INT, VERSION_OFFSET) != VERSION) {
       return Optional.of("it is no listener endpoint of this version");
     }
-    int backlog = backlog();
     if (backlog < 1
         || backlog > ShmOptions.MAX_LISTEN_BACKLOG
         || segment.byteSize() < fileBytes(backlog)) {
       return Optional.of("its backlog of " + backlog + " does not fit its size");
     }
     return Optional.empty();
-  }
-
-  int backlog() {
-    return segment.get(ValueLayout.JAVA_INT, BACKLOG_OFFSET);
   }
 
   Owner owner() {
@@ -103,7 +103,7 @@ final class ListenerFile {
 
   /** Leaves a request in a free slot; false when the backlog is full. */
   boolean offer(long connectorKey, int connectorFile) {
-    for (int i = 0; i < backlog(); i++) {
+    for (int i = 0; i < backlog; i++) {
       long slot = SLOTS_OFFSET + i * SLOT_BYTES;
       if (SharedWords.compareAndSet(segment, slot, FREE, WRITING)) {
         segment.set(ValueLayout.JAVA_LONG, slot + SLOT_CONNECTOR_KEY, connectorKey);
@@ -118,7 +118,7 @@ final class ListenerFile {
   /** Hands every waiting request to {@code sink} and frees its slot; returns how many it took. */
   int drain(RequestSink sink) {
     int drained = 0;
-    for (int i = 0; i < backlog(); i++) {
+    for (int i = 0; i < backlog; i++) {
       long slot = SLOTS_OFFSET + i * SLOT_BYTES;
       if (SharedWords.getAcquire(segment, slot) == READY) {
         long key = segment.get(ValueLayout.JAVA_LONG, slot + SLOT_CONNECTOR_KEY);

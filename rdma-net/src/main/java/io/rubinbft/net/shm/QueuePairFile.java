@@ -96,7 +96,10 @@ final class QueuePairFile {
   }
 
   byte[] privateData() {
-    int length = segment.get(ValueLayout.JAVA_INT, PRIVATE_DATA_LENGTH_OFFSET);
+    // Clamped again: the peer can rewrite the length after the file was validated.
+    int length =
+        Math.clamp(
+            segment.get(ValueLayout.JAVA_INT, PRIVATE_DATA_LENGTH_OFFSET), 0, MAX_PRIVATE_DATA);
     return segment.asSlice(PRIVATE_DATA_OFFSET, length).toArray(ValueLayout.JAVA_BYTE);
   }
 
