@@ -8,6 +8,7 @@ import io.rubinbft.net.verbs.QueuePairSpec;
 import io.rubinbft.net.verbs.VerbsException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,14 +62,15 @@ final class ShmConnections {
 
   ConnectionListener listen(InetSocketAddress address, QueuePairSpec spec) throws VerbsException {
     device.checkSpec(spec);
-    String host = address.getHostString();
+    String host = endpointHost(address);
+    String shown = address.getHostString();
     int port =
         directory.underSetupLock(
             () -> {
               if (address.getPort() != 0) {
                 if (!claimListenerName(host, address.getPort())) {
                   throw new VerbsException(
-                      "shm address " + host + ":" + address.getPort() + " is in use");
+                      "shm address " + shown + ":" + address.getPort() + " is in use");
                 }
                 return address.getPort();
               }
@@ -78,7 +80,7 @@ final class ShmConnections {
                 }
               }
               throw new VerbsException(
-                  "no free shm port for " + host + " under " + directory.root());
+                  "no free shm port for " + shown + " under " + directory.root());
             });
     Path path = directory.listener(host, port);
     int backlog = device.options().listenBacklog();
@@ -87,14 +89,32 @@ final class ShmConnections {
       MemorySegment segment = directory.createMapped(path, ListenerFile.fileBytes(backlog), arena);
       ListenerFile file = ListenerFile.initialize(segment, liveness.self(), backlog);
       ShmConnectionListener listener =
-          new ShmConnectionListener(
-              this, new InetSocketAddress(host, port), spec, file, arena, path);
+          new ShmConnectionListener(this, withPort(address, port), spec, file, arena, path);
       listeners.add(listener);
       return listener;
     } catch (VerbsException e) {
       arena.close();
       throw e;
     }
+  }
+
+  /**
+   * The host part of an endpoint's file name. Every shm endpoint is on this host, so the wildcard
+   * and loopback addresses name the same endpoint ("local"), as a connect to 127.0.0.1 reaches a
+   * TCP listener on 0.0.0.0; other addresses are named by their numeric form.
+   */
+  static String endpointHost(InetSocketAddress address) {
+    InetAddress ip = address.getAddress();
+    if (ip == null) {
+      return address.getHostString();
+    }
+    return ip.isAnyLocalAddress() || ip.isLoopbackAddress() ? "local" : ip.getHostAddress();
+  }
+
+  private static InetSocketAddress withPort(InetSocketAddress address, int port) {
+    return address.isUnresolved()
+        ? InetSocketAddress.createUnresolved(address.getHostString(), port)
+        : new InetSocketAddress(address.getAddress(), port);
   }
 
   /**
@@ -128,7 +148,7 @@ final class ShmConnections {
     own.writePrivateData(privateData);
     own.publishConnectionState(ConnectionState.REQUESTED);
     String target = address.getHostString() + ":" + address.getPort();
-    Path path = directory.listener(address.getHostString(), address.getPort());
+    Path path = directory.listener(endpointHost(address), address.getPort());
     ListenerFile listener = null;
     String failure = null;
     try {

@@ -132,6 +132,20 @@ class ShmConnectionTest {
   }
 
   @Test
+  void loopbackAndWildcardAddressesNameTheSameEndpoint() throws VerbsException {
+    Endpoint server = endpoint();
+    Endpoint client = endpoint();
+    server.device.listen(new InetSocketAddress("0.0.0.0", 7001), server.spec);
+    client.device.connect(new InetSocketAddress("localhost", 7001), client.spec, new byte[0]);
+    server.device.pollConnectionEvents(server.events);
+    assertThat(server.events.requests).hasSize(1);
+    assertThatThrownBy(
+            () -> client.device.listen(new InetSocketAddress("127.0.0.1", 7001), client.spec))
+        .isInstanceOf(VerbsException.class)
+        .hasMessage("shm address 127.0.0.1:7001 is in use");
+  }
+
+  @Test
   void portZeroPicksAFreePort() throws VerbsException {
     Endpoint server = endpoint();
     int first = server.device.listen(ANY_PORT, server.spec).localAddress().getPort();
