@@ -7,6 +7,7 @@ import io.rubinbft.net.verbs.VerbsException;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -96,7 +97,7 @@ class ShmTwoProcessTest {
   }
 
   @Test
-  void aKilledPeerIsReportedDisconnectedAndItsFilesAreSwept() throws Exception {
+  void aKilledPeerIsReportedDisconnectedAndItsFilesAndAddressAreReclaimed() throws Exception {
     Endpoint endpoint = endpoint(Duration.ZERO);
     child = EchoChild.start(root, PORT, ShmEchoPeer.SLOT_BYTES);
     child.connect(endpoint);
@@ -110,8 +111,10 @@ class ShmTwoProcessTest {
     }
     assertThat(endpoint.events.disconnected).containsExactly(endpoint.pair);
 
-    endpoint(Duration.ZERO);
+    Endpoint next = endpoint(Duration.ZERO);
     assertThat(deviceDirectories()).as("the parent's and the new device's").hasSize(2);
+    InetSocketAddress childAddress = new InetSocketAddress("127.0.0.1", PORT);
+    assertThat(next.device.listen(childAddress, next.spec).localAddress()).isEqualTo(childAddress);
   }
 
   private List<Path> deviceDirectories() throws IOException {
