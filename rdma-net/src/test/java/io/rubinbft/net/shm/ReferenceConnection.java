@@ -101,6 +101,16 @@ final class ReferenceConnection {
     }
   }
 
+  /** The client disconnects: everything outstanding on its side is flushed. */
+  void disconnectClient() {
+    failClient(CompletionStatus.FLUSHED);
+  }
+
+  /** The server disconnects: its posted receives are flushed; the client notices on a pass. */
+  void disconnectServer() {
+    failServer();
+  }
+
   /** One pass over the server's pair: it notices a failed client. */
   void serverPass() {
     if (clientFailed) {

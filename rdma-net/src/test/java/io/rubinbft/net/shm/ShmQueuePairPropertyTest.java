@@ -73,12 +73,19 @@ class ShmQueuePairPropertyTest {
         String at = "seed " + seed + ", step " + step;
         int count = 1 + random.nextInt(3);
         int postCount = Math.min(count, c.client.pair.sendRequests().capacity());
-        switch (random.nextInt(6)) {
-          case 0 -> postSends(at, nextId, postCount);
-          case 1, 2 -> postReceives(at, nextId, postCount);
-          case 3 -> check(at, c.client.sendCompletions, model.pollClientSends(count), count);
-          case 4 -> check(at, c.server.receiveCompletions, model.pollServerReceives(count), count);
-          default -> pollWithoutCompletions(at, count);
+        int roll = random.nextInt(1000);
+        if (roll < 3) {
+          disconnect(random.nextBoolean());
+        } else if (roll < 200) {
+          postSends(at, nextId, postCount);
+        } else if (roll < 550) {
+          postReceives(at, nextId, postCount);
+        } else if (roll < 700) {
+          check(at, c.client.sendCompletions, model.pollClientSends(count), count);
+        } else if (roll < 850) {
+          check(at, c.server.receiveCompletions, model.pollServerReceives(count), count);
+        } else {
+          pollWithoutCompletions(at, count);
         }
         nextId += count;
       }
@@ -119,6 +126,17 @@ class ShmQueuePairPropertyTest {
       }
       pair.postReceive(count);
       model.postReceives(receives);
+    }
+
+    /** A rare disconnect of either side: from then on everything is flushed. */
+    private void disconnect(boolean client) throws VerbsException {
+      if (client) {
+        c.client.pair.disconnect();
+        model.disconnectClient();
+      } else {
+        c.server.pair.disconnect();
+        model.disconnectServer();
+      }
     }
 
     /** Polls the queues that never complete anything here; they still drive the pairs. */
