@@ -254,6 +254,7 @@ final class ShmQueuePair implements QueuePair {
         return;
       }
       if (word >= peerReceives.posted()) {
+        device.countReceiverNotReady();
         if (++receiverNotReadyPasses > receiverNotReadyRetries) {
           fail(CompletionStatus.RECEIVER_NOT_READY, SideState.ERROR);
         }

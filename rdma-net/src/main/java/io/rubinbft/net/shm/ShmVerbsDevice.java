@@ -42,6 +42,7 @@ public final class ShmVerbsDevice implements VerbsDevice {
   private final List<ShmRegisteredMemory> regions = new ArrayList<>();
   private final List<ShmCompletionQueue> completionQueues = new ArrayList<>();
   private final List<ShmQueuePair> queuePairs = new ArrayList<>();
+  private long receiverNotReadyRetries;
   private int nextRegionId;
   private int nextQueuePairNumber;
   private boolean closed;
@@ -77,6 +78,19 @@ public final class ShmVerbsDevice implements VerbsDevice {
               return started;
             });
     return new ShmVerbsDevice(options, directory, liveness);
+  }
+
+  /**
+   * How many delivery passes so far found a send's receive not posted, over all of this device's
+   * pairs. The RUBIN layer's credits keep it at zero; anything else is the failure that crashed
+   * RUBIN in the making.
+   */
+  public long receiverNotReadyRetries() {
+    return receiverNotReadyRetries;
+  }
+
+  void countReceiverNotReady() {
+    receiverNotReadyRetries++;
   }
 
   ShmOptions options() {
