@@ -42,7 +42,6 @@ final class ShmQueuePair implements QueuePair {
   private final ShmCompletionQueue receiveCompletions;
   private final long[] receiveIds;
   private final int[] receiveCapacities;
-  private final int maxInline;
   private final int receiverNotReadyRetries;
 
   private QueuePairFile peer;
@@ -69,11 +68,12 @@ final class ShmQueuePair implements QueuePair {
     QueuePairSpec spec = resources.spec();
     this.sendCompletions = (ShmCompletionQueue) spec.sendCompletions();
     this.receiveCompletions = (ShmCompletionQueue) spec.receiveCompletions();
-    this.maxInline = spec.maxInlineBytes();
+    int maxInline = spec.maxInlineBytes();
     this.receives = new ReceiveRing(own.segment(), spec.receiveQueueDepth());
     this.sends = new SendQueue(spec.sendQueueDepth(), maxInline, arena);
-    this.sendRequests = new ShmWorkRequests(device, spec.sendQueueDepth());
-    this.receiveRequests = new ShmWorkRequests(device, spec.receiveQueueDepth());
+    this.sendRequests = new ShmWorkRequests(device, spec.sendQueueDepth(), maxInline);
+    // Receives ignore the inline flag: no limit applies to them.
+    this.receiveRequests = new ShmWorkRequests(device, spec.receiveQueueDepth(), Integer.MAX_VALUE);
     this.receiveIds = new long[spec.receiveQueueDepth()];
     this.receiveCapacities = new int[spec.receiveQueueDepth()];
     this.receiverNotReadyRetries = device.options().receiverNotReadyRetries();
@@ -163,17 +163,6 @@ final class ShmQueuePair implements QueuePair {
               + " outstanding, "
               + count
               + " more posted");
-    }
-    for (int i = 0; i < count; i++) {
-      if (sendRequests.inline(i) && sendRequests.length(i) > maxInline) {
-        throw new VerbsException(
-            "inline send of "
-                + sendRequests.length(i)
-                + " bytes exceeds the inline limit of "
-                + maxInline
-                + " of queue pair "
-                + number);
-      }
     }
     for (int i = 0; i < count; i++) {
       writeSend(sendPosted + i, i);

@@ -135,7 +135,7 @@ public final class ShmVerbsDevice implements VerbsDevice {
     if (capacity < 1) {
       throw new VerbsException("completion queue capacity is " + capacity + " but must be >= 1");
     }
-    ShmCompletionQueue queue = new ShmCompletionQueue(this);
+    ShmCompletionQueue queue = new ShmCompletionQueue(this, capacity);
     completionQueues.add(queue);
     return queue;
   }
@@ -203,12 +203,18 @@ public final class ShmVerbsDevice implements VerbsDevice {
     int number = nextQueuePairNumber++;
     Path path = directory.queuePair(liveness.self().deviceKey(), number);
     long bytes = QueuePairFileDescriptor.fileBytes(spec.receiveQueueDepth());
+    reserveCompletions(spec);
     Arena arena = Arena.ofShared();
     MemorySegment segment;
     try {
       segment = directory.createMapped(path, bytes, arena);
     } catch (VerbsException e) {
       arena.close();
+      releaseCompletions(
+          spec.sendCompletions(),
+          spec.receiveCompletions(),
+          spec.sendQueueDepth(),
+          spec.receiveQueueDepth());
       throw e;
     }
     QueuePairFile file =
@@ -222,9 +228,33 @@ public final class ShmVerbsDevice implements VerbsDevice {
     return pair;
   }
 
+  /** Takes room in the pair's completion queues for all its work requests, or refuses. */
+  private static void reserveCompletions(QueuePairSpec spec) throws VerbsException {
+    ShmCompletionQueue sends = (ShmCompletionQueue) spec.sendCompletions();
+    ShmCompletionQueue receives = (ShmCompletionQueue) spec.receiveCompletions();
+    sends.reserve(spec.sendQueueDepth());
+    try {
+      receives.reserve(spec.receiveQueueDepth());
+    } catch (VerbsException e) {
+      sends.release(spec.sendQueueDepth());
+      throw e;
+    }
+  }
+
+  private static void releaseCompletions(
+      CompletionQueue sends, CompletionQueue receives, int sendDepth, int receiveDepth) {
+    ((ShmCompletionQueue) sends).release(sendDepth);
+    ((ShmCompletionQueue) receives).release(receiveDepth);
+  }
+
   void forget(ShmQueuePair pair) {
     pair.sendCompletions().detach(pair);
     pair.receiveCompletions().detach(pair);
+    releaseCompletions(
+        pair.sendCompletions(),
+        pair.receiveCompletions(),
+        pair.sendRequests().capacity(),
+        pair.receiveRequests().capacity());
     queuePairs.remove(pair);
   }
 

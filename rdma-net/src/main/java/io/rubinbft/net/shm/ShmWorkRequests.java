@@ -8,6 +8,7 @@ import java.util.Objects;
 final class ShmWorkRequests implements WorkRequests {
 
   private final ShmVerbsDevice device;
+  private final int inlineLimit;
   private final long[] workRequestIds;
   private final ShmRegisteredMemory[] memories;
   private final long[] offsets;
@@ -15,8 +16,10 @@ final class ShmWorkRequests implements WorkRequests {
   private final boolean[] signaled;
   private final boolean[] inline;
 
-  ShmWorkRequests(ShmVerbsDevice device, int capacity) {
+  /** A list of {@code capacity} entries; {@code inlineLimit} bounds inline sends. */
+  ShmWorkRequests(ShmVerbsDevice device, int capacity, int inlineLimit) {
     this.device = device;
+    this.inlineLimit = inlineLimit;
     this.workRequestIds = new long[capacity];
     this.memories = new ShmRegisteredMemory[capacity];
     this.offsets = new long[capacity];
@@ -54,6 +57,10 @@ final class ShmWorkRequests implements WorkRequests {
               + size
               + " registered bytes of "
               + shm);
+    }
+    if (inline && length > inlineLimit) {
+      throw new IllegalArgumentException(
+          "inline send of " + length + " bytes exceeds the inline limit of " + inlineLimit);
     }
     workRequestIds[index] = workRequestId;
     memories[index] = shm;

@@ -16,6 +16,8 @@ import java.util.List;
  */
 final class Endpoint {
 
+  static final int PAIRS_PER_QUEUE = 8;
+
   final ShmVerbsDevice device;
   final CompletionQueue sendCompletions;
   final CompletionQueue receiveCompletions;
@@ -27,8 +29,9 @@ final class Endpoint {
   Endpoint(ShmVerbsDevice device, int sendDepth, int receiveDepth, int maxInline, long memoryBytes)
       throws VerbsException {
     this.device = device;
-    this.sendCompletions = device.createCompletionQueue(sendDepth);
-    this.receiveCompletions = device.createCompletionQueue(receiveDepth);
+    // Room for the work requests of several pairs, as a listener's many connections need.
+    this.sendCompletions = device.createCompletionQueue(PAIRS_PER_QUEUE * sendDepth);
+    this.receiveCompletions = device.createCompletionQueue(PAIRS_PER_QUEUE * receiveDepth);
     this.memory = device.register(memoryBytes);
     this.spec =
         new QueuePairSpec(sendDepth, receiveDepth, maxInline, sendCompletions, receiveCompletions);

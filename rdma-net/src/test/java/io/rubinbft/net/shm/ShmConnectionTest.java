@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rubinbft.net.verbs.ConnectionListener;
 import io.rubinbft.net.verbs.PendingConnection;
+import io.rubinbft.net.verbs.QueuePairSpec;
 import io.rubinbft.net.verbs.VerbsException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -143,6 +144,26 @@ class ShmConnectionTest {
             () -> client.device.listen(new InetSocketAddress("127.0.0.1", 7001), client.spec))
         .isInstanceOf(VerbsException.class)
         .hasMessage("shm address 127.0.0.1:7001 is in use");
+  }
+
+  @Test
+  void aCompletionQueueRefusesPairsBeyondItsCapacity() throws VerbsException {
+    Endpoint client = endpoint();
+    QueuePairSpec tooDeep =
+        new QueuePairSpec(
+            4 * Endpoint.PAIRS_PER_QUEUE + 1,
+            4,
+            0,
+            client.sendCompletions,
+            client.receiveCompletions);
+    assertThatThrownBy(() -> client.device.connect(ANY_PORT, tooDeep, new byte[0]))
+        .isInstanceOf(VerbsException.class)
+        .hasMessage(
+            "completion queue of capacity 32 cannot take 33 more work requests:"
+                + " 0 are reserved by its queue pairs");
+    for (int i = 0; i < Endpoint.PAIRS_PER_QUEUE; i++) {
+      client.device.connect(ANY_PORT, client.spec, new byte[0]).queuePair().close();
+    }
   }
 
   @Test
