@@ -1,7 +1,6 @@
 package io.rubinbft.net;
 
 import io.rubinbft.net.flow.SendWindow;
-import io.rubinbft.net.frame.FrameDescriptor;
 import io.rubinbft.net.transport.LinkSizes;
 import java.util.Objects;
 
@@ -55,11 +54,6 @@ public record ChannelConfig(
   /** 32 slots of 64 KiB each way (4 MiB of rings per channel), 16 MiB messages. */
   public static ChannelConfig defaults(Identity identity) {
     return new ChannelConfig(identity, 32, 32, 64 * 1024, DEFAULT_MAX_MESSAGE_BYTES, 64);
-  }
-
-  /** The largest payload of one frame. */
-  public int maxFramePayload() {
-    return FrameDescriptor.maxPayload(slotBytes);
   }
 
   LinkSizes linkSizes() {

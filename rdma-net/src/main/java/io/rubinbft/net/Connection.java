@@ -129,7 +129,8 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     }
     state = ChannelState.CLOSED;
     closeReason = reason;
-    if (reassembler.discardPartial()) {
+    // A message is lost whether its fragments were delivered into reassembly or still held.
+    if (reassembler.discardPartial() | fragments.inProgress()) {
       counters.partialMessagesDiscarded++;
     }
     link.close();

@@ -12,10 +12,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -228,6 +230,29 @@ public abstract class ChannelContractTest {
     assertThat(scenario.stallsWithoutBackPressure()).isZero();
     assertThat(scenario.delivered()).isPositive();
     assertThat(pair[0].stats().sendPosition()).isLessThanOrEqualTo(pair[0].stats().peerAvailable());
+    assertThat(pair[1].stats().dropped()).isEmpty();
+  }
+
+  /**
+   * The long mode of the back-pressure test: ten minutes of floods into a receiver that stalls for
+   * two seconds at a time ({@code ./test.sh -Plong}).
+   */
+  @Test
+  @Tag("long")
+  void soaksBackPressureForTenMinutes() throws IOException {
+    Channel[] pair = connectPair();
+    BackPressureScenario scenario = new BackPressureScenario(pump, pair[0], pair[1], SLOTS, 11);
+    long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    int cycles = 0;
+    while (System.nanoTime() < end) {
+      long stallEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+      scenario.stallUntil(stallEnd);
+      cycles++;
+    }
+
+    assertThat(scenario.stallsWithoutBackPressure()).isZero();
+    assertThat(scenario.delivered()).isPositive();
+    assertThat(cycles).isPositive();
     assertThat(pair[1].stats().dropped()).isEmpty();
   }
 
