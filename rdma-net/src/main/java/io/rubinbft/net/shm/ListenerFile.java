@@ -115,21 +115,20 @@ final class ListenerFile {
     return false;
   }
 
-  /** Hands every waiting request to {@code sink} and frees its slot; returns how many it took. */
-  int drain(RequestSink sink) {
-    int drained = 0;
-    for (int i = 0; i < backlog; i++) {
-      long slot = SLOTS_OFFSET + i * SLOT_BYTES;
-      if (SharedWords.getAcquire(segment, slot) == READY) {
-        long key = segment.get(ValueLayout.JAVA_LONG, slot + SLOT_CONNECTOR_KEY);
-        long file = segment.get(ValueLayout.JAVA_LONG, slot + SLOT_CONNECTOR_FILE);
-        SharedWords.setRelease(segment, slot, FREE);
-        if (sink.accept(key, file)) {
-          drained++;
-        }
-      }
+  int backlog() {
+    return backlog;
+  }
+
+  /** Hands the request waiting in {@code slot}, if any, to {@code sink} and frees the slot. */
+  boolean take(int slot, RequestSink sink) {
+    long offset = SLOTS_OFFSET + slot * SLOT_BYTES;
+    if (SharedWords.getAcquire(segment, offset) != READY) {
+      return false;
     }
-    return drained;
+    long key = segment.get(ValueLayout.JAVA_LONG, offset + SLOT_CONNECTOR_KEY);
+    long file = segment.get(ValueLayout.JAVA_LONG, offset + SLOT_CONNECTOR_FILE);
+    SharedWords.setRelease(segment, offset, FREE);
+    return sink.accept(key, file);
   }
 
   /** Receives one drained request; returns whether it took it (false: dropped as invalid). */

@@ -41,12 +41,18 @@ final class ShmConnectionListener implements ConnectionListener {
     return spec;
   }
 
-  ListenerFile file() {
-    return file;
-  }
-
-  boolean isClosed() {
-    return closed;
+  /**
+   * Hands every waiting request to {@code sink}; returns how many it took. Stops if the sink closes
+   * this listener, whose file is then unmapped.
+   */
+  int drain(ListenerFile.RequestSink sink) {
+    int taken = 0;
+    for (int slot = 0; slot < file.backlog() && !closed; slot++) {
+      if (file.take(slot, sink)) {
+        taken++;
+      }
+    }
+    return taken;
   }
 
   @Override

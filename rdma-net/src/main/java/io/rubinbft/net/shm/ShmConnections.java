@@ -196,7 +196,7 @@ final class ShmConnections {
     int events = 0;
     for (int i = listeners.size() - 1; i >= 0; i = Math.min(i, listeners.size()) - 1) {
       ShmConnectionListener listener = listeners.get(i);
-      events += listener.file().drain((key, file) -> pickUp(listener, key, file, handler));
+      events += listener.drain((key, file) -> pickUp(listener, key, file, handler));
     }
     for (int i = outgoing.size() - 1; i >= 0; i = Math.min(i, outgoing.size()) - 1) {
       ShmPendingConnection connection = outgoing.get(i);

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Records connection events in order, as text plus the objects a test needs next. */
-final class RecordingEvents implements ConnectionEventHandler {
+class RecordingEvents implements ConnectionEventHandler {
 
   final List<String> events = new ArrayList<>();
   final List<PendingConnection> requests = new ArrayList<>();

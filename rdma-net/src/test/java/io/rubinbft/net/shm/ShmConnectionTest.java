@@ -120,6 +120,31 @@ class ShmConnectionTest {
   }
 
   @Test
+  void aListenerClosedWhileHandingOutRequestsStopsAndItsRequestsFail() throws VerbsException {
+    Endpoint server = endpoint();
+    Endpoint first = endpoint();
+    Endpoint second = endpoint();
+    ConnectionListener listener = server.device.listen(ANY_PORT, server.spec);
+    first.device.connect(listener.localAddress(), first.spec, new byte[0]);
+    second.device.connect(listener.localAddress(), second.spec, new byte[0]);
+    RecordingEvents closingOnFirst =
+        new RecordingEvents() {
+          @Override
+          public void connectRequested(
+              ConnectionListener at, PendingConnection request, byte[] privateData) {
+            super.connectRequested(at, request, privateData);
+            at.close();
+          }
+        };
+    assertThat(server.device.pollConnectionEvents(closingOnFirst)).isEqualTo(1);
+    first.device.pollConnectionEvents(first.events);
+    second.device.pollConnectionEvents(second.events);
+    String closed = "the shm listener at 127.0.0.1:" + listener.localAddress().getPort();
+    assertThat(first.events.failures).singleElement().asString().startsWith(closed);
+    assertThat(second.events.failures).singleElement().asString().startsWith(closed);
+  }
+
+  @Test
   void anAddressInUseIsRefusedAndFreedWhenItsListenerCloses() throws VerbsException {
     Endpoint first = endpoint();
     Endpoint second = endpoint();
