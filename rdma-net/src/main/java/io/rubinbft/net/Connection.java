@@ -232,8 +232,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
       return false;
     }
     expectedSequence = 1;
-    flow.onArrived(frame.credit(), false);
-    flow.onReleased(false);
+    flow.onHandshake(session.peerParameters().receiveSlots());
     // The first MACed frame proves to the peer that this side holds its ephemeral key.
     sendControl(FrameType.CREDIT, FrameKind.CREDIT, false);
     return false;
