@@ -14,7 +14,8 @@ import java.util.Objects;
  * @param receiveSlots receive slots per channel: the window granted to the peer
  * @param slotBytes size of every slot, so the largest frame (header and MAC included)
  * @param maxMessageBytes largest message, fragmented over slots when larger than one
- * @param acceptBacklog authenticated connections waiting in {@link ServerChannel#accept()} at most
+ * @param acceptBacklog incoming connections handshaking or waiting in {@link
+ *     ServerChannel#accept()} at most; more are closed at once
  */
 public record ChannelConfig(
     Identity identity,

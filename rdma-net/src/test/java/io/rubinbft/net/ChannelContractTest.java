@@ -257,6 +257,46 @@ public abstract class ChannelContractTest {
   }
 
   @Test
+  void sendReadinessReturnsOnlyWithCredit() throws IOException {
+    Channel[] pair = connectPair();
+    SelectionKey key = pair[0].key().addInterest(Interest.SEND);
+    List<Boolean> sendReady = new ArrayList<>();
+    Pump watching =
+        new Pump(
+            ready -> {
+              if (ready == key) {
+                sendReady.add(ready.isReady(Interest.SEND));
+              }
+            },
+            server,
+            client);
+    UnsafeBuffer message = Messages.message(12, 0, 100);
+    // Twice: the first BLOCKED announcement may reveal credit from control frames the peer had
+    // released but not yet advertised; after the second flood the window is truly full.
+    for (int flood = 0; flood < 2; flood++) {
+      while (pair[0].offer(message, 0, 100) == SendResult.SENT) {
+        watching.turn();
+      }
+      watching.turns(50);
+    }
+    while (pair[0].offer(message, 0, 100) == SendResult.SENT) {
+      watching.turn();
+    }
+    sendReady.clear();
+    watching.turns(50);
+
+    assertThat(sendReady)
+        .as("never SEND-ready while the stalled peer holds the window: %s", pair[0].stats())
+        .isEmpty();
+    watching.until(
+        "SEND readiness after the peer consumed",
+        () -> {
+          pair[1].poll(new Received(), Integer.MAX_VALUE);
+          return sendReady.contains(true);
+        });
+  }
+
+  @Test
   void refusesAPeerTheAuthenticatorRejects() throws IOException {
     Selector stranger = Selector.open(newTransport(), config(strangerIdentity));
     try {
