@@ -259,6 +259,9 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     if (pollHandler != null) {
       throw new IllegalStateException("poll called from inside a message handler");
     }
+    if (state == ChannelState.CLOSED) {
+      return 0; // The rings are released with the link: nothing held survives a close.
+    }
     pollHandler = handler;
     polled = 0;
     try {
