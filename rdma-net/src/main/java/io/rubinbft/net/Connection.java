@@ -233,6 +233,8 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     }
     expectedSequence = 1;
     flow.onHandshake(session.peerParameters().receiveSlots());
+    counters.framesReceived++;
+    counters.bytesReceived += length;
     // The first MACed frame proves to the peer that this side holds its ephemeral key.
     sendControl(FrameType.CREDIT, FrameKind.CREDIT, false);
     return false;
