@@ -233,6 +233,8 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     }
     expectedSequence = 1;
     flow.onHandshake(session.peerParameters().receiveSlots());
+    counters.framesReceived++;
+    counters.bytesReceived += length;
     // The first MACed frame proves to the peer that this side holds its ephemeral key.
     sendControl(FrameType.CREDIT, FrameKind.CREDIT, false);
     return false;
@@ -258,6 +260,9 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   public int poll(MessageHandler handler, int limit) {
     if (pollHandler != null) {
       throw new IllegalStateException("poll called from inside a message handler");
+    }
+    if (state == ChannelState.CLOSED) {
+      return 0; // The rings are released with the link: nothing held survives a close.
     }
     pollHandler = handler;
     polled = 0;
