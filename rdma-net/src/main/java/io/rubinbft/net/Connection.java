@@ -232,8 +232,9 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
       return false;
     }
     expectedSequence = 1;
-    flow.onArrived(frame.credit(), false);
-    flow.onReleased(false);
+    flow.onHandshake(session.peerParameters().receiveSlots());
+    counters.framesReceived++;
+    counters.bytesReceived += length;
     // The first MACed frame proves to the peer that this side holds its ephemeral key.
     sendControl(FrameType.CREDIT, FrameKind.CREDIT, false);
     return false;
@@ -259,6 +260,9 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   public int poll(MessageHandler handler, int limit) {
     if (pollHandler != null) {
       throw new IllegalStateException("poll called from inside a message handler");
+    }
+    if (state == ChannelState.CLOSED) {
+      return 0; // The rings are released with the link: nothing held survives a close.
     }
     pollHandler = handler;
     polled = 0;

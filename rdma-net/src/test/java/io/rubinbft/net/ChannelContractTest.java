@@ -168,6 +168,26 @@ public abstract class ChannelContractTest {
   }
 
   @Test
+  void countersOfBothEndsAgree() throws IOException {
+    Channel[] pair = connectPair();
+    Received received = new Received();
+    for (int i = 0; i < 50; i++) {
+      send(pair[0], Messages.message(13, i, 1 + i * 1500), pair[1], received);
+    }
+    receive(pair[1], received, 50);
+    pump.turns(50);
+
+    ChannelStats sent = pair[0].stats();
+    ChannelStats arrived = pair[1].stats();
+    assertThat(arrived.messagesReceived()).isEqualTo(sent.messagesSent()).isEqualTo(50);
+    assertThat(arrived.framesReceived()).isEqualTo(sent.framesSent());
+    assertThat(arrived.bytesReceived()).isEqualTo(sent.bytesSent());
+    assertThat(arrived.receivedPosition()).isEqualTo(sent.sendPosition());
+    assertThat(sent.peerAvailable()).isLessThanOrEqualTo(arrived.advertisedAvailable());
+    assertThat(arrived.peer()).contains("replica-1");
+  }
+
+  @Test
   void claimWritesInPlaceAndAbortSendsNothing() throws IOException {
     Channel[] pair = connectPair();
     BufferClaim claim = new BufferClaim();

@@ -29,7 +29,8 @@ public final class EchoBenchmark {
 
   private EchoBenchmark() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args)
+      throws IOException, GeneralSecurityException, InterruptedException {
     if (args.length < 3) {
       System.err.println(
           "usage: EchoBenchmark <server.p12> <client.p12> <store password> [round trips]");

@@ -1,0 +1,125 @@
+package io.rubinbft.net.shm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.net.verbs.CompletionStatus;
+import io.rubinbft.net.verbs.VerbsException;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two processes talking through mapped files: this JVM and a child JVM ({@link ShmEchoPeer})
+ * started with the same java binary and class path. Timeouts only guard against a hang.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class ShmTwoProcessTest {
+
+  private static final int PORT = 7100;
+
+  @TempDir Path root;
+
+  private final List<ShmVerbsDevice> devices = new ArrayList<>();
+  private EchoChild child;
+
+  @AfterEach
+  void cleanUp() {
+    if (child != null) {
+      child.close();
+    }
+    devices.forEach(ShmVerbsDevice::close);
+  }
+
+  private Endpoint endpoint(Duration livenessInterval) throws VerbsException {
+    ShmOptions defaults = ShmOptions.defaults(root);
+    ShmVerbsDevice device =
+        ShmVerbsDevice.open(
+            new ShmOptions(
+                root,
+                defaults.receiverNotReadyRetries(),
+                livenessInterval,
+                defaults.listenBacklog()));
+    devices.add(device);
+    return new Endpoint(device, ShmEchoPeer.DEPTH, ShmEchoPeer.DEPTH, 0, 1 << 20);
+  }
+
+  @Test
+  void messagesMakeTheRoundTripThroughAnotherProcess() throws Exception {
+    Endpoint endpoint = endpoint(Duration.ofMillis(100));
+    child = EchoChild.start(root, PORT, ShmEchoPeer.SLOT_BYTES);
+    child.connect(endpoint);
+    long seed = System.nanoTime();
+    System.out.println("ShmTwoProcessTest seed=" + seed);
+    Random random = new Random(seed);
+    for (int round = 0; round < 200; round++) {
+      byte[] message = new byte[1 + random.nextInt(ShmEchoPeer.SLOT_BYTES)];
+      random.nextBytes(message);
+      assertThat(echo(endpoint, round, message))
+          .as("round %d, seed %d", round, seed)
+          .isEqualTo(message);
+    }
+    endpoint.pair.disconnect();
+    assertThat(child.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(child.process.exitValue()).as("child exit status; see child.log").isZero();
+  }
+
+  /** Sends {@code message} and returns what comes back. */
+  static byte[] echo(Endpoint endpoint, long id, byte[] message) throws VerbsException {
+    MemorySegment bytes = endpoint.bytes();
+    long receiveOffset = ShmEchoPeer.SLOT_BYTES;
+    endpoint.postReceive(id, receiveOffset, ShmEchoPeer.SLOT_BYTES);
+    MemorySegment.copy(message, 0, bytes, ValueLayout.JAVA_BYTE, 0, message.length);
+    endpoint.pair.sendRequests().set(0, id, endpoint.memory, 0, message.length, true, false);
+    endpoint.pair.postSend(1);
+    List<RecordedCompletion> received = new ArrayList<>();
+    while (received.isEmpty()) {
+      received.addAll(endpoint.pollReceives());
+      endpoint
+          .pollSends()
+          .forEach(sent -> assertThat(sent.status()).isEqualTo(CompletionStatus.SUCCESS));
+      Thread.yield();
+    }
+    assertThat(received).containsExactly(RecordedCompletion.received(id, message.length));
+    return bytes.asSlice(receiveOffset, message.length).toArray(ValueLayout.JAVA_BYTE);
+  }
+
+  @Test
+  void aKilledPeerIsReportedDisconnectedAndItsFilesAndAddressAreReclaimed() throws Exception {
+    Endpoint endpoint = endpoint(Duration.ZERO);
+    child = EchoChild.start(root, PORT, ShmEchoPeer.SLOT_BYTES);
+    child.connect(endpoint);
+    assertThat(echo(endpoint, 1, new byte[] {1, 2, 3})).containsExactly(1, 2, 3);
+    assertThat(deviceDirectories()).hasSize(2);
+
+    child.process.destroyForcibly().waitFor();
+    while (endpoint.events.disconnected.isEmpty()) {
+      endpoint.device.pollConnectionEvents(endpoint.events);
+      Thread.yield();
+    }
+    assertThat(endpoint.events.disconnected).containsExactly(endpoint.pair);
+
+    Endpoint next = endpoint(Duration.ZERO);
+    assertThat(deviceDirectories()).as("the parent's and the new device's").hasSize(2);
+    InetSocketAddress childAddress = new InetSocketAddress("127.0.0.1", PORT);
+    assertThat(next.device.listen(childAddress, next.spec).localAddress()).isEqualTo(childAddress);
+  }
+
+  private List<Path> deviceDirectories() throws IOException {
+    try (Stream<Path> files = Files.list(root)) {
+      return files.filter(path -> path.getFileName().toString().startsWith("dev-")).toList();
+    }
+  }
+}
