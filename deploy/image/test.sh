@@ -39,6 +39,7 @@ in_image() {
   local env=()
   mapfile -t env < <(spec '.process.env[]')
   env+=("JAVA_TOOL_OPTIONS=$helm_java_options")
+  # shellcheck disable=SC2016 # expanded by the image's shell, not here
   env -i "${env[@]}" chroot --userspec="$(spec '.process.user.uid'):$(spec '.process.user.gid')" \
     "$root" /bin/sh -c 'cd "$0" && exec "$@"' "$(spec '.process.cwd')" "$@"
 }
@@ -91,7 +92,7 @@ modules_cover_jdeps() {
   local needed listed missing
   needed=$(cd "$root/opt/rubin-orderer/lib" && source "$repo/scripts/jdk.sh" &&
     jdeps --ignore-missing-deps --print-module-deps --multi-release 25 -q \
-      --class-path "$(ls ./*.jar | paste -sd: -)" ./*.jar | tr , '\n' | sort)
+      --class-path "$(printf '%s:' ./*.jar)" ./*.jar | tr , '\n' | sort)
   listed=$(grep -v '^#' "$here/jre-modules.txt" | sort)
   missing=$(comm -23 <(echo "$needed") <(echo "$listed"))
   [ -z "$missing" ] || { echo "jre-modules.txt lacks: $missing"; return 1; }
@@ -119,6 +120,7 @@ main() {
   [ "$(id -u)" -eq 0 ] || { echo "test.sh: needs root (chroot, mounts)" >&2; exit 1; }
   local archive=${1:-}
   if [ -z "$archive" ]; then
+    # shellcheck disable=SC2012 # the newest archive; names are ours, without odd characters
     archive=$(ls -t "$here"/target/rubin-orderer-*.oci.tar 2>/dev/null | head -1)
   fi
   [ -f "$archive" ] || { echo "test.sh: no image; run deploy/image/build.sh first" >&2; exit 1; }
