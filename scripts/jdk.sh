@@ -6,9 +6,11 @@
 RUBIN_MIN_JAVA=25
 
 # Prints the feature release of the JDK at $1 (e.g. 25), or nothing if $1 holds no JDK.
+# With RUBIN_RUNTIME_ONLY=1 (the distribution's launcher) a Java runtime without javac counts too.
 rubin_jdk_feature() {
   local home=$1 release
-  [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] || return 0
+  [ -x "$home/bin/java" ] || return 0
+  [ -n "${RUBIN_RUNTIME_ONLY:-}" ] || [ -x "$home/bin/javac" ] || return 0
   if [ -f "$home/release" ]; then
     release=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release")
   fi
