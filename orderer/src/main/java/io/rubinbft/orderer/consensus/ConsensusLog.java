@@ -7,8 +7,8 @@ import io.rubinbft.ledger.wal.Wal;
 import io.rubinbft.ledger.wal.WalConfig;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 
 /**
  * A replica's write-ahead log: bft-core's {@link WalRecord}s, encoded with the wire codec, in the
@@ -18,7 +18,8 @@ import java.util.TreeMap;
  * <p>Truncation keeps everything recovery needs: the latest stable checkpoint record and the
  * decision it names, every record about a later sequence, and the latest view-change and new-view
  * records. With pipelining, a record about sequence 17 can precede the decision of 16 in the file,
- * so the cut is at the oldest record still needed, not at the checkpoint's own record.
+ * so the cut is at the oldest record still needed, not at the checkpoint's own record. Nor does it
+ * cut a decision the application has not yet applied (its block not yet in the ledger).
  */
 public final class ConsensusLog implements AutoCloseable {
 
@@ -27,26 +28,31 @@ public final class ConsensusLog implements AutoCloseable {
 
   private final Wal wal;
   private final WalRecordCodec codec;
+  private final LongSupplier firstUnappliedSequence;
   private final TreeMap<Long, Long> firstIndexBySequence = new TreeMap<>();
-  private final Map<Long, Long> decidedIndexBySequence = new TreeMap<>();
+  private final TreeMap<Long, Long> decidedIndexBySequence = new TreeMap<>();
   private long stableSequence = -1;
   private long stableRecordIndex = -1;
   private long lastViewChangeIndex = -1;
   private long lastNewViewIndex = -1;
 
-  private ConsensusLog(Wal wal, WalRecordCodec codec) {
+  private ConsensusLog(Wal wal, WalRecordCodec codec, LongSupplier firstUnappliedSequence) {
     this.wal = wal;
     this.codec = codec;
+    this.firstUnappliedSequence = firstUnappliedSequence;
   }
 
   /**
    * Opens (or creates) the log and decodes every record in it.
    *
+   * @param firstUnappliedSequence the sequence of the first decision whose block is not yet in the
+   *     ledger (for a channel from its genesis block: the ledger's height)
    * @throws IllegalStateException when a record that passed its CRC does not decode: this replica's
    *     own log is corrupt, and it must not vote from a log it cannot read
    */
-  public static Opened open(WalConfig config, WalRecordCodec codec) {
-    ConsensusLog log = new ConsensusLog(Wal.open(config), codec);
+  public static Opened open(
+      WalConfig config, WalRecordCodec codec, LongSupplier firstUnappliedSequence) {
+    ConsensusLog log = new ConsensusLog(Wal.open(config), codec, firstUnappliedSequence);
     List<WalRecord> records = new ArrayList<>();
     log.wal.replay(
         log.wal.firstIndex(),
@@ -121,7 +127,6 @@ public final class ConsensusLog implements AutoCloseable {
     stableSequence = sequence;
     stableRecordIndex = index;
     firstIndexBySequence.headMap(sequence, true).clear();
-    decidedIndexBySequence.keySet().removeIf(s -> s < sequence);
   }
 
   private long oldestNeededIndex() {
@@ -129,9 +134,10 @@ public final class ConsensusLog implements AutoCloseable {
       return wal.firstIndex();
     }
     long needed = stableRecordIndex;
-    Long decided = decidedIndexBySequence.get(stableSequence);
-    if (decided != null) {
-      needed = Math.min(needed, decided);
+    long keepDecidedFrom = Math.min(stableSequence, firstUnappliedSequence.getAsLong());
+    decidedIndexBySequence.headMap(keepDecidedFrom).clear();
+    if (!decidedIndexBySequence.isEmpty()) {
+      needed = Math.min(needed, decidedIndexBySequence.firstEntry().getValue());
     }
     for (long index : firstIndexBySequence.values()) {
       needed = Math.min(needed, index);

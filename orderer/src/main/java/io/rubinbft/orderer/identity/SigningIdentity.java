@@ -4,10 +4,12 @@ import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
+import io.rubinbft.orderer.tls.Pem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.stream.Stream;
 import org.hyperledger.fabric.protos.msp.SerializedIdentity;
@@ -20,11 +22,13 @@ import org.hyperledger.fabric.protos.msp.SerializedIdentity;
 public final class SigningIdentity {
 
   private final String mspId;
+  private final X509Certificate certificate;
   private final ByteString serialized;
   private final EcdsaSigner signer;
 
   public SigningIdentity(String mspId, byte[] certificatePem, EcdsaSigner signer) {
     this.mspId = mspId;
+    this.certificate = Pem.certificates(certificatePem, "the signing certificate").getFirst();
     this.serialized =
         SerializedIdentity.newBuilder()
             .setMspid(mspId)
@@ -56,6 +60,16 @@ public final class SigningIdentity {
 
   public String mspId() {
     return mspId;
+  }
+
+  /** The enrollment certificate: a consenter's entry in the channel config names it. */
+  public X509Certificate certificate() {
+    return certificate;
+  }
+
+  /** The private key's signer (low-S ECDSA-SHA256), for blocks and consensus votes. */
+  public EcdsaSigner signer() {
+    return signer;
   }
 
   /** The marshalled {@code msp.SerializedIdentity}: a creator or a signer in Fabric messages. */

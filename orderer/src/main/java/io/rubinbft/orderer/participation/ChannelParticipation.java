@@ -17,10 +17,12 @@ public interface ChannelParticipation {
    * Joins the channel that {@code configBlock} (a genesis or later config block) describes: creates
    * its ledger and its replica. Nothing is left behind when it fails.
    *
+   * @param configBlock the block as parsed from {@code configBlockBytes}
+   * @param configBlockBytes the block exactly as received: the ledger stores blocks byte for byte
    * @throws ParticipationException with ALREADY_EXISTS, BAD_REQUEST (the block is not a valid join
    *     block, or this node is not one of its consenters) or INTERNAL
    */
-  ChannelInfo join(Block configBlock) throws ParticipationException;
+  ChannelInfo join(Block configBlock, byte[] configBlockBytes) throws ParticipationException;
 
   /**
    * Stops serving the channel and removes its ledger and consensus state.

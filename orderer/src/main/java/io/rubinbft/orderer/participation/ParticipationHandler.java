@@ -95,15 +95,17 @@ public final class ParticipationHandler implements HttpHandler {
   }
 
   private void join(HttpExchange exchange) throws IOException {
+    byte[] blockBytes;
     Block block;
     try {
-      block = joinBlock(exchange);
+      blockBytes = joinBlockBytes(exchange);
+      block = parseBlock(blockBytes);
     } catch (IllegalArgumentException e) {
       JsonResponses.error(exchange, 400, e.getMessage());
       return;
     }
     try {
-      ChannelInfo info = channels.join(block);
+      ChannelInfo info = channels.join(block, blockBytes);
       exchange.getResponseHeaders().set("Location", info.url());
       JsonResponses.send(exchange, 201, info);
     } catch (ParticipationException e) {
@@ -114,7 +116,7 @@ public final class ParticipationHandler implements HttpHandler {
     }
   }
 
-  private Block joinBlock(HttpExchange exchange) throws IOException {
+  private byte[] joinBlockBytes(HttpExchange exchange) throws IOException {
     Map<String, byte[]> parts =
         MultipartForm.read(
             exchange.getRequestHeaders().getFirst("Content-Type"),
@@ -126,8 +128,12 @@ public final class ParticipationHandler implements HttpHandler {
     if (parts.size() != 1) {
       throw new IllegalArgumentException("form contains too many parts");
     }
+    return parts.get(CONFIG_BLOCK_PART);
+  }
+
+  private static Block parseBlock(byte[] bytes) {
     try {
-      return Block.parseFrom(parts.get(CONFIG_BLOCK_PART));
+      return Block.parseFrom(bytes);
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalArgumentException(
           "cannot unmarshal file part " + CONFIG_BLOCK_PART + " into a block: " + e.getMessage());

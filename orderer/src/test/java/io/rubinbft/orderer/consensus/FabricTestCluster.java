@@ -21,8 +21,6 @@ import io.rubinbft.orderer.crypto.EcdsaSigner;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.testing.FabricFixtures;
-import io.rubinbft.orderer.validation.BroadcastResult;
-import io.rubinbft.orderer.validation.BroadcastValidator;
 import io.rubinbft.orderer.validation.ChannelRules;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,10 +29,8 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Queue;
 import org.hyperledger.fabric.protos.common.Block;
-import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
  * The fixture network's four consenters as bft-core replicas running the Fabric application, in one
@@ -157,7 +153,8 @@ final class FabricTestCluster implements AutoCloseable {
         ConsensusLog.open(
             new WalConfig(
                 walRoot.resolve("replica-" + r), (int) (walSegmentBytes / 2), walSegmentBytes),
-            new WalRecordCodec(ChannelReplicas.wireLimits(config)));
+            new WalRecordCodec(ChannelReplicas.wireLimits(config)),
+            () -> chains.get(r).size() + 1L);
     logs.set(r, opened.log());
     replicas.set(
         r,
@@ -200,21 +197,10 @@ final class FabricTestCluster implements AutoCloseable {
   }
 
   static EnvelopeValidator envelopeValidator(ChannelConfig channel) throws Exception {
-    ChannelRules rules =
+    return BroadcastEnvelopeChecks.of(
         ChannelRules.fromConfig(
-            channel.config(), PROVIDER, channel.batchLimits().absoluteMaxBytes(), 1024);
-    BroadcastValidator validator =
-        new BroadcastValidator(id -> Optional.of(rules), Clock.systemUTC());
-    return envelope -> {
-      try {
-        return validator.validate(Envelope.parseFrom(envelope))
-                instanceof BroadcastResult.Rejected rejected
-            ? Optional.of(rejected.verdict().info())
-            : Optional.empty();
-      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-        return Optional.of("not an envelope");
-      }
-    };
+            channel.config(), PROVIDER, channel.batchLimits().absoluteMaxBytes(), 1024),
+        Clock.systemUTC());
   }
 
   static EcdsaSigner enrollmentKey(long consenterId) throws Exception {

@@ -113,7 +113,8 @@ class ReplicaHostTest {
     ConsensusLog.Opened log =
         ConsensusLog.open(
             WalConfig.defaults(data.resolve("wal-" + r)),
-            new WalRecordCodec(ChannelReplicas.wireLimits(config)));
+            new WalRecordCodec(ChannelReplicas.wireLimits(config)),
+            ledger::height);
     EcdsaSigner key = FabricTestCluster.enrollmentKey(consenterId);
     Replica replica =
         Replica.start(

@@ -220,7 +220,8 @@ class ParticipationHandlerTest {
     }
 
     @Override
-    public synchronized ChannelInfo join(Block configBlock) throws ParticipationException {
+    public synchronized ChannelInfo join(Block configBlock, byte[] configBlockBytes)
+        throws ParticipationException {
       String name = channelId(configBlock);
       if (joined.containsKey(name)) {
         throw new ParticipationException(

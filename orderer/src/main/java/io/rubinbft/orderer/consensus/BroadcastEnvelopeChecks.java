@@ -1,0 +1,34 @@
+package io.rubinbft.orderer.consensus;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.orderer.block.EnvelopeValidator;
+import io.rubinbft.orderer.validation.BroadcastResult;
+import io.rubinbft.orderer.validation.BroadcastValidator;
+import io.rubinbft.orderer.validation.ChannelRules;
+import java.time.Clock;
+import java.util.Optional;
+import org.hyperledger.fabric.protos.common.Envelope;
+
+/**
+ * The envelope half of a backup's proposal check: every proposed envelope must pass the same
+ * Broadcast validation (structure, size, creator, signature, /Channel/Writers) a client's envelope
+ * passes at this node's ingress.
+ */
+public final class BroadcastEnvelopeChecks {
+
+  private BroadcastEnvelopeChecks() {}
+
+  public static EnvelopeValidator of(ChannelRules rules, Clock clock) {
+    BroadcastValidator validator = new BroadcastValidator(id -> Optional.of(rules), clock);
+    return envelope -> {
+      try {
+        return validator.validate(Envelope.parseFrom(envelope))
+                instanceof BroadcastResult.Rejected rejected
+            ? Optional.of(rejected.verdict().info())
+            : Optional.empty();
+      } catch (InvalidProtocolBufferException e) {
+        return Optional.of("proposed data is not an envelope: " + e.getMessage());
+      }
+    };
+  }
+}

@@ -1,0 +1,161 @@
+package io.rubinbft.orderer.node;
+
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.Durability;
+import io.rubinbft.net.PeerAuthenticator;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.ConfigBlockReader;
+import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.channel.NotAConsenterException;
+import io.rubinbft.orderer.participation.ChannelInfo;
+import io.rubinbft.orderer.participation.ChannelParticipation;
+import io.rubinbft.orderer.participation.ParticipationException;
+import io.rubinbft.orderer.participation.ParticipationException.Reason;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.stream.Stream;
+import org.hyperledger.fabric.protos.common.Block;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The channels this node serves. Orderers start with none, as Fabric v3's do; joining with a
+ * channel's genesis block creates its ledger and replica, and a restart resumes every channel the
+ * block store holds. Removing a channel deletes its ledger and consensus WAL.
+ */
+public final class ChannelRegistry implements ChannelParticipation, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ChannelRegistry.class);
+
+  private final Map<String, ChannelRuntime> channels = new ConcurrentSkipListMap<>();
+  private NodeContext node;
+
+  /** Starts every channel the node's block store holds. Call once, before serving requests. */
+  public synchronized void start(NodeContext context) throws InvalidConfigException {
+    this.node = context;
+    for (String name : context.store().channelNames()) {
+      ChannelLedger ledger = context.store().channel(name).orElseThrow();
+      channels.put(name, ChannelRuntime.start(context, ledger));
+      LOG.info("resumed channel {} at height {}", name, ledger.height());
+    }
+  }
+
+  public Optional<ChannelRuntime> channel(String name) {
+    return Optional.ofNullable(channels.get(name));
+  }
+
+  /**
+   * Admits a replica peer while it is a consenter (by TLS certificate) of a channel served here.
+   */
+  public PeerAuthenticator peerAuthenticator() {
+    return certificate ->
+        channels.values().stream().anyMatch(c -> c.isConsenterCertificate(certificate))
+            ? Optional.empty()
+            : Optional.of("not a consenter of any channel this node serves");
+  }
+
+  @Override
+  public List<String> channelNames() {
+    return List.copyOf(channels.keySet());
+  }
+
+  @Override
+  public Optional<ChannelInfo> info(String name) {
+    return channel(name)
+        .map(
+            c ->
+                new ChannelInfo(
+                    name, ChannelInfo.url(name), "consenter", "active", c.ledger().height()));
+  }
+
+  @Override
+  public synchronized ChannelInfo join(Block configBlock, byte[] configBlockBytes)
+      throws ParticipationException {
+    ChannelConfig config = joinable(configBlock);
+    String name = config.channelId();
+    if (channels.containsKey(name) || node.store().channel(name).isPresent()) {
+      throw new ParticipationException(Reason.ALREADY_EXISTS, "channel already exists");
+    }
+    ChannelLedger ledger = node.store().createChannel(name);
+    try {
+      ledger.append(configBlockBytes, Durability.SYNCED);
+      channels.put(name, ChannelRuntime.start(node, ledger));
+    } catch (InvalidConfigException | RuntimeException e) {
+      discard(name);
+      throw new ParticipationException(
+          e instanceof InvalidConfigException ? Reason.BAD_REQUEST : Reason.INTERNAL,
+          e.getMessage());
+    }
+    LOG.info("joined channel {} as consenter", name);
+    return info(name).orElseThrow();
+  }
+
+  @Override
+  public synchronized void remove(String name) throws ParticipationException {
+    ChannelRuntime runtime = channels.remove(name);
+    if (runtime == null) {
+      throw new ParticipationException(Reason.NOT_FOUND, "channel does not exist");
+    }
+    runtime.close();
+    discard(name);
+    LOG.info("removed channel {}", name);
+  }
+
+  @Override
+  public synchronized void close() {
+    channels.values().forEach(ChannelRuntime::close);
+    channels.clear();
+  }
+
+  private ChannelConfig joinable(Block configBlock) throws ParticipationException {
+    ChannelConfig config;
+    try {
+      config = ConfigBlockReader.read(configBlock);
+    } catch (InvalidConfigException e) {
+      throw new ParticipationException(Reason.BAD_REQUEST, e.getMessage());
+    }
+    if (config.blockNumber() != 0) {
+      // A node joining later needs the blocks before the config block: state transfer from the
+      // ledger, a later issue. Fabric's followers do the same catching up.
+      throw new ParticipationException(
+          Reason.BAD_REQUEST,
+          "joining with config block "
+              + config.blockNumber()
+              + " is not supported yet: join with the channel's genesis block");
+    }
+    try {
+      config.thisNode(node.identity().certificate());
+    } catch (NotAConsenterException e) {
+      throw new ParticipationException(Reason.BAD_REQUEST, e.getMessage());
+    }
+    return config;
+  }
+
+  /** Removes whatever a channel left: its ledger and its WAL folder. */
+  private void discard(String name) {
+    if (node.store().channel(name).isPresent()) {
+      node.store().removeChannel(name);
+    }
+    deleteTree(node.walRoot().resolve(name));
+  }
+
+  private static void deleteTree(Path root) {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + root, e);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package io.rubinbft.orderer.node;
+
+import io.rubinbft.ledger.BlockStore;
+import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.identity.SigningIdentity;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * What every channel of a node shares.
+ *
+ * @param identity this node's enrollment identity (the one its consenter entries name)
+ * @param provider the crypto provider (ACCP, or the JDK's where ACCP cannot load)
+ * @param store the node's block store (one RocksDB for all channels)
+ * @param network the replica network
+ * @param walRoot the folder holding each channel's consensus WAL
+ * @param tick how long one bft-core tick lasts
+ * @param clock wall time for certificate expiry and timestamps
+ */
+public record NodeContext(
+    SigningIdentity identity,
+    CryptoProvider provider,
+    BlockStore store,
+    ClusterNetwork network,
+    Path walRoot,
+    Duration tick,
+    Clock clock) {
+
+  /** 10 ms: SmartBFT's 200 ms batch interval is 20 ticks. */
+  public static final Duration DEFAULT_TICK = Duration.ofMillis(10);
+}

@@ -1,0 +1,225 @@
+package io.rubinbft.orderer.node;
+
+import io.grpc.BindableService;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rubinbft.ledger.BlockStore;
+import io.rubinbft.ledger.BlockStoreConfig;
+import io.rubinbft.net.Identity;
+import io.rubinbft.net.tcp.TcpTransport;
+import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.config.ClusterTransport;
+import io.rubinbft.orderer.config.ConfigException;
+import io.rubinbft.orderer.config.NodeConfig;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.http.HttpListener;
+import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.operations.HealthChecks;
+import io.rubinbft.orderer.operations.LogLevels;
+import io.rubinbft.orderer.operations.OperationsServer;
+import io.rubinbft.orderer.operations.VersionInfo;
+import io.rubinbft.orderer.participation.ParticipationHandler;
+import io.rubinbft.orderer.tls.Pem;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running orderer node: its block store, replica network, channels, and the three listeners
+ * (Broadcast/Deliver gRPC, the channel participation API, the operations endpoint).
+ */
+public final class OrdererNode implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(OrdererNode.class);
+
+  private final List<AutoCloseable> resources;
+  private final ChannelRegistry channels;
+  private final GrpcListener grpc;
+  private final HttpListener admin;
+  private final OperationsServer operations;
+  private final ClusterNetwork network;
+
+  private OrdererNode(
+      List<AutoCloseable> resources,
+      ChannelRegistry channels,
+      GrpcListener grpc,
+      HttpListener admin,
+      OperationsServer operations,
+      ClusterNetwork network) {
+    this.resources = resources;
+    this.channels = channels;
+    this.grpc = grpc;
+    this.admin = admin;
+    this.operations = operations;
+    this.network = network;
+  }
+
+  /**
+   * Starts a node from {@code config}; {@code services} are the gRPC services to serve (the
+   * AtomicBroadcast service over this node's channels).
+   *
+   * @throws ConfigException when the configuration cannot be served (names the setting)
+   */
+  public static OrdererNode start(
+      NodeConfig config, Function<ChannelRegistry, List<BindableService>> services, LogLevels logs)
+      throws IOException {
+    List<AutoCloseable> opened = new ArrayList<>();
+    try {
+      CryptoProvider provider = CryptoProvider.preferNative();
+      SigningIdentity identity =
+          SigningIdentity.fromMspDirectory(config.mspDirectory(), config.mspId(), provider);
+      BlockStore store = BlockStore.open(BlockStoreConfig.defaults(config.ledgerDirectory()));
+      opened.add(store);
+      ChannelRegistry channels = new ChannelRegistry();
+      opened.add(channels);
+      ClusterNetwork network = startNetwork(config, channels);
+      opened.addFirst(network);
+      channels.start(
+          new NodeContext(
+              identity,
+              provider,
+              store,
+              network,
+              config.walDirectory(),
+              NodeContext.DEFAULT_TICK,
+              Clock.systemUTC()));
+      return listen(config, channels, network, services, logs, opened);
+    } catch (InvalidConfigException e) {
+      closeAll(opened);
+      throw new ConfigException("cannot resume a channel: " + e.getMessage(), e);
+    } catch (IOException | RuntimeException e) {
+      closeAll(opened);
+      throw e;
+    }
+  }
+
+  public ChannelRegistry channels() {
+    return channels;
+  }
+
+  public InetSocketAddress grpcAddress() {
+    return grpc.address();
+  }
+
+  public InetSocketAddress adminAddress() {
+    return admin.address();
+  }
+
+  public InetSocketAddress operationsAddress() {
+    return operations.address();
+  }
+
+  public InetSocketAddress clusterAddress() {
+    return network.localAddress();
+  }
+
+  @Override
+  public void close() {
+    closeAll(resources);
+  }
+
+  private static OrdererNode listen(
+      NodeConfig config,
+      ChannelRegistry channels,
+      ClusterNetwork network,
+      Function<ChannelRegistry, List<BindableService>> services,
+      LogLevels logs,
+      List<AutoCloseable> opened)
+      throws IOException {
+    HttpListener admin = HttpListener.bind(config.admin().listen(), config.admin().tls(), "admin");
+    opened.addFirst(admin);
+    admin
+        .server()
+        .createContext(
+            ParticipationHandler.CHANNELS_PATH,
+            new ParticipationHandler(channels, config.admin().maxRequestBodySize()));
+    admin.start();
+    PrometheusRegistry metrics = new PrometheusRegistry();
+    JvmMetrics.builder().register(metrics);
+    OperationsServer operations =
+        OperationsServer.start(
+            config.operations(),
+            metrics,
+            health(channels, network),
+            logs,
+            VersionInfo.ofThisBuild(),
+            Clock.systemUTC());
+    opened.addFirst(operations);
+    GrpcListener grpc =
+        GrpcListener.start(
+            config.listen(),
+            config.tls(),
+            config.maxReceiveMessageBytes(),
+            services.apply(channels));
+    opened.addFirst(grpc);
+    grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
+    LOG.info(
+        "orderer node serving: grpc {}, admin {}, operations {}, cluster {}",
+        grpc.address(),
+        admin.address(),
+        operations.address(),
+        network.localAddress());
+    return new OrdererNode(opened, channels, grpc, admin, operations, network);
+  }
+
+  private static ClusterNetwork startNetwork(NodeConfig config, ChannelRegistry channels)
+      throws IOException {
+    if (config.cluster().transport() != ClusterTransport.TCP) {
+      throw new ConfigException(
+          "General.Cluster.Transport is '"
+              + config.cluster().transport().name().toLowerCase(java.util.Locale.ROOT)
+              + "' but the orderer node runs the tcp transport only so far (shm and rdma are"
+              + " built and tested in rdma-net; their wiring into the node comes next)");
+    }
+    int port =
+        config
+            .cluster()
+            .listenPort()
+            .orElseThrow(
+                () ->
+                    new ConfigException(
+                        "General.Cluster.ListenPort is required: the port of this node's entry in"
+                            + " the channels' consenter mapping"));
+    Identity identity =
+        new Identity(
+            Pem.certificates(config.cluster().certificate()).getFirst(),
+            Pem.privateKey(config.cluster().privateKey()));
+    return ClusterNetwork.start(
+        TcpTransport.open(),
+        io.rubinbft.net.ChannelConfig.defaults(identity),
+        new InetSocketAddress(config.cluster().listenHost(), port),
+        channels.peerAuthenticator());
+  }
+
+  private static HealthChecks health(ChannelRegistry channels, ClusterNetwork network) {
+    HealthChecks health = new HealthChecks();
+    health.register("cluster", network::failure);
+    health.register(
+        "consensus",
+        () ->
+            channels.channelNames().stream()
+                .flatMap(
+                    name ->
+                        channels.channel(name).flatMap(c -> c.host().failure()).stream()
+                            .map(reason -> "channel '" + name + "': " + reason))
+                .findFirst());
+    return health;
+  }
+
+  private static void closeAll(List<AutoCloseable> resources) {
+    for (AutoCloseable resource : resources) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        LOG.warn("closing {} failed: {}", resource, e.toString());
+      }
+    }
+  }
+}
