@@ -88,10 +88,14 @@ public final class TcpTransport implements Transport {
       linkEvents.established(connectedAtOnce.poll());
       reported++;
     }
-    if (timeoutNanos > 0 && reported == 0) {
-      nioSelector.select(onKey, Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
-    } else {
-      nioSelector.selectNow(onKey);
+    try {
+      if (timeoutNanos > 0 && reported == 0) {
+        nioSelector.select(onKey, Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
+      } else {
+        nioSelector.selectNow(onKey);
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause(); // An accept failed (e.g. out of file descriptors): the caller's to see.
     }
     return reported;
   }
