@@ -8,6 +8,7 @@ import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.http.JsonResponses;
 import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.testing.TlsClients;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,13 +16,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Map;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,22 +92,6 @@ class MutualTlsListenerTest {
 
   private static HttpClient client(Path certificate, Path key)
       throws GeneralSecurityException, IOException {
-    TrustManagerFactory trust =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    trust.init(ServerTls.trustStore(List.of(FabricFixtures.orderer(1).resolve("tls/ca.crt"))));
-    KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    store.load(null, null);
-    if (certificate != null) {
-      store.setKeyEntry(
-          "client",
-          Pem.privateKey(key),
-          new char[0],
-          Pem.certificates(certificate).toArray(new X509Certificate[0]));
-    }
-    keys.init(store, new char[0]);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(keys.getKeyManagers(), trust.getTrustManagers(), null);
-    return HttpClient.newBuilder().sslContext(context).build();
+    return TlsClients.https(FabricFixtures.orderer(1).resolve("tls/ca.crt"), certificate, key);
   }
 }
