@@ -80,7 +80,8 @@ final class BlockStreamer {
       }
       Optional<String> denial = access.denial(channel.rules(), clock.instant());
       if (denial.isPresent()) {
-        LOG.info("Deliver on channel '{}' stopped before block {}: {}", channelId, number, denial);
+        LOG.info(
+            "Deliver on channel '{}' stopped before block {}: {}", channelId, number, denial.get());
         return Status.FORBIDDEN;
       }
       sink.send(BlockContent.response(block.get(), contentType));

@@ -14,6 +14,8 @@ import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.service.DeliverClient.Answer;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
@@ -192,6 +194,47 @@ class DeliverServiceTest {
 
     assertThat(client.answer()).isEqualTo(new Answer(List.of(), Status.FORBIDDEN));
     assertThat(client.responses.end().isOk()).isTrue();
+  }
+
+  @Test
+  void anExpiredReaderIsForbidden() throws InterruptedException {
+    EnvelopeFactory expired =
+        new EnvelopeFactory(SignedEnvelopes.expiredCreator(), ServiceNode.RECORDED_CLOCK);
+    Envelope seek =
+        DeliverClient.seekBy(
+            expired,
+            specified(0),
+            specified(0),
+            SeekBehavior.BLOCK_UNTIL_READY,
+            SeekContentType.BLOCK,
+            ByteString.EMPTY);
+
+    assertThat(new DeliverClient(node.stub()).request(seek))
+        .isEqualTo(new Answer(List.of(), Status.FORBIDDEN));
+  }
+
+  @Test
+  void aStreamEndsWhenTheReadersCertificateExpires() throws InterruptedException {
+    Instant notAfter = ServiceNode.RECORDED_AT.plus(Duration.ofHours(1));
+    EnvelopeFactory reader =
+        new EnvelopeFactory(SignedEnvelopes.org1ClientUntil(notAfter), ServiceNode.RECORDED_CLOCK);
+    DeliverClient client = new DeliverClient(node.stub());
+    client.requests.onNext(
+        DeliverClient.seekBy(
+            reader,
+            specified(9),
+            specified(10),
+            SeekBehavior.BLOCK_UNTIL_READY,
+            SeekContentType.BLOCK,
+            ByteString.EMPTY));
+    assertThat(client.responses.next().getBlock().toByteString()).isEqualTo(stored(9));
+
+    node.clock.set(notAfter.plusSeconds(1));
+    node.ledger.append(
+        NextBlock.after(Fixtures.block(9), envelope("envelopes/tx-valid.envelope")).toByteArray(),
+        Durability.UNSYNCED);
+
+    assertThat(client.answer()).isEqualTo(new Answer(List.of(), Status.FORBIDDEN));
   }
 
   @Test

@@ -60,6 +60,10 @@ final class ServiceNode implements AutoCloseable {
   final ChannelLedger ledger;
   final RecordingChannel channel;
   final TestChannels channels = new TestChannels();
+
+  /** The node's clock: the recorded time until a test moves it. */
+  final SettableClock clock = new SettableClock(RECORDED_AT);
+
   private final GrpcListener listener;
   private ManagedChannel client;
 
@@ -75,7 +79,7 @@ final class ServiceNode implements AutoCloseable {
     BindableService service =
         new AtomicBroadcastService(
             channels,
-            RECORDED_CLOCK,
+            clock,
             DeliverValidator.DEFAULT_TIME_WINDOW,
             tls.clientAuthRequired(),
             new Sha256(GenesisChannel.PROVIDER));

@@ -59,14 +59,15 @@ final class SignedEnvelopes {
 
   /** A client certificate from Org1's real CA that expired a minute before the recorded time. */
   static SigningIdentity expiredCreator() {
+    return org1ClientUntil(ServiceNode.RECORDED_AT.minusSeconds(60));
+  }
+
+  /** A client certificate from Org1's real CA, valid until {@code notAfter}. */
+  static SigningIdentity org1ClientUntil(Instant notAfter) {
     TestCa org1 = TestCa.org1();
     Instant caStart = org1.certificate().getNotBefore().toInstant();
     return identity(
-        org1.issue(
-            "Expired",
-            List.of("client"),
-            caStart.plusSeconds(60),
-            ServiceNode.RECORDED_AT.minusSeconds(60)));
+        org1.issue("Org1 client", List.of("client"), caStart.plusSeconds(60), notAfter));
   }
 
   private static SigningIdentity identity(TestCa.Issued issued) {
