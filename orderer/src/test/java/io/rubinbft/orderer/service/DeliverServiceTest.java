@@ -93,6 +93,16 @@ class DeliverServiceTest {
   }
 
   @Test
+  void thePeerClisFetchGetsItsBlock() throws InterruptedException {
+    // `peer channel fetch 1` as the peer CLI sent it: Specified(1)..Specified(1).
+    Answer answer =
+        new DeliverClient(node.stub())
+            .request(envelope("envelopes/deliver-seek-peer-cli.envelope"));
+
+    assertThat(answer).isEqualTo(new Answer(List.of(stored(1)), Status.SUCCESS));
+  }
+
+  @Test
   void headersWithSignaturesMatchWhatFabricSent() throws InterruptedException, IOException {
     Answer answer =
         new DeliverClient(node.stub())
