@@ -1,0 +1,124 @@
+package io.rubinbft.orderer.broadcast;
+
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.rubinbft.orderer.service.Channels;
+import io.rubinbft.orderer.service.ServedChannel;
+import io.rubinbft.orderer.service.SubmitOutcome;
+import io.rubinbft.orderer.validation.BroadcastResult;
+import io.rubinbft.orderer.validation.BroadcastValidator;
+import io.rubinbft.orderer.validation.Verdict;
+import java.util.Optional;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Status;
+import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
+
+/**
+ * One Broadcast stream. Each envelope is validated and submitted on the call's own (virtual) thread
+ * and answered before the next one is read, so answers come in order.
+ *
+ * <p>Flow control: envelopes are requested one at a time, and the next only once the transport can
+ * take another answer. A client that sends faster than we answer, or does not read its answers,
+ * fills its own HTTP/2 window instead of our memory.
+ *
+ * <p>After any non-SUCCESS answer the stream ends (gRPC status OK), as Fabric's broadcast handler
+ * does: the client opens a new stream. gRPC runs the callbacks of one call one at a time, so this
+ * class needs no locks.
+ */
+public final class BroadcastSession implements StreamObserver<Envelope> {
+
+  private final ServerCallStreamObserver<BroadcastResponse> responses;
+  private final BroadcastValidator validator;
+  private final Channels channels;
+  private boolean ended;
+  private boolean wantsNext;
+
+  private BroadcastSession(
+      ServerCallStreamObserver<BroadcastResponse> responses,
+      BroadcastValidator validator,
+      Channels channels) {
+    this.responses = responses;
+    this.validator = validator;
+    this.channels = channels;
+  }
+
+  /** Starts serving a call; to be called from the service method itself. */
+  public static StreamObserver<Envelope> open(
+      StreamObserver<BroadcastResponse> responseObserver,
+      BroadcastValidator validator,
+      Channels channels) {
+    var responses = (ServerCallStreamObserver<BroadcastResponse>) responseObserver;
+    responses.disableAutoRequest();
+    BroadcastSession session = new BroadcastSession(responses, validator, channels);
+    responses.setOnReadyHandler(session::onReady);
+    responses.setOnCancelHandler(session::onCancel);
+    responses.request(1);
+    return session;
+  }
+
+  @Override
+  public void onNext(Envelope envelope) {
+    if (ended) {
+      return;
+    }
+    BroadcastResponse response = answer(envelope);
+    responses.onNext(response);
+    if (response.getStatus() != Status.SUCCESS) {
+      ended = true;
+      responses.onCompleted();
+      return;
+    }
+    if (responses.isReady()) {
+      responses.request(1);
+    } else {
+      wantsNext = true;
+    }
+  }
+
+  @Override
+  public void onError(Throwable t) {
+    ended = true;
+  }
+
+  @Override
+  public void onCompleted() {
+    if (!ended) {
+      ended = true;
+      responses.onCompleted();
+    }
+  }
+
+  private void onReady() {
+    if (wantsNext && !ended) {
+      wantsNext = false;
+      responses.request(1);
+    }
+  }
+
+  private void onCancel() {
+    ended = true;
+  }
+
+  private BroadcastResponse answer(Envelope envelope) {
+    return switch (validator.validate(envelope)) {
+      case BroadcastResult.Rejected rejected -> response(rejected.verdict());
+      case BroadcastResult.Accepted accepted -> {
+        String channelId = accepted.channelHeader().getChannelId();
+        Optional<ServedChannel> channel = channels.channel(channelId);
+        if (channel.isEmpty()) {
+          // Removed since validation looked it up: the answer it would have given a moment later.
+          yield response(new Verdict(Status.BAD_REQUEST, "channel does not exist"));
+        }
+        SubmitOutcome outcome = channel.get().submit(envelope, accepted.channelHeader().getTxId());
+        yield response(new Verdict(outcome.status(), outcome.info()));
+      }
+    };
+  }
+
+  private static BroadcastResponse response(Verdict verdict) {
+    return BroadcastResponse.newBuilder()
+        .setStatus(verdict.status())
+        .setInfo(verdict.info())
+        .build();
+  }
+}

@@ -1,0 +1,190 @@
+package io.rubinbft.orderer.deliver;
+
+import com.google.protobuf.ByteString;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.Optional;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Status;
+import org.hyperledger.fabric.protos.orderer.DeliverResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Deliver stream: its seek requests are served one after another, each on a virtual thread of
+ * its own, so that gRPC's callbacks for the call (cancellation, readiness, the client's half-close)
+ * are never stuck behind a request that waits for blocks.
+ *
+ * <p>As in Fabric's deliver handler: the next request is read only after the previous one got its
+ * final status; a non-SUCCESS status ends the stream (gRPC status OK); when the client half-closes,
+ * the stream ends after the request in progress. A cancelled call interrupts the request's thread,
+ * which stops waiting for blocks or for the transport at once.
+ */
+public final class DeliverSession implements StreamObserver<Envelope> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeliverSession.class);
+
+  private final ServerCallStreamObserver<DeliverResponse> responses;
+  private final SeekHandler seeks;
+  private final Optional<ByteString> clientCertificate;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition transportReady = lock.newCondition();
+  private Thread request;
+  private boolean halfClosed;
+  private boolean cancelled;
+  private boolean ended;
+
+  private DeliverSession(
+      ServerCallStreamObserver<DeliverResponse> responses,
+      SeekHandler seeks,
+      Optional<ByteString> clientCertificate) {
+    this.responses = responses;
+    this.seeks = seeks;
+    this.clientCertificate = clientCertificate;
+  }
+
+  /**
+   * Starts serving a call; to be called from the service method itself.
+   *
+   * @param clientCertificate the DER of the connection's TLS client certificate, if any
+   */
+  public static StreamObserver<Envelope> open(
+      StreamObserver<DeliverResponse> responseObserver,
+      SeekHandler seeks,
+      Optional<ByteString> clientCertificate) {
+    var responses = (ServerCallStreamObserver<DeliverResponse>) responseObserver;
+    responses.disableAutoRequest();
+    DeliverSession session = new DeliverSession(responses, seeks, clientCertificate);
+    responses.setOnReadyHandler(session::onReady);
+    responses.setOnCancelHandler(session::onCancel);
+    responses.request(1);
+    return session;
+  }
+
+  @Override
+  public void onNext(Envelope envelope) {
+    lock.lock();
+    try {
+      if (ended) {
+        return;
+      }
+      if (request != null) {
+        throw new IllegalStateException("a seek request arrived before the previous one ended");
+      }
+      request = Thread.ofVirtual().name("deliver-request").start(() -> serve(envelope));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void onError(Throwable t) {
+    onCancel();
+  }
+
+  @Override
+  public void onCompleted() {
+    lock.lock();
+    try {
+      halfClosed = true;
+      if (request == null) {
+        end();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void serve(Envelope envelope) {
+    Status status;
+    try {
+      status = seeks.serve(envelope, clientCertificate, this::send);
+    } catch (InterruptedException e) {
+      return; // cancelled: nobody is listening any more
+    } catch (RuntimeException e) {
+      LOG.error("Deliver request failed", e);
+      fail(e);
+      return;
+    }
+    finish(status);
+  }
+
+  private void send(DeliverResponse response) throws InterruptedException {
+    lock.lockInterruptibly();
+    try {
+      while (!cancelled && !responses.isReady()) {
+        transportReady.await();
+      }
+      if (cancelled) {
+        throw new InterruptedException("the Deliver call was cancelled");
+      }
+      responses.onNext(response);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void finish(Status status) {
+    lock.lock();
+    try {
+      request = null;
+      if (ended) {
+        return;
+      }
+      responses.onNext(DeliverResponse.newBuilder().setStatus(status).build());
+      if (status != Status.SUCCESS || halfClosed) {
+        end();
+      } else {
+        responses.request(1);
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void fail(RuntimeException e) {
+    lock.lock();
+    try {
+      request = null;
+      if (!ended) {
+        ended = true;
+        responses.onError(
+            io.grpc.Status.INTERNAL.withDescription("deliver failed: " + e).asRuntimeException());
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void end() {
+    if (!ended) {
+      ended = true;
+      responses.onCompleted();
+    }
+  }
+
+  private void onReady() {
+    lock.lock();
+    try {
+      transportReady.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void onCancel() {
+    lock.lock();
+    try {
+      cancelled = true;
+      ended = true;
+      transportReady.signalAll();
+      if (request != null) {
+        request.interrupt();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package io.rubinbft.orderer.deliver;
+
+import com.google.protobuf.ByteString;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.service.Channels;
+import io.rubinbft.orderer.service.ServedChannel;
+import io.rubinbft.orderer.validation.DeliverResult;
+import io.rubinbft.orderer.validation.DeliverValidator;
+import java.time.Clock;
+import java.util.Optional;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Status;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves one DELIVER_SEEK_INFO envelope: validation (DeliverValidator), the range against the
+ * ledger height (SeekRange), then the blocks (BlockStreamer). Thread-safe.
+ */
+public final class SeekHandler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SeekHandler.class);
+
+  private final Channels channels;
+  private final DeliverValidator validator;
+  private final Clock clock;
+
+  /**
+   * @param validator built over the same {@code channels}' rules
+   * @param clock the time reader certificates must not have expired at
+   */
+  public SeekHandler(Channels channels, DeliverValidator validator, Clock clock) {
+    this.channels = channels;
+    this.validator = validator;
+    this.clock = clock;
+  }
+
+  /**
+   * Sends the requested blocks into {@code sink} and returns the final status, which the caller
+   * sends.
+   *
+   * @param clientCertificate the DER of the connection's TLS client certificate, if any
+   * @throws InterruptedException when the call is cancelled
+   */
+  public Status serve(Envelope envelope, Optional<ByteString> clientCertificate, ResponseSink sink)
+      throws InterruptedException {
+    DeliverResult result = validator.validate(envelope, clientCertificate);
+    if (!(result instanceof DeliverResult.Accepted accepted)) {
+      LOG.debug("Deliver request rejected: {}", result.verdict());
+      return result.verdict().status();
+    }
+    String channelId = accepted.channelHeader().getChannelId();
+    Optional<ServedChannel> channel = channels.channel(channelId);
+    if (channel.isEmpty()) {
+      return Status.NOT_FOUND;
+    }
+    ChannelLedger ledger = channel.get().ledger();
+    long height = ledger.height();
+    if (height == 0) {
+      // Joined but the genesis block is not written yet: nothing can be resolved against it.
+      return Status.SERVICE_UNAVAILABLE;
+    }
+    Optional<SeekRange> range = SeekRange.resolve(accepted.seekInfo(), height);
+    if (range.isEmpty()) {
+      LOG.debug("Deliver request on '{}' has a malformed range", channelId);
+      return Status.BAD_REQUEST;
+    }
+    BlockStreamer streamer =
+        new BlockStreamer(
+            channelId,
+            channel.get(),
+            channels,
+            clock,
+            range.get(),
+            accepted.seekInfo().getContentType(),
+            ReaderAccess.of(envelope, accepted.client()));
+    return streamer.stream(sink);
+  }
+}

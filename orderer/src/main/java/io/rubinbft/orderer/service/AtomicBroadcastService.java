@@ -1,0 +1,71 @@
+package io.rubinbft.orderer.service;
+
+import com.google.protobuf.ByteString;
+import io.grpc.stub.StreamObserver;
+import io.rubinbft.orderer.broadcast.BroadcastSession;
+import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.deliver.DeliverSession;
+import io.rubinbft.orderer.deliver.SeekHandler;
+import io.rubinbft.orderer.grpc.ClientCertificates;
+import io.rubinbft.orderer.validation.BroadcastValidator;
+import io.rubinbft.orderer.validation.ChannelRules;
+import io.rubinbft.orderer.validation.DeliverValidator;
+import java.security.cert.CertificateEncodingException;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Function;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
+import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
+import org.hyperledger.fabric.protos.orderer.DeliverResponse;
+
+/**
+ * Fabric's {@code orderer.AtomicBroadcast}: Broadcast and Deliver over the node's channels. Serve
+ * it with {@link io.rubinbft.orderer.grpc.GrpcListener}, which runs calls on virtual threads and
+ * makes the TLS client certificate available for Deliver's {@code tls_cert_hash} check.
+ */
+public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroadcastImplBase {
+
+  private final Channels channels;
+  private final BroadcastValidator broadcastValidator;
+  private final SeekHandler seeks;
+
+  /**
+   * @param clock the time for certificate expiry and the Deliver timestamp window
+   * @param timeWindow how far a Deliver request's timestamp may be from {@code clock} (Fabric's
+   *     General.Authentication.TimeWindow, {@link DeliverValidator#DEFAULT_TIME_WINDOW})
+   * @param mutualTls whether the listener requires client certificates; Deliver then checks {@code
+   *     tls_cert_hash}
+   */
+  public AtomicBroadcastService(
+      Channels channels, Clock clock, Duration timeWindow, boolean mutualTls, Sha256 sha256) {
+    this.channels = channels;
+    Function<String, Optional<ChannelRules>> rules =
+        id -> channels.channel(id).map(ServedChannel::rules);
+    this.broadcastValidator = new BroadcastValidator(rules, clock);
+    this.seeks =
+        new SeekHandler(
+            channels, new DeliverValidator(rules, clock, timeWindow, mutualTls, sha256), clock);
+  }
+
+  @Override
+  public StreamObserver<Envelope> broadcast(StreamObserver<BroadcastResponse> responseObserver) {
+    return BroadcastSession.open(responseObserver, broadcastValidator, channels);
+  }
+
+  @Override
+  public StreamObserver<Envelope> deliver(StreamObserver<DeliverResponse> responseObserver) {
+    return DeliverSession.open(
+        responseObserver, seeks, ClientCertificates.current().map(AtomicBroadcastService::der));
+  }
+
+  private static ByteString der(X509Certificate certificate) {
+    try {
+      return ByteString.copyFrom(certificate.getEncoded());
+    } catch (CertificateEncodingException e) {
+      throw new IllegalStateException("the TLS handshake accepted an unencodable certificate", e);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package io.rubinbft.orderer.service;
+
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.validation.ChannelRules;
+import org.hyperledger.fabric.protos.common.Envelope;
+
+/** One channel as Broadcast and Deliver see it. Thread-safe: every stream calls it concurrently. */
+public interface ServedChannel {
+
+  /**
+   * The rules of the channel's current config. A new config must yield a new {@code ChannelRules}
+   * object: Deliver streams re-evaluate /Channel/Readers when this object changes, as Fabric's
+   * session access control does when the config sequence changes.
+   */
+  ChannelRules rules();
+
+  /** The channel's chain; Deliver only reads it. */
+  ChannelLedger ledger();
+
+  /**
+   * Hands a validated envelope (signature verified, /Channel/Writers satisfied) to the consensus
+   * request pool. Must answer promptly and never wait for room in the pool: a full pool is {@link
+   * SubmitOutcome.PoolFull}, which pushes back on the client. The envelope's bytes must be ordered
+   * exactly as given.
+   *
+   * @param txId the channel header's transaction id, for de-duplication against pending and
+   *     recently committed requests
+   */
+  SubmitOutcome submit(Envelope envelope, String txId);
+}

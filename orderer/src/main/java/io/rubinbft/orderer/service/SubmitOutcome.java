@@ -1,0 +1,71 @@
+package io.rubinbft.orderer.service;
+
+import org.hyperledger.fabric.protos.common.Status;
+
+/**
+ * The request pool's answer to {@link ServedChannel#submit}, and the Broadcast response it becomes.
+ * Every refusal is 503 SERVICE_UNAVAILABLE with an info starting "failed to submit request: ", as
+ * Fabric's BFT chain answers a request its SmartBFT pool refuses.
+ */
+public sealed interface SubmitOutcome {
+
+  Status status();
+
+  String info();
+
+  /** In the request pool (not yet ordered: in BFT, SUCCESS means accepted into the pool). */
+  record Accepted() implements SubmitOutcome {
+    @Override
+    public Status status() {
+      return Status.SUCCESS;
+    }
+
+    @Override
+    public String info() {
+      return "";
+    }
+  }
+
+  /** The pool holds {@code capacity} requests already: the client should retry later. */
+  record PoolFull(int capacity) implements SubmitOutcome {
+    @Override
+    public Status status() {
+      return Status.SERVICE_UNAVAILABLE;
+    }
+
+    @Override
+    public String info() {
+      return "failed to submit request: request pool is full (" + capacity + " requests)";
+    }
+  }
+
+  /** The transaction id is pending or was recently ordered: it is not ordered twice. */
+  record AlreadyProcessed() implements SubmitOutcome {
+    @Override
+    public Status status() {
+      return Status.SERVICE_UNAVAILABLE;
+    }
+
+    @Override
+    public String info() {
+      return "failed to submit request: request already processed";
+    }
+  }
+
+  /**
+   * The replica cannot take requests now.
+   *
+   * @param reason why, for the client, e.g. "replica is catching up"
+   */
+  record NotServing(String reason) implements SubmitOutcome {
+    @Override
+    public Status status() {
+      return Status.SERVICE_UNAVAILABLE;
+    }
+
+    @Override
+    public String info() {
+      return "failed to submit request: " + reason;
+    }
+  }
+}

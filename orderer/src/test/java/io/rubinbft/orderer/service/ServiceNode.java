@@ -1,0 +1,176 @@
+package io.rubinbft.orderer.service;
+
+import io.grpc.BindableService;
+import io.grpc.ChannelCredentials;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.rubinbft.ledger.BlockStore;
+import io.rubinbft.ledger.BlockStoreConfig;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.Durability;
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.crypto.Fixtures;
+import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.msp.ChannelMsps;
+import io.rubinbft.orderer.msp.MspConfigException;
+import io.rubinbft.orderer.policy.GenesisChannel;
+import io.rubinbft.orderer.policy.PolicyConfigException;
+import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.validation.ChannelRules;
+import io.rubinbft.orderer.validation.DeliverValidator;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
+
+/**
+ * A node serving the fixture channel over real gRPC on loopback: a RocksDB ledger holding Fabric's
+ * blocks 0..9 (orderer1's copies), validators built from the genesis config, and a request pool
+ * that records submissions.
+ */
+final class ServiceNode implements AutoCloseable {
+
+  static final String CHANNEL = "fixture";
+
+  /** When Fabric answered the recorded requests (the stale request's timestamp + 20 minutes). */
+  static final Instant RECORDED_AT = Instant.parse("2026-11-21T05:23:23Z");
+
+  static final Clock RECORDED_CLOCK = Clock.fixed(RECORDED_AT, ZoneOffset.UTC);
+
+  static final long ABSOLUTE_MAX_BYTES = 10_485_760;
+
+  static final int FIXTURE_HEIGHT = 10;
+
+  private static final long MAX_MESSAGE_BYTES = 100L << 20;
+
+  private static final Path USER1 =
+      FabricFixtures.root()
+          .resolve("crypto/peerOrganizations/org1.example.com/users/User1@org1.example.com");
+
+  final BlockStore store;
+  final ChannelLedger ledger;
+  final RecordingChannel channel;
+  final TestChannels channels = new TestChannels();
+
+  /** The node's clock: the recorded time until a test moves it. */
+  final SettableClock clock = new SettableClock(RECORDED_AT);
+
+  private final GrpcListener listener;
+  private ManagedChannel client;
+
+  private ServiceNode(Path directory, TlsSettings tls, int poolCapacity) throws IOException {
+    store = BlockStore.open(BlockStoreConfig.defaults(directory));
+    ledger = store.createChannel(CHANNEL);
+    for (int number = 0; number < FIXTURE_HEIGHT; number++) {
+      ledger.append(
+          Fixtures.bytes(String.format("blocks/bft-%03d.block", number)), Durability.UNSYNCED);
+    }
+    channel = new RecordingChannel(genesisRules(), ledger, poolCapacity);
+    channels.serve(CHANNEL, channel);
+    BindableService service =
+        new AtomicBroadcastService(
+            channels,
+            clock,
+            DeliverValidator.DEFAULT_TIME_WINDOW,
+            tls.clientAuthRequired(),
+            new Sha256(GenesisChannel.PROVIDER));
+    listener =
+        GrpcListener.start(new HostPort("127.0.0.1", 0), tls, MAX_MESSAGE_BYTES, List.of(service));
+  }
+
+  /** Plain-text gRPC, a pool that takes {@code poolCapacity} requests. */
+  static ServiceNode start(Path directory, int poolCapacity) throws IOException {
+    return new ServiceNode(
+        directory, new TlsSettings(false, null, null, List.of(), false, List.of()), poolCapacity);
+  }
+
+  static ServiceNode start(Path directory) throws IOException {
+    return start(directory, Integer.MAX_VALUE);
+  }
+
+  /** Mutual TLS with orderer1's certificate, trusting Org1's TLS CA for clients. */
+  static ServiceNode startWithMutualTls(Path directory) throws IOException {
+    Path node = FabricFixtures.orderer(1).resolve("tls");
+    Path org1TlsCa =
+        FabricFixtures.root()
+            .resolve(
+                "crypto/peerOrganizations/org1.example.com/tlsca/tlsca.org1.example.com-cert.pem");
+    TlsSettings tls =
+        new TlsSettings(
+            true,
+            node.resolve("server.crt"),
+            node.resolve("server.key"),
+            List.of(node.resolve("ca.crt")),
+            true,
+            List.of(org1TlsCa));
+    return new ServiceNode(directory, tls, Integer.MAX_VALUE);
+  }
+
+  static ChannelRules genesisRules() {
+    try {
+      return ChannelRules.fromConfig(
+          Fixtures.genesisConfig(),
+          GenesisChannel.PROVIDER,
+          ABSOLUTE_MAX_BYTES,
+          ChannelMsps.DEFAULT_CACHE_CAPACITY);
+    } catch (MspConfigException | PolicyConfigException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** User1@org1.example.com, a client of Org1 (a channel reader and writer). */
+  static SigningIdentity user1() {
+    return SigningIdentity.fromMspDirectory(
+        USER1.resolve("msp"), "Org1MSP", GenesisChannel.PROVIDER);
+  }
+
+  /** Builds envelopes as User1 at the recorded time. */
+  static EnvelopeFactory user1Envelopes() {
+    return new EnvelopeFactory(user1(), RECORDED_CLOCK);
+  }
+
+  /** User1's TLS client certificate and key (issued by Org1's TLS CA). */
+  static Path user1Tls() {
+    return USER1.resolve("tls");
+  }
+
+  AtomicBroadcastGrpc.AtomicBroadcastStub stub() {
+    return AtomicBroadcastGrpc.newStub(client());
+  }
+
+  ManagedChannel client() {
+    if (client == null) {
+      client = connect(InsecureChannelCredentials.create());
+    }
+    return client;
+  }
+
+  ManagedChannel connect(ChannelCredentials credentials) {
+    return Grpc.newChannelBuilderForAddress("localhost", listener.address().getPort(), credentials)
+        .maxInboundMessageSize((int) MAX_MESSAGE_BYTES)
+        .build();
+  }
+
+  @Override
+  public void close() {
+    if (client != null) {
+      client.shutdownNow();
+      try {
+        client.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    listener.close();
+    store.close();
+  }
+}
