@@ -29,9 +29,10 @@ if [ $# -eq 0 ]; then
   failed=$((failed + ${hf:-0}))
 fi
 
+passed=$((run - failed))
 if [ "$maven_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
   echo "test.sh: the Maven build failed before or outside the tests (see above)" >&2
   failed=1
 fi
-echo "tests: $((run - failed)) passed, $failed failed"
+echo "tests: $passed passed, $failed failed"
 [ "$maven_status" -eq 0 ] && [ "$helm_status" -eq 0 ]

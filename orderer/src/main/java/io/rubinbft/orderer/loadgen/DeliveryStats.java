@@ -14,7 +14,7 @@ import org.HdrHistogram.Histogram;
  * @param lastDeliveryNanos System.nanoTime of the last block
  * @param problem the first chain, data-hash or signature failure, if any
  */
-record DeliveryStats(
+public record DeliveryStats(
     long blocks,
     long delivered,
     long duplicates,

@@ -11,6 +11,8 @@ import io.rubinbft.orderer.participation.ChannelInfo;
 import io.rubinbft.orderer.participation.ChannelParticipation;
 import io.rubinbft.orderer.participation.ParticipationException;
 import io.rubinbft.orderer.participation.ParticipationException.Reason;
+import io.rubinbft.orderer.service.Channels;
+import io.rubinbft.orderer.service.ServedChannel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -30,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * channel's genesis block creates its ledger and replica, and a restart resumes every channel the
  * block store holds. Removing a channel deletes its ledger and consensus WAL.
  */
-public final class ChannelRegistry implements ChannelParticipation, AutoCloseable {
+public final class ChannelRegistry implements ChannelParticipation, Channels, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ChannelRegistry.class);
 
@@ -47,7 +49,13 @@ public final class ChannelRegistry implements ChannelParticipation, AutoCloseabl
     }
   }
 
-  public Optional<ChannelRuntime> channel(String name) {
+  @Override
+  public Optional<ServedChannel> channel(String name) {
+    return Optional.ofNullable(channels.get(name));
+  }
+
+  /** The runtime of channel {@code name}, if this node serves it. */
+  public Optional<ChannelRuntime> runtime(String name) {
     return Optional.ofNullable(channels.get(name));
   }
 

@@ -23,10 +23,21 @@ import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.msp.MspConfigException;
 import io.rubinbft.orderer.policy.PolicyConfigException;
+import io.rubinbft.orderer.service.ServedChannel;
+import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
  * One channel served by this node: its config, ledger, validation rules and PBFT replica.
@@ -34,9 +45,12 @@ import org.hyperledger.fabric.protos.common.Block;
  * <p>The config is the channel's genesis block (block 0); config updates arrive with a later issue.
  * Sequence {@code s} of the replica orders block {@code s}.
  */
-public final class ChannelRuntime implements AutoCloseable {
+public final class ChannelRuntime implements ServedChannel, AutoCloseable {
 
   private static final int IDENTITY_CACHE = 4096;
+
+  /** How long Broadcast waits for the replica thread to take a request (normally a few ms). */
+  private static final Duration SUBMIT_TIMEOUT = Duration.ofSeconds(5);
 
   private final ChannelConfig config;
   private final ChannelLedger ledger;
@@ -103,13 +117,54 @@ public final class ChannelRuntime implements AutoCloseable {
     return config;
   }
 
+  @Override
   public ChannelLedger ledger() {
     return ledger;
   }
 
   /** The rules Broadcast and Deliver validate this channel's envelopes with. */
+  @Override
   public ChannelRules rules() {
     return rules;
+  }
+
+  /**
+   * Offers a validated envelope to the replica's request pool. Envelopes without a tx id (other
+   * header types) are keyed by their hash, so two different ones are never taken for duplicates.
+   */
+  @Override
+  public SubmitOutcome submit(Envelope envelope, String txId) {
+    byte[] bytes = envelope.toByteArray();
+    String key = txId.isEmpty() ? "sha256:" + HexFormat.of().formatHex(sha256(bytes)) : txId;
+    Optional<String> refusal;
+    try {
+      refusal = host.submit(key, bytes).get(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new SubmitOutcome.NotServing("interrupted");
+    } catch (ExecutionException | TimeoutException e) {
+      return new SubmitOutcome.NotServing("the replica did not take the request in time");
+    }
+    return refusal.map(this::outcomeOf).orElse(new SubmitOutcome.Accepted());
+  }
+
+  /** bft-core's refusals name their kind first ("pool full: ...", "duplicate: ..."). */
+  private SubmitOutcome outcomeOf(String refusal) {
+    if (refusal.startsWith("pool full")) {
+      return new SubmitOutcome.PoolFull(config.pbft().requestPoolSize());
+    }
+    if (refusal.startsWith("duplicate")) {
+      return new SubmitOutcome.AlreadyProcessed();
+    }
+    return new SubmitOutcome.NotServing(refusal);
+  }
+
+  private static byte[] sha256(byte[] bytes) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(bytes);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform provides SHA-256", e);
+    }
   }
 
   public ReplicaHost host() {

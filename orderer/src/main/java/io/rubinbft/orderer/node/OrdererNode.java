@@ -13,6 +13,7 @@ import io.rubinbft.orderer.config.ClusterTransport;
 import io.rubinbft.orderer.config.ConfigException;
 import io.rubinbft.orderer.config.NodeConfig;
 import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.identity.SigningIdentity;
@@ -21,13 +22,13 @@ import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.operations.OperationsServer;
 import io.rubinbft.orderer.operations.VersionInfo;
 import io.rubinbft.orderer.participation.ParticipationHandler;
+import io.rubinbft.orderer.service.AtomicBroadcastService;
 import io.rubinbft.orderer.tls.Pem;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,14 +63,11 @@ public final class OrdererNode implements AutoCloseable {
   }
 
   /**
-   * Starts a node from {@code config}; {@code services} are the gRPC services to serve (the
-   * AtomicBroadcast service over this node's channels).
+   * Starts a node from {@code config}.
    *
    * @throws ConfigException when the configuration cannot be served (names the setting)
    */
-  public static OrdererNode start(
-      NodeConfig config, Function<ChannelRegistry, List<BindableService>> services, LogLevels logs)
-      throws IOException {
+  public static OrdererNode start(NodeConfig config, LogLevels logs) throws IOException {
     List<AutoCloseable> opened = new ArrayList<>();
     try {
       CryptoProvider provider = CryptoProvider.preferNative();
@@ -90,7 +88,14 @@ public final class OrdererNode implements AutoCloseable {
               config.walDirectory(),
               NodeContext.DEFAULT_TICK,
               Clock.systemUTC()));
-      return listen(config, channels, network, services, logs, opened);
+      AtomicBroadcastService broadcast =
+          new AtomicBroadcastService(
+              channels,
+              Clock.systemUTC(),
+              config.authenticationTimeWindow(),
+              config.tls().clientAuthRequired(),
+              new Sha256(provider));
+      return listen(config, channels, network, broadcast, logs, opened);
     } catch (InvalidConfigException e) {
       closeAll(opened);
       throw new ConfigException("cannot resume a channel: " + e.getMessage(), e);
@@ -129,7 +134,7 @@ public final class OrdererNode implements AutoCloseable {
       NodeConfig config,
       ChannelRegistry channels,
       ClusterNetwork network,
-      Function<ChannelRegistry, List<BindableService>> services,
+      BindableService broadcast,
       LogLevels logs,
       List<AutoCloseable> opened)
       throws IOException {
@@ -154,10 +159,7 @@ public final class OrdererNode implements AutoCloseable {
     opened.addFirst(operations);
     GrpcListener grpc =
         GrpcListener.start(
-            config.listen(),
-            config.tls(),
-            config.maxReceiveMessageBytes(),
-            services.apply(channels));
+            config.listen(), config.tls(), config.maxReceiveMessageBytes(), List.of(broadcast));
     opened.addFirst(grpc);
     grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
     LOG.info(
@@ -207,7 +209,7 @@ public final class OrdererNode implements AutoCloseable {
             channels.channelNames().stream()
                 .flatMap(
                     name ->
-                        channels.channel(name).flatMap(c -> c.host().failure()).stream()
+                        channels.runtime(name).flatMap(c -> c.host().failure()).stream()
                             .map(reason -> "channel '" + name + "': " + reason))
                 .findFirst());
     return health;

@@ -3,14 +3,24 @@ package io.rubinbft.orderer.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.bootstrap.LocalNetwork;
 import io.rubinbft.orderer.bootstrap.LocalNetworkSpec;
 import io.rubinbft.orderer.bootstrap.NetworkSummary;
 import io.rubinbft.orderer.bootstrap.PortPlan;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.ConfigBlockReader;
+import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.NodeConfigLoader;
 import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.loadgen.LoadGenerator;
+import io.rubinbft.orderer.loadgen.LoadReport;
+import io.rubinbft.orderer.loadgen.LoadSpec;
+import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
 import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.participation.ParticipationHandler;
@@ -30,6 +40,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.BlockHeader;
 import org.junit.jupiter.api.AfterEach;
@@ -89,11 +100,7 @@ class OrdererNodeTest {
 
   private void startAll() throws Exception {
     for (Path config : configs) {
-      nodes.add(
-          OrdererNode.start(
-              NodeConfigLoader.load(config, Map.of()),
-              channels -> List.of(),
-              new LogLevels("info")));
+      nodes.add(OrdererNode.start(NodeConfigLoader.load(config, Map.of()), new LogLevels("info")));
     }
   }
 
@@ -123,25 +130,42 @@ class OrdererNodeTest {
         HttpResponse.BodyHandlers.ofString());
   }
 
+  /**
+   * Submits through Broadcast to every node, as Fabric's gateway does, and follows Deliver: the
+   * load generator checks the quorum of SUCCESS, the chain, every block's consenter signatures, and
+   * that nothing is lost or ordered twice.
+   */
   private void submit(EnvelopeFactory client, int count) throws Exception {
-    for (int i = 0; i < count; i++) {
-      EnvelopeFactory.SignedEnvelope tx = client.transaction(CHANNEL, new byte[300]);
-      for (OrdererNode node : nodes) {
-        Optional<String> refused =
-            node.channels()
-                .channel(CHANNEL)
-                .orElseThrow()
-                .host()
-                .submit(tx.txId(), tx.envelope().toByteArray())
-                .get(30, TimeUnit.SECONDS);
-        assertThat(refused).isEmpty();
-      }
+    List<HostPort> endpoints =
+        nodes.stream().map(n -> new HostPort("localhost", n.grpcAddress().getPort())).toList();
+    NetworkSummary.Node first = network.nodes().getFirst();
+    try (OrdererChannels connections =
+        OrdererChannels.connect(
+            endpoints,
+            new OrdererChannels.ClientTls(
+                Optional.of(first.tlsCaCert()), Optional.empty(), Optional.empty()))) {
+      ChannelConfig channel = ConfigBlockReader.read(Files.readAllBytes(network.genesisBlock()));
+      CryptoProvider provider = CryptoProvider.preferNative();
+      BlockSignatureVerifier signatures =
+          new BlockSignatureVerifier(
+              channel.consenters(), new EcKeys(provider), new EcdsaVerifier(provider));
+      LoadReport report =
+          new LoadGenerator(
+                  new LoadSpec(
+                      CHANNEL, count, 300, 4, 3, OptionalDouble.empty(), Duration.ofSeconds(60)),
+                  client,
+                  connections.channels(),
+                  com.google.protobuf.ByteString.EMPTY,
+                  block -> signatures.check(block.getHeader(), block.getMetadata()).invalidReason())
+              .run();
+      assertThat(report.passed()).as(report.format()).isTrue();
+      assertThat(report.delivery().delivered()).isEqualTo(count);
     }
   }
 
   private void awaitTransactions(int count) throws InterruptedException {
     for (OrdererNode node : nodes) {
-      ChannelLedger ledger = node.channels().channel(CHANNEL).orElseThrow().ledger();
+      ChannelLedger ledger = node.channels().runtime(CHANNEL).orElseThrow().ledger();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
       while (transactions(ledger) < count && System.nanoTime() < deadline) {
         ledger.awaitHeight(ledger.height() + 1, Duration.ofMillis(200));
@@ -159,7 +183,7 @@ class OrdererNodeTest {
   }
 
   private static List<BlockHeader> headers(OrdererNode node) {
-    ChannelLedger ledger = node.channels().channel(CHANNEL).orElseThrow().ledger();
+    ChannelLedger ledger = node.channels().runtime(CHANNEL).orElseThrow().ledger();
     List<BlockHeader> headers = new ArrayList<>();
     for (long n = 0; n < ledger.height(); n++) {
       headers.add(ledger.block(n).orElseThrow().block().getHeader());
