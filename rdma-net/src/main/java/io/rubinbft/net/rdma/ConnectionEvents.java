@@ -138,17 +138,33 @@ final class ConnectionEvents {
           VerbsLayouts.RDMA_CM_EVENT_ADDR_ERROR,
           VerbsLayouts.RDMA_CM_EVENT_ROUTE_ERROR ->
           failed(event, handler);
-      case VerbsLayouts.RDMA_CM_EVENT_DISCONNECTED, VerbsLayouts.RDMA_CM_EVENT_DEVICE_REMOVAL -> {
-        FfmConnection connection = connections.get(event.cmId().address());
-        if (connection != null) {
-          handler.disconnected(connection.queuePair());
-        }
-      }
+      case VerbsLayouts.RDMA_CM_EVENT_DISCONNECTED, VerbsLayouts.RDMA_CM_EVENT_DEVICE_REMOVAL ->
+          disconnected(event, handler);
       default -> {
         // address/route resolution happens synchronously in connect; CONNECT_RESPONSE comes only
         // for ids without a queue pair; TIMEWAIT_EXIT and ADDR_CHANGE need no action
       }
     }
+  }
+
+  /**
+   * A disconnect the peer started is answered at once: rdma_disconnect on this side sends the reply
+   * and moves the pair to the error state, flushing its posted work requests, so neither side waits
+   * for the CM's timeout.
+   */
+  private void disconnected(ReceivedEvent event, ConnectionEventHandler handler) {
+    FfmConnection connection = connections.get(event.cmId().address());
+    if (connection == null) {
+      return;
+    }
+    if (event.type() == VerbsLayouts.RDMA_CM_EVENT_DISCONNECTED) {
+      try {
+        connection.ffmQueuePair().disconnect();
+      } catch (VerbsException e) {
+        // the connection is down either way; the reply only spares the peer a timeout
+      }
+    }
+    handler.disconnected(connection.queuePair());
   }
 
   private void requested(ReceivedEvent event, ConnectionEventHandler handler)

@@ -36,6 +36,7 @@ final class FfmQueuePair implements QueuePair {
   private final MemorySegment postSendFunction;
   private final MemorySegment postReceiveFunction;
   private final MemorySegment badRequest;
+  private boolean disconnecting;
   private boolean closed;
 
   private FfmQueuePair(
@@ -174,6 +175,10 @@ final class FfmQueuePair implements QueuePair {
 
   @Override
   public void disconnect() throws VerbsException {
+    if (disconnecting) {
+      return;
+    }
+    disconnecting = true;
     NativeCalls.callChecked(
         "rdma_disconnect of queue pair " + number, device.core().disconnect, cmId);
   }

@@ -1,0 +1,77 @@
+package io.rubinbft.net.rdma;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.net.verbs.CompletionQueue;
+import io.rubinbft.net.verbs.CompletionStatus;
+import io.rubinbft.net.verbs.ConnectionListener;
+import io.rubinbft.net.verbs.PendingConnection;
+import io.rubinbft.net.verbs.QueuePairSpec;
+import io.rubinbft.net.verbs.VerbsException;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** Connection setup failures and receiver-not-ready on a real (Soft-RoCE) device. */
+@Tag("rdma-vm")
+class ConnectionSetupVmTest {
+
+  @Test
+  void reportsARejectedRequestToTheConnectingSide() throws VerbsException, UnknownHostException {
+    try (FfmVerbsDevice device = SoftRoce.openDevice(RdmaOptions.defaults())) {
+      QueuePairSpec spec = spec(device);
+      ConnectionListener listener = device.listen(SoftRoce.anyPort(), spec);
+      RecordedEvents events = new RecordedEvents();
+      PendingConnection outgoing =
+          device.connect(listener.localAddress(), spec(device), new byte[0]);
+      SoftRoce.awaitUntil(
+          "the request",
+          () -> !events.requests.isEmpty(),
+          () -> device.pollConnectionEvents(events));
+      events.requests.getFirst().connection().reject();
+      SoftRoce.awaitUntil(
+          "the rejection",
+          () -> !events.failures.isEmpty(),
+          () -> device.pollConnectionEvents(events));
+
+      assertThat(events.failures.getFirst().connection()).isSameAs(outgoing);
+      assertThat(events.failures.getFirst().reason())
+          .startsWith("connection to " + listener.localAddress() + " was rejected");
+      assertThat(events.established).isEmpty();
+    }
+  }
+
+  @Test
+  void reportsAConnectionToAPortNobodyListensOn() throws VerbsException, UnknownHostException {
+    try (FfmVerbsDevice device = SoftRoce.openDevice(RdmaOptions.defaults())) {
+      InetSocketAddress nobody = new InetSocketAddress(SoftRoce.anyPort().getAddress(), 7);
+      RecordedEvents events = new RecordedEvents();
+      device.connect(nobody, spec(device), new byte[0]);
+      SoftRoce.awaitUntil(
+          "the failure",
+          () -> !events.failures.isEmpty(),
+          () -> device.pollConnectionEvents(events));
+      assertThat(events.failures.getFirst().reason()).startsWith("connection to " + nobody);
+    }
+  }
+
+  @Test
+  void failsASendThatFindsNoReceivePostedWithReceiverNotReady()
+      throws VerbsException, UnknownHostException {
+    try (FfmVerbsDevice device = SoftRoce.openDevice(RdmaOptions.defaults().withRnrRetryCount(0));
+        ConnectedPair pair = ConnectedPair.connect(device, new byte[0], new byte[0])) {
+      pair.client.queuePair().sendRequests().set(0, 1, pair.client.memory(), 0, 100, true, false);
+      pair.client.queuePair().postSend(1);
+
+      assertThat(pair.client.sends().await(1).getFirst().status())
+          .isEqualTo(CompletionStatus.RECEIVER_NOT_READY);
+      assertThat(pair.server.receives().drain()).isEmpty();
+    }
+  }
+
+  private static QueuePairSpec spec(FfmVerbsDevice device) throws VerbsException {
+    CompletionQueue queue = device.createCompletionQueue(8);
+    return new QueuePairSpec(4, 4, 0, queue, queue);
+  }
+}
