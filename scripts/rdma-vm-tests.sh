@@ -39,8 +39,8 @@ t0=$SECONDS
 log "building rdma-net on the host"
 mvn -B -ntp -q -pl rdma-net test-compile dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile="$REPO/$OUT/classpath.txt"
-jar cf "$OUT/main.jar" -C rdma-net/target/classes .
-jar cf "$OUT/tests.jar" -C rdma-net/target/test-classes .
+"$JAVA_HOME/bin/jar" cf "$OUT/main.jar" -C rdma-net/target/classes .
+"$JAVA_HOME/bin/jar" cf "$OUT/tests.jar" -C rdma-net/target/test-classes .
 CP="$REPO/$OUT/tests.jar:$REPO/$OUT/main.jar:$(cat "$OUT/classpath.txt")"
 JVM=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData --enable-native-access=ALL-UNNAMED)
 RUN=(org.junit.platform.console.ConsoleLauncher execute --include-tag rdma-vm

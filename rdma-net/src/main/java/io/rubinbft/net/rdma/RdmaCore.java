@@ -20,6 +20,9 @@ import java.nio.file.Path;
  */
 final class RdmaCore {
 
+  // The data-path handles are "critical": these calls are short and never block (a doorbell
+  // write at most), so the thread-state transition of an ordinary downcall is skipped.
+
   /** int (*post_send)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **bad). */
   static final MethodHandle POST_SEND =
       NativeCalls.LINKER.downcallHandle(
