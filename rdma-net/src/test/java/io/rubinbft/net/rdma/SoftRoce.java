@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Assumptions;
 final class SoftRoce {
 
   /** Generous: the guest runs under software emulation, about ten times slower than the host. */
-  private static final long WAIT_NANOS = 60_000_000_000L;
+  private static final long WAIT_NANOS = 120_000_000_000L;
 
   private SoftRoce() {}
 
@@ -41,7 +41,7 @@ final class SoftRoce {
     return new InetSocketAddress(InetAddress.getByName(address), 0);
   }
 
-  /** Runs {@code step} until {@code done} holds, failing with {@code what} after a minute. */
+  /** Runs {@code step} until {@code done} holds, failing with {@code what} after two minutes. */
   static void awaitUntil(String what, BooleanSupplier done, Step step) throws VerbsException {
     long start = System.nanoTime();
     while (!done.getAsBoolean()) {
