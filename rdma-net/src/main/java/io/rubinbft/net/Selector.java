@@ -1,0 +1,261 @@
+package io.rubinbft.net;
+
+import io.rubinbft.net.security.Handshake;
+import io.rubinbft.net.security.Role;
+import io.rubinbft.net.transport.Link;
+import io.rubinbft.net.transport.LinkEvents;
+import io.rubinbft.net.transport.LinkListener;
+import io.rubinbft.net.transport.Transport;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Multiplexes all of a replica's channels on one thread, after java.nio's selector but carrying
+ * whole messages over any {@link Transport}. Each {@link #select} flushes what the channels queued
+ * (data, fragments, credit), performs the transport's I/O, and hands every key that is ready for
+ * one of its interests to the handler. Not thread-safe: one thread owns a selector and its
+ * channels.
+ */
+public final class Selector implements AutoCloseable {
+
+  private final Transport transport;
+  private final ChannelConfig config;
+  private final SecureRandom random;
+  private final List<Connection> connections = new ArrayList<>();
+  private final List<Listener> listeners = new ArrayList<>();
+  private final Map<Connection, Listener> awaitingAccept = new IdentityHashMap<>();
+  private final Set<InetSocketAddress> connectedBefore = new HashSet<>();
+  private final EnumSet<Interest> ready = EnumSet.noneOf(Interest.class);
+  private final long[] droppedByFinished = new long[DropReason.values().length];
+  private final Events events = new Events();
+  private long connectsStarted;
+  private long reconnects;
+  private long accepted;
+  private long handshakesRejected;
+  private long acceptsRefused;
+
+  private Selector(Transport transport, ChannelConfig config, SecureRandom random) {
+    this.transport = transport;
+    this.config = config;
+    this.random = random;
+  }
+
+  /** A selector whose channels all use {@code transport} and {@code config}. */
+  public static Selector open(Transport transport, ChannelConfig config) {
+    return new Selector(transport, config, new SecureRandom());
+  }
+
+  /** Listens at {@code address}; peers are accepted when {@code authenticator} accepts them. */
+  public ServerChannel listen(InetSocketAddress address, PeerAuthenticator authenticator)
+      throws IOException {
+    LinkListener linkListener = transport.listen(address, config.linkSizes());
+    Listener listener = new Listener(linkListener, authenticator, config.acceptBacklog());
+    listeners.add(listener);
+    return listener;
+  }
+
+  /**
+   * Starts connecting to {@code address} without blocking; the key becomes ready for CONNECT when
+   * the channel is open (authenticated both ways) or has failed.
+   */
+  public Channel connect(InetSocketAddress address, PeerAuthenticator authenticator)
+      throws IOException {
+    Link link = transport.connect(address, config.linkSizes());
+    Connection connection = newConnection(link, Role.INITIATOR, authenticator);
+    connectsStarted++;
+    if (!connectedBefore.add(address)) {
+      reconnects++;
+    }
+    return connection;
+  }
+
+  /** {@link #select} without waiting. */
+  public int selectNow(KeyHandler handler) throws IOException {
+    return select(handler, 0);
+  }
+
+  /**
+   * Does one turn of I/O and hands each ready key to {@code handler}; when none is ready, waits up
+   * to {@code timeoutMillis} for one. Returns how many keys were handed over.
+   */
+  public int select(KeyHandler handler, long timeoutMillis) throws IOException {
+    dutyCycles();
+    transport.poll(events, 0);
+    dutyCycles();
+    int selected = dispatch(handler);
+    if (selected == 0 && timeoutMillis > 0) {
+      transport.poll(events, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+      dutyCycles();
+      selected = dispatch(handler);
+    }
+    forgetFinished();
+    return selected;
+  }
+
+  /** Hands queued frames of every channel to the transport now (select does it too). */
+  public void flush() {
+    dutyCycles();
+  }
+
+  public SelectorStats stats() {
+    long[] dropped = droppedByFinished.clone();
+    List<ChannelStats> channels = new ArrayList<>(connections.size());
+    for (Connection connection : connections) {
+      connection.counters().addDropsTo(dropped);
+      channels.add(connection.stats());
+    }
+    return new SelectorStats(
+        transport.name(),
+        connectsStarted,
+        reconnects,
+        accepted,
+        handshakesRejected,
+        acceptsRefused,
+        ChannelCounters.asMap(dropped),
+        channels);
+  }
+
+  /** Closes every channel and the transport. */
+  @Override
+  public void close() {
+    for (Listener listener : List.copyOf(listeners)) {
+      listener.close();
+    }
+    for (Connection connection : List.copyOf(connections)) {
+      connection.close();
+    }
+    transport.close();
+  }
+
+  // ---- called by channels ----
+
+  void onOpened(Connection connection) {
+    Listener listener = awaitingAccept.remove(connection);
+    if (listener == null) {
+      return;
+    }
+    if (listener.offer(connection)) {
+      accepted++;
+    } else {
+      acceptsRefused++;
+      connection.close();
+    }
+  }
+
+  void onClosed(Connection connection) {
+    awaitingAccept.remove(connection);
+  }
+
+  void onHandshakeRejected() {
+    handshakesRejected++;
+  }
+
+  // ---- internals ----
+
+  private Connection newConnection(Link link, Role role, PeerAuthenticator authenticator) {
+    Handshake handshake = new Handshake(config.identity(), role, authenticator, random);
+    Connection connection = new Connection(this, link, role, handshake, config);
+    connections.add(connection);
+    return connection;
+  }
+
+  private void dutyCycles() {
+    for (int i = 0; i < connections.size(); i++) {
+      connections.get(i).dutyCycle();
+    }
+  }
+
+  private int dispatch(KeyHandler handler) {
+    int selected = 0;
+    int listenerCount = listeners.size();
+    for (int i = 0; i < listenerCount; i++) {
+      Listener listener = listeners.get(i);
+      SelectionKey key = listener.key();
+      if (!listener.isClosed() && key.interested(Interest.ACCEPT) && listener.hasAcceptable()) {
+        key.readySet().clear();
+        key.readySet().add(Interest.ACCEPT);
+        handler.onReady(key);
+        selected++;
+      }
+    }
+    int connectionCount = connections.size();
+    for (int i = 0; i < connectionCount; i++) {
+      selected += dispatch(connections.get(i), handler);
+    }
+    return selected;
+  }
+
+  private int dispatch(Connection connection, KeyHandler handler) {
+    connection.readiness(ready);
+    SelectionKey key = connection.key();
+    ready.retainAll(key.interests());
+    if (ready.isEmpty()) {
+      return 0;
+    }
+    key.readySet().clear();
+    key.readySet().addAll(ready);
+    connection.reported(ready);
+    handler.onReady(key);
+    return 1;
+  }
+
+  private void forgetFinished() {
+    listeners.removeIf(Listener::isClosed);
+    connections.removeIf(
+        connection -> {
+          if (!connection.finished()) {
+            return false;
+          }
+          connection.counters().addDropsTo(droppedByFinished);
+          connection.key().invalidate();
+          awaitingAccept.remove(connection);
+          return true;
+        });
+  }
+
+  /** Routes transport events to the channel or listener attached to the link. */
+  private final class Events implements LinkEvents {
+
+    @Override
+    public void accepted(LinkListener linkListener, Link link) {
+      Listener listener = (Listener) linkListener.attachment();
+      Connection connection = newConnection(link, Role.ACCEPTOR, listener.authenticator());
+      awaitingAccept.put(connection, listener);
+      connection.onLinkEstablished();
+    }
+
+    @Override
+    public void established(Link link) {
+      ((Connection) link.attachment()).onLinkEstablished();
+    }
+
+    @Override
+    public void failed(Link link, String reason) {
+      ((Connection) link.attachment()).fail("connect failed: " + reason);
+    }
+
+    @Override
+    public void readable(Link link) {
+      ((Connection) link.attachment()).onReadable();
+    }
+
+    @Override
+    public void writable(Link link) {
+      ((Connection) link.attachment()).dutyCycle();
+    }
+
+    @Override
+    public void closed(Link link, String reason) {
+      ((Connection) link.attachment()).fail(reason);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+package io.rubinbft.net;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A selector's counters at one moment, as plain data.
+ *
+ * @param transport the transport's name
+ * @param connectsStarted outgoing connections started
+ * @param reconnects outgoing connections to an address connected to before
+ * @param accepted incoming connections that completed the handshake
+ * @param handshakesRejected connections closed because the handshake failed
+ * @param acceptsRefused authenticated connections closed because the accept backlog was full
+ * @param dropped frames dropped on every channel this selector has had, by reason
+ * @param channels the live channels
+ */
+public record SelectorStats(
+    String transport,
+    long connectsStarted,
+    long reconnects,
+    long accepted,
+    long handshakesRejected,
+    long acceptsRefused,
+    Map<DropReason, Long> dropped,
+    List<ChannelStats> channels) {
+
+  /** Frames dropped for {@code reason} on every channel. */
+  public long dropped(DropReason reason) {
+    return dropped.getOrDefault(reason, 0L);
+  }
+}

@@ -1,0 +1,120 @@
+package io.rubinbft.net.tcp;
+
+import io.rubinbft.net.frame.FrameFlyweight;
+import io.rubinbft.net.transport.FrameSink;
+import io.rubinbft.net.transport.HeldFrameHandler;
+import io.rubinbft.net.transport.Link;
+import io.rubinbft.net.transport.LinkSizes;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+
+/** A link over one non-blocking TCP socket, with its send and receive rings. */
+final class TcpLink implements Link {
+
+  private final SocketChannel socket;
+  private final LinkSizes sizes;
+  private final InetSocketAddress remoteAddress;
+  private final TcpSendRing sendRing;
+  private final TcpReceiveRing receiveRing;
+  private SelectionKey selectionKey;
+  private Object attachment;
+
+  TcpLink(SocketChannel socket, LinkSizes sizes, InetSocketAddress remoteAddress) {
+    this.socket = socket;
+    this.sizes = sizes;
+    this.remoteAddress = remoteAddress;
+    this.sendRing = new TcpSendRing(sizes.sendSlots(), sizes.maxFrameBytes());
+    this.receiveRing = new TcpReceiveRing(sizes.receiveSlots(), sizes.maxFrameBytes());
+  }
+
+  void registered(SelectionKey key) {
+    this.selectionKey = key;
+  }
+
+  SocketChannel socket() {
+    return socket;
+  }
+
+  @Override
+  public LinkSizes sizes() {
+    return sizes;
+  }
+
+  @Override
+  public InetSocketAddress remoteAddress() {
+    return remoteAddress;
+  }
+
+  @Override
+  public void attach(Object value) {
+    this.attachment = value;
+  }
+
+  @Override
+  public Object attachment() {
+    return attachment;
+  }
+
+  @Override
+  public boolean canClaim() {
+    return sendRing.canClaim();
+  }
+
+  @Override
+  public boolean claim(FrameFlyweight frame) {
+    return sendRing.claim(frame);
+  }
+
+  @Override
+  public void commit(int frameLength) {
+    sendRing.commit(frameLength);
+  }
+
+  @Override
+  public boolean flush() throws IOException {
+    if (!selectionKey.isValid()) {
+      throw new ClosedChannelException();
+    }
+    if (!socket.isConnected()) {
+      return false;
+    }
+    boolean done = sendRing.flush(socket);
+    int ops = selectionKey.interestOps();
+    int wanted = done ? ops & ~SelectionKey.OP_WRITE : ops | SelectionKey.OP_WRITE;
+    if (wanted != ops) {
+      selectionKey.interestOps(wanted);
+    }
+    return done;
+  }
+
+  @Override
+  public int receive(FrameSink sink, int limit) throws IOException {
+    return receiveRing.receive(socket, sink, limit);
+  }
+
+  @Override
+  public boolean hasHeld() {
+    return receiveRing.hasHeld();
+  }
+
+  @Override
+  public int deliverHeld(HeldFrameHandler handler, int limit) {
+    return receiveRing.deliverHeld(handler, limit);
+  }
+
+  @Override
+  public void close() {
+    if (selectionKey != null) {
+      selectionKey.cancel();
+    }
+    try {
+      socket.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("closing the socket to " + remoteAddress, e);
+    }
+  }
+}

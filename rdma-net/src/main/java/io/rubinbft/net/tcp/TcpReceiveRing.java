@@ -1,0 +1,157 @@
+package io.rubinbft.net.tcp;
+
+import io.rubinbft.net.DropReason;
+import io.rubinbft.net.frame.FrameDescriptor;
+import io.rubinbft.net.frame.FrameFlyweight;
+import io.rubinbft.net.transport.FrameSink;
+import io.rubinbft.net.transport.HeldFrameHandler;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * The receive side of a TCP link. Bytes are read into a staging buffer and frames are handed up in
+ * place from there; a frame the application has not consumed by the next read is moved into one of
+ * {@code receiveSlots} fixed slots first, so the staging buffer can be reused. Credit bounds the
+ * frames held at {@code receiveSlots}, so the slots never run out and memory never grows: in the
+ * common case (the application keeps up) no frame is copied at all.
+ */
+final class TcpReceiveRing {
+
+  private static final int MIN_STAGING_BYTES = 256 * 1024;
+
+  private final int maxFrameBytes;
+  private final int slotCount;
+  private final ByteBuffer staging;
+  private final UnsafeBuffer stagingView;
+  private final ByteBuffer slots;
+  private final UnsafeBuffer slotsView;
+  private final FrameFlyweight frame = new FrameFlyweight();
+  private final int[] heldOffset;
+  private final int[] heldLength;
+  private final boolean[] heldInStaging;
+  private int heldHead;
+  private int heldCount;
+  private int slotsInUse;
+  private long slotsAssigned;
+  private int parsePosition;
+  private int readLimit;
+
+  TcpReceiveRing(int slotCount, int maxFrameBytes) {
+    this.maxFrameBytes = maxFrameBytes;
+    this.slotCount = slotCount;
+    this.staging = ByteBuffer.allocateDirect(Math.max(MIN_STAGING_BYTES, 2 * maxFrameBytes));
+    this.stagingView = new UnsafeBuffer(staging);
+    this.slots = ByteBuffer.allocateDirect(Math.multiplyExact(slotCount, maxFrameBytes));
+    this.slotsView = new UnsafeBuffer(slots);
+    this.heldOffset = new int[slotCount];
+    this.heldLength = new int[slotCount];
+    this.heldInStaging = new boolean[slotCount];
+  }
+
+  /** Reads once from {@code channel} and hands up to {@code limit} whole frames to {@code sink}. */
+  int receive(ReadableByteChannel channel, FrameSink sink, int limit) throws IOException {
+    evacuateStaging();
+    compactStaging();
+    staging.limit(staging.capacity()).position(readLimit);
+    int read = channel.read(staging);
+    if (read < 0) {
+      throw new EOFException(
+          parsePosition == readLimit
+              ? "peer closed the connection"
+              : "peer closed the connection in the middle of a frame");
+    }
+    readLimit += read;
+    return parse(sink, limit);
+  }
+
+  private int parse(FrameSink sink, int limit) {
+    int handed = 0;
+    while (handed < limit && readLimit - parsePosition >= Integer.BYTES) {
+      int length = stagingView.getInt(parsePosition + FrameDescriptor.LENGTH_OFFSET);
+      if (length < FrameDescriptor.OVERHEAD || length > maxFrameBytes) {
+        sink.onUnframeable(
+            length < FrameDescriptor.OVERHEAD ? DropReason.TRUNCATED : DropReason.OVERSIZED,
+            "frame length is "
+                + length
+                + " but must be between "
+                + FrameDescriptor.OVERHEAD
+                + " and "
+                + maxFrameBytes);
+        return handed;
+      }
+      if (readLimit - parsePosition < length) {
+        break;
+      }
+      frame.wrap(staging, parsePosition, length);
+      if (sink.onFrame(frame, length)) {
+        hold(true, parsePosition, length);
+      }
+      parsePosition += length;
+      handed++;
+    }
+    return handed;
+  }
+
+  boolean hasHeld() {
+    return heldCount > 0;
+  }
+
+  int deliverHeld(HeldFrameHandler handler, int limit) {
+    int delivered = 0;
+    while (delivered < limit && heldCount > 0) {
+      int length = heldLength[heldHead];
+      boolean inStaging = heldInStaging[heldHead];
+      frame.wrap(inStaging ? staging : slots, heldOffset[heldHead], length);
+      heldHead = (heldHead + 1) % slotCount;
+      heldCount--;
+      if (!inStaging) {
+        slotsInUse--;
+      }
+      handler.onFrame(frame, length);
+      delivered++;
+    }
+    return delivered;
+  }
+
+  private void hold(boolean inStaging, int offset, int length) {
+    if (heldCount == slotCount) {
+      throw new IllegalStateException(
+          "all " + slotCount + " receive slots are held: the credit check was bypassed");
+    }
+    int index = (heldHead + heldCount) % slotCount;
+    heldInStaging[index] = inStaging;
+    heldOffset[index] = offset;
+    heldLength[index] = length;
+    heldCount++;
+  }
+
+  /** Moves frames still held in the staging buffer into slots (oldest slots are freed first). */
+  private void evacuateStaging() {
+    for (int i = 0; i < heldCount; i++) {
+      int index = (heldHead + i) % slotCount;
+      if (heldInStaging[index]) {
+        if (slotsInUse == slotCount) {
+          throw new IllegalStateException("no free receive slot for a held frame");
+        }
+        int slotOffset = (int) (slotsAssigned++ % slotCount) * maxFrameBytes;
+        slotsView.putBytes(slotOffset, stagingView, heldOffset[index], heldLength[index]);
+        heldInStaging[index] = false;
+        heldOffset[index] = slotOffset;
+        slotsInUse++;
+      }
+    }
+  }
+
+  /** Moves a partly received frame to the start of the staging buffer. */
+  private void compactStaging() {
+    int remaining = readLimit - parsePosition;
+    if (parsePosition > 0 && remaining > 0) {
+      stagingView.putBytes(0, stagingView, parsePosition, remaining);
+    }
+    parsePosition = 0;
+    readLimit = remaining;
+  }
+}

@@ -1,0 +1,253 @@
+package io.rubinbft.net.verbs.provider;
+
+import io.rubinbft.net.frame.FrameFlyweight;
+import io.rubinbft.net.transport.FrameSink;
+import io.rubinbft.net.transport.HeldFrameHandler;
+import io.rubinbft.net.transport.Link;
+import io.rubinbft.net.transport.LinkSizes;
+import io.rubinbft.net.verbs.QueuePair;
+import io.rubinbft.net.verbs.RegisteredMemory;
+import io.rubinbft.net.verbs.VerbsException;
+import io.rubinbft.net.verbs.WorkRequests;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+
+/**
+ * A link over one reliable-connected queue pair, after RUBIN: every receive slot of the ring is a
+ * posted receive (posted before the peer can send), a send fills one send slot in registered memory
+ * and consumes exactly one posted receive at the peer. Released receive slots and committed sends
+ * are posted in batches from the pre-built work request lists at {@link #flush}; sends are signaled
+ * selectively (the last of each batch and every half ring), and small ones are sent inline.
+ */
+final class VerbsLink implements Link {
+
+  private final LinkSizes sizes;
+  private final InetSocketAddress remoteAddress;
+  private final QueuePair queuePair;
+  private final RegisteredMemory sendMemory;
+  private final RegisteredMemory receiveMemory;
+  private final ByteBuffer sendBytes;
+  private final ByteBuffer receiveBytes;
+  private final int maxInlineBytes;
+  private final int signalInterval;
+  private final int[] sendLengths;
+  private final int[] arrivedSlots;
+  private final int[] arrivedLengths;
+  private final int[] heldSlots;
+  private final int[] heldLengths;
+  private final int[] repostSlots;
+  private final FrameFlyweight frame = new FrameFlyweight();
+  private long sendCommitted;
+  private long sendPosted;
+  private long sendCompleted;
+  private long arrived;
+  private long handedUp;
+  private int heldHead;
+  private int heldCount;
+  private int repostCount;
+  private final Runnable onClose;
+  private Object attachment;
+
+  VerbsLink(
+      LinkSizes sizes,
+      InetSocketAddress remoteAddress,
+      QueuePair queuePair,
+      RegisteredMemory sendMemory,
+      RegisteredMemory receiveMemory,
+      int maxInlineBytes,
+      Runnable onClose)
+      throws VerbsException {
+    this.onClose = onClose;
+    this.sizes = sizes;
+    this.remoteAddress = remoteAddress;
+    this.queuePair = queuePair;
+    this.sendMemory = sendMemory;
+    this.receiveMemory = receiveMemory;
+    this.sendBytes = sendMemory.segment().asByteBuffer();
+    this.receiveBytes = receiveMemory.segment().asByteBuffer();
+    this.maxInlineBytes = maxInlineBytes;
+    this.signalInterval = Math.max(1, sizes.sendSlots() / 2);
+    this.sendLengths = new int[sizes.sendSlots()];
+    this.arrivedSlots = new int[sizes.receiveSlots()];
+    this.arrivedLengths = new int[sizes.receiveSlots()];
+    this.heldSlots = new int[sizes.receiveSlots()];
+    this.heldLengths = new int[sizes.receiveSlots()];
+    this.repostSlots = new int[sizes.receiveSlots()];
+    for (int slot = 0; slot < sizes.receiveSlots(); slot++) {
+      repostSlots[repostCount++] = slot;
+    }
+    postReceives();
+  }
+
+  QueuePair queuePair() {
+    return queuePair;
+  }
+
+  // ---- completions, from the transport's poll ----
+
+  /**
+   * A receive completed into {@code slot} (its work request id). Slots are reposted in the order
+   * they are released, not ring order, so the completion says which one filled.
+   */
+  void onReceived(long slot, int byteLength) {
+    if (arrived - handedUp >= sizes.receiveSlots()) {
+      throw new IllegalStateException("more receives completed than were posted");
+    }
+    int index = (int) (arrived % sizes.receiveSlots());
+    arrivedSlots[index] = (int) slot;
+    arrivedLengths[index] = byteLength;
+    arrived++;
+  }
+
+  /** A signaled send completed: it and every earlier send are done with their slots. */
+  void onSendCompleted(long position) {
+    sendCompleted = Math.max(sendCompleted, position + 1);
+  }
+
+  // ---- Link ----
+
+  @Override
+  public boolean canClaim() {
+    return sendCommitted - sendCompleted < sizes.sendSlots();
+  }
+
+  @Override
+  public boolean claim(FrameFlyweight target) {
+    if (!canClaim()) {
+      return false;
+    }
+    int slot = (int) (sendCommitted % sizes.sendSlots());
+    target.wrap(sendBytes, slot * sizes.maxFrameBytes(), sizes.maxFrameBytes());
+    return true;
+  }
+
+  @Override
+  public void commit(int frameLength) {
+    sendLengths[(int) (sendCommitted % sizes.sendSlots())] = frameLength;
+    sendCommitted++;
+  }
+
+  @Override
+  public boolean flush() throws IOException {
+    postReceives();
+    WorkRequests requests = queuePair.sendRequests();
+    while (sendPosted < sendCommitted) {
+      int batch = (int) Math.min(requests.capacity(), sendCommitted - sendPosted);
+      for (int i = 0; i < batch; i++) {
+        long position = sendPosted + i;
+        int slot = (int) (position % sizes.sendSlots());
+        int length = sendLengths[slot];
+        boolean signaled = i == batch - 1 || position % signalInterval == signalInterval - 1;
+        requests.set(
+            i,
+            position,
+            sendMemory,
+            (long) slot * sizes.maxFrameBytes(),
+            length,
+            signaled,
+            length <= maxInlineBytes);
+      }
+      queuePair.postSend(batch);
+      sendPosted += batch;
+    }
+    return true;
+  }
+
+  /** Posts released receive slots again, in one batch. */
+  private void postReceives() throws VerbsException {
+    if (repostCount == 0) {
+      return;
+    }
+    WorkRequests requests = queuePair.receiveRequests();
+    for (int i = 0; i < repostCount; i++) {
+      int slot = repostSlots[i];
+      requests.set(
+          i,
+          slot,
+          receiveMemory,
+          (long) slot * sizes.maxFrameBytes(),
+          sizes.maxFrameBytes(),
+          true,
+          false);
+    }
+    queuePair.postReceive(repostCount);
+    repostCount = 0;
+  }
+
+  @Override
+  public int receive(FrameSink sink, int limit) {
+    int handed = 0;
+    while (handed < limit && handedUp < arrived) {
+      int index = (int) (handedUp % sizes.receiveSlots());
+      int slot = arrivedSlots[index];
+      int length = arrivedLengths[index];
+      handedUp++;
+      handed++;
+      frame.wrap(receiveBytes, slot * sizes.maxFrameBytes(), length);
+      if (sink.onFrame(frame, length)) {
+        int held = (heldHead + heldCount) % sizes.receiveSlots();
+        heldSlots[held] = slot;
+        heldLengths[held] = length;
+        heldCount++;
+      } else {
+        release(slot);
+      }
+    }
+    return handed;
+  }
+
+  @Override
+  public boolean hasHeld() {
+    return heldCount > 0;
+  }
+
+  @Override
+  public int deliverHeld(HeldFrameHandler handler, int limit) {
+    int delivered = 0;
+    while (delivered < limit && heldCount > 0) {
+      int slot = heldSlots[heldHead];
+      int length = heldLengths[heldHead];
+      heldHead = (heldHead + 1) % sizes.receiveSlots();
+      heldCount--;
+      frame.wrap(receiveBytes, slot * sizes.maxFrameBytes(), length);
+      handler.onFrame(frame, length);
+      release(slot);
+      delivered++;
+    }
+    return delivered;
+  }
+
+  /** Queues a slot to be posted again at the next flush (one batch, one doorbell). */
+  private void release(int slot) {
+    repostSlots[repostCount++] = slot;
+  }
+
+  @Override
+  public LinkSizes sizes() {
+    return sizes;
+  }
+
+  @Override
+  public InetSocketAddress remoteAddress() {
+    return remoteAddress;
+  }
+
+  @Override
+  public void attach(Object value) {
+    this.attachment = value;
+  }
+
+  @Override
+  public Object attachment() {
+    return attachment;
+  }
+
+  @Override
+  public void close() {
+    onClose.run();
+    queuePair.close();
+    sendMemory.close();
+    receiveMemory.close();
+  }
+}

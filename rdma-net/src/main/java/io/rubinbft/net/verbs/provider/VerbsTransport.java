@@ -1,0 +1,245 @@
+package io.rubinbft.net.verbs.provider;
+
+import io.rubinbft.net.transport.Link;
+import io.rubinbft.net.transport.LinkEvents;
+import io.rubinbft.net.transport.LinkListener;
+import io.rubinbft.net.transport.LinkSizes;
+import io.rubinbft.net.transport.Transport;
+import io.rubinbft.net.verbs.CompletionOpcode;
+import io.rubinbft.net.verbs.CompletionQueue;
+import io.rubinbft.net.verbs.CompletionStatus;
+import io.rubinbft.net.verbs.ConnectionEventHandler;
+import io.rubinbft.net.verbs.ConnectionListener;
+import io.rubinbft.net.verbs.PendingConnection;
+import io.rubinbft.net.verbs.QueuePair;
+import io.rubinbft.net.verbs.QueuePairSpec;
+import io.rubinbft.net.verbs.RegisteredMemory;
+import io.rubinbft.net.verbs.VerbsDevice;
+import io.rubinbft.net.verbs.VerbsException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.BackoffIdleStrategy;
+
+/**
+ * The transport over any {@link VerbsDevice} (rdma-core, DiSNI, or the shared-memory emulation):
+ * one send and one receive completion queue shared by all links, polled from the selector's thread,
+ * and rdma_cm-style connection events. Between polls with nothing to do it backs off (spin, yield,
+ * then park up to the poll's timeout), as Aeron's idle strategies do.
+ */
+public final class VerbsTransport implements Transport {
+
+  private static final byte[] NO_PRIVATE_DATA = new byte[0];
+  private static final long MAX_PARK_NANOS = 100_000;
+
+  private final VerbsDevice device;
+  private final CompletionQueue sendCompletions;
+  private final CompletionQueue receiveCompletions;
+  private final int completionCapacity;
+  private final int maxInlineBytes;
+  private final Int2ObjectHashMap<VerbsLink> byQueuePair = new Int2ObjectHashMap<>();
+  private final Map<ConnectionListener, VerbsListener> listeners = new IdentityHashMap<>();
+  private final Map<PendingConnection, PendingLink> pending = new IdentityHashMap<>();
+  private final List<VerbsLink> readable = new ArrayList<>();
+  private final List<VerbsLink> disconnected = new ArrayList<>();
+  private final Events connectionEvents = new Events();
+  private final BackoffIdleStrategy idle;
+  private LinkEvents events;
+  private int reported;
+
+  /** A link on its way up, and the listener it arrived at (null for an outgoing link). */
+  private record PendingLink(VerbsLink link, VerbsListener listener) {}
+
+  private VerbsTransport(
+      VerbsDevice device,
+      CompletionQueue sendCompletions,
+      CompletionQueue receiveCompletions,
+      int completionCapacity,
+      int maxInlineBytes,
+      long maxParkNanos) {
+    this.device = device;
+    this.sendCompletions = sendCompletions;
+    this.receiveCompletions = receiveCompletions;
+    this.completionCapacity = completionCapacity;
+    this.maxInlineBytes = maxInlineBytes;
+    this.idle = new BackoffIdleStrategy(100, 10, 1_000, maxParkNanos);
+  }
+
+  /**
+   * A transport on {@code device} whose completion queues hold {@code completionCapacity} entries
+   * (at least the sum of all links' slots) and whose sends up to {@code maxInlineBytes} go inline.
+   */
+  public static VerbsTransport open(VerbsDevice device, int completionCapacity, int maxInlineBytes)
+      throws VerbsException {
+    CompletionQueue sends = device.createCompletionQueue(completionCapacity);
+    CompletionQueue receives = device.createCompletionQueue(completionCapacity);
+    return new VerbsTransport(
+        device, sends, receives, completionCapacity, maxInlineBytes, MAX_PARK_NANOS);
+  }
+
+  @Override
+  public String name() {
+    return "verbs:" + device.name();
+  }
+
+  @Override
+  public LinkListener listen(InetSocketAddress address, LinkSizes sizes) throws IOException {
+    ConnectionListener listener = device.listen(address, spec(sizes));
+    VerbsListener wrapped = new VerbsListener(listener, sizes);
+    listeners.put(listener, wrapped);
+    return wrapped;
+  }
+
+  @Override
+  public Link connect(InetSocketAddress address, LinkSizes sizes) throws IOException {
+    PendingConnection connection = device.connect(address, spec(sizes), NO_PRIVATE_DATA);
+    VerbsLink link = newLink(connection.queuePair(), sizes, address);
+    pending.put(connection, new PendingLink(link, null));
+    return link;
+  }
+
+  @Override
+  public int poll(LinkEvents linkEvents, long timeoutNanos) throws IOException {
+    this.events = linkEvents;
+    reported = device.pollConnectionEvents(connectionEvents);
+    reported += receiveCompletions.poll(this::onCompletion, completionCapacity);
+    reported += sendCompletions.poll(this::onCompletion, completionCapacity);
+    for (int i = 0; i < readable.size(); i++) {
+      linkEvents.readable(readable.get(i));
+    }
+    readable.clear();
+    // Disconnects last: frames that arrived before one are handed up before it.
+    for (int i = 0; i < disconnected.size(); i++) {
+      linkEvents.closed(disconnected.get(i), "peer disconnected");
+    }
+    disconnected.clear();
+    if (reported > 0 || timeoutNanos <= 0) {
+      idle.reset();
+    } else {
+      idle.idle();
+    }
+    return reported;
+  }
+
+  private void onCompletion(
+      int queuePairNumber,
+      long workRequestId,
+      CompletionOpcode opcode,
+      CompletionStatus status,
+      int byteLength) {
+    VerbsLink link = byQueuePair.get(queuePairNumber);
+    if (link == null) {
+      return; // A closed link's flushed requests.
+    }
+    if (status != CompletionStatus.SUCCESS) {
+      byQueuePair.remove(queuePairNumber);
+      events.closed(link, opcode + " work request failed: " + status);
+      return;
+    }
+    if (opcode == CompletionOpcode.RECEIVE) {
+      link.onReceived(workRequestId, byteLength);
+      if (!readable.contains(link)) {
+        readable.add(link);
+      }
+    } else {
+      link.onSendCompleted(workRequestId);
+    }
+  }
+
+  private VerbsLink newLink(QueuePair queuePair, LinkSizes sizes, InetSocketAddress remote)
+      throws VerbsException {
+    RegisteredMemory sendMemory = device.register((long) sizes.sendSlots() * sizes.maxFrameBytes());
+    RegisteredMemory receiveMemory =
+        device.register((long) sizes.receiveSlots() * sizes.maxFrameBytes());
+    VerbsLink link =
+        new VerbsLink(
+            sizes,
+            remote,
+            queuePair,
+            sendMemory,
+            receiveMemory,
+            maxInlineBytes,
+            () -> byQueuePair.remove(queuePair.number()));
+    byQueuePair.put(queuePair.number(), link);
+    return link;
+  }
+
+  private QueuePairSpec spec(LinkSizes sizes) {
+    return new QueuePairSpec(
+        sizes.sendSlots(),
+        sizes.receiveSlots(),
+        maxInlineBytes,
+        sendCompletions,
+        receiveCompletions);
+  }
+
+  @Override
+  public void close() {
+    for (VerbsLink link : new ArrayList<>(byQueuePair.values())) {
+      link.close();
+    }
+    listeners.values().forEach(VerbsListener::close);
+    sendCompletions.close();
+    receiveCompletions.close();
+    device.close();
+  }
+
+  /** Connection events: accept every request at a known listener, report links as they come up. */
+  private final class Events implements ConnectionEventHandler {
+
+    @Override
+    public void connectRequested(
+        ConnectionListener listener, PendingConnection request, byte[] privateData) {
+      VerbsListener known = listeners.get(listener);
+      try {
+        if (known == null) {
+          request.reject();
+          return;
+        }
+        VerbsLink link = newLink(request.queuePair(), known.sizes(), listener.localAddress());
+        pending.put(request, new PendingLink(link, known));
+        request.accept(NO_PRIVATE_DATA);
+      } catch (VerbsException e) {
+        throw new IllegalStateException("cannot answer a connection request: " + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public void established(PendingConnection connection, byte[] privateData) {
+      PendingLink up = pending.remove(connection);
+      if (up == null) {
+        return;
+      }
+      if (up.listener() == null) {
+        events.established(up.link());
+      } else {
+        events.accepted(up.listener(), up.link());
+      }
+    }
+
+    @Override
+    public void failed(PendingConnection connection, String reason) {
+      PendingLink down = pending.remove(connection);
+      if (down == null) {
+        return;
+      }
+      if (down.listener() == null) {
+        events.failed(down.link(), reason);
+      } else {
+        down.link().close();
+      }
+    }
+
+    @Override
+    public void disconnected(QueuePair queuePair) {
+      VerbsLink link = byQueuePair.get(queuePair.number());
+      if (link != null) {
+        disconnected.add(link);
+      }
+    }
+  }
+}
