@@ -42,7 +42,9 @@ mvn -B -ntp -q -pl rdma-net test-compile dependency:build-classpath \
 "$JAVA_HOME/bin/jar" cf "$OUT/main.jar" -C rdma-net/target/classes .
 "$JAVA_HOME/bin/jar" cf "$OUT/tests.jar" -C rdma-net/target/test-classes .
 CP="$REPO/$OUT/tests.jar:$REPO/$OUT/main.jar:$(cat "$OUT/classpath.txt")"
-JVM=(-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData --enable-native-access=ALL-UNNAMED)
+# the flags rdma-net's Surefire runs with (Agrona reaches jdk.internal.misc.Unsafe), and a lean JVM
+JVM=(--enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+  -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData)
 RUN=(org.junit.platform.console.ConsoleLauncher execute --include-tag rdma-vm
   --select-package io.rubinbft.net.rdma --fail-if-no-tests --disable-banner --disable-ansi-colors)
 

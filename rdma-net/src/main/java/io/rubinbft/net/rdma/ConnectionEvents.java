@@ -148,23 +148,14 @@ final class ConnectionEvents {
   }
 
   /**
-   * A disconnect the peer started is answered at once: rdma_disconnect on this side sends the reply
-   * and moves the pair to the error state, flushing its posted work requests, so neither side waits
-   * for the CM's timeout.
+   * The pair stays as it is: frames that arrived before the peer's disconnect can still be read, as
+   * a socket reads to its end. Closing the pair (rdma_destroy_id) answers the peer's request.
    */
   private void disconnected(ReceivedEvent event, ConnectionEventHandler handler) {
     FfmConnection connection = connections.get(event.cmId().address());
-    if (connection == null) {
-      return;
+    if (connection != null) {
+      handler.disconnected(connection.queuePair());
     }
-    if (event.type() == VerbsLayouts.RDMA_CM_EVENT_DISCONNECTED) {
-      try {
-        connection.ffmQueuePair().disconnect();
-      } catch (VerbsException e) {
-        // the connection is down either way; the reply only spares the peer a timeout
-      }
-    }
-    handler.disconnected(connection.queuePair());
   }
 
   private void requested(ReceivedEvent event, ConnectionEventHandler handler)

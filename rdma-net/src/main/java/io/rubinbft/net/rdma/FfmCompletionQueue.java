@@ -97,6 +97,9 @@ final class FfmCompletionQueue implements CompletionQueue {
 
   @Override
   public int poll(CompletionHandler handler, int max) throws VerbsException {
+    if (closed) {
+      throw new VerbsException("completion queue of " + device.name() + " is closed");
+    }
     int total = 0;
     while (total < max) {
       int wanted = Math.min(max - total, POLL_BATCH);

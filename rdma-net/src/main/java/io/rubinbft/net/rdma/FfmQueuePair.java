@@ -30,7 +30,6 @@ final class FfmQueuePair implements QueuePair {
   private final MemorySegment qp;
   private final int number;
   private final QueuePairSpec spec;
-  private final Arena arena;
   private final NativeWorkRequests sends;
   private final NativeWorkRequests receives;
   private final MemorySegment postSendFunction;
@@ -44,7 +43,6 @@ final class FfmQueuePair implements QueuePair {
     this.device = device;
     this.cmId = cmId;
     this.spec = spec;
-    this.arena = arena;
     this.qp = cmId.get(ADDRESS, CM_ID_QP).reinterpret(VerbsLayouts.IBV_QP.byteSize());
     this.number = qp.get(JAVA_INT, QP_NUM);
     MemorySegment context =
@@ -68,7 +66,8 @@ final class FfmQueuePair implements QueuePair {
       sendQueue.detach(spec.sendQueueDepth());
       throw e;
     }
-    Arena arena = Arena.ofShared();
+    // automatic: the layer above may still fill a closed pair's requests; posting then fails
+    Arena arena = Arena.ofAuto();
     try {
       MemorySegment attributes = arena.allocate(VerbsLayouts.IBV_QP_INIT_ATTR);
       attributes.set(ADDRESS, offset("send_cq"), sendQueue.nativeQueue());
@@ -89,7 +88,6 @@ final class FfmQueuePair implements QueuePair {
       int maxInline = attributes.get(JAVA_INT, offset("cap.max_inline_data"));
       return new FfmQueuePair(device, cmId, spec, maxInline, arena);
     } catch (VerbsException | RuntimeException e) {
-      arena.close();
       sendQueue.detach(spec.sendQueueDepth());
       receiveQueue.detach(spec.receiveQueueDepth());
       throw e;
@@ -128,6 +126,7 @@ final class FfmQueuePair implements QueuePair {
 
   @Override
   public void postSend(int count) throws VerbsException {
+    requireOpen();
     MemorySegment chain = sends.cutChain(count);
     int result;
     try {
@@ -144,6 +143,7 @@ final class FfmQueuePair implements QueuePair {
 
   @Override
   public void postReceive(int count) throws VerbsException {
+    requireOpen();
     MemorySegment chain = receives.cutChain(count);
     int result;
     try {
@@ -175,6 +175,7 @@ final class FfmQueuePair implements QueuePair {
 
   @Override
   public void disconnect() throws VerbsException {
+    requireOpen();
     if (disconnecting) {
       return;
     }
@@ -193,6 +194,12 @@ final class FfmQueuePair implements QueuePair {
     completionQueue(spec.sendCompletions()).detach(spec.sendQueueDepth());
     completionQueue(spec.receiveCompletions()).detach(spec.receiveQueueDepth());
     device.destroyConnectionId(cmId);
-    arena.close();
+  }
+
+  /** The native pair is gone once closed: a post must never reach it. */
+  private void requireOpen() throws VerbsException {
+    if (closed) {
+      throw new VerbsException("queue pair " + number + " is closed");
+    }
   }
 }

@@ -8,9 +8,12 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Memory from a shared arena, registered with {@code ibv_reg_mr} for local write only: the region
- * is used by two-sided sends and receives, so no remote access is granted and its rkey is never
- * read.
+ * Memory registered with {@code ibv_reg_mr} for local write only: the region is used by two-sided
+ * sends and receives, so no remote access is granted and its rkey is never read.
+ *
+ * <p>Closing deregisters the region; the bytes themselves belong to an automatic arena and are
+ * freed once nothing refers to them, so a view the layer above still holds (a frame being closed
+ * after its transport went down) reads stale bytes instead of failing.
  */
 final class FfmRegisteredMemory implements RegisteredMemory {
 
@@ -18,16 +21,14 @@ final class FfmRegisteredMemory implements RegisteredMemory {
   private static final long LKEY = VerbsLayouts.offset(VerbsLayouts.IBV_MR, "lkey");
 
   private final FfmVerbsDevice device;
-  private final Arena arena;
   private final MemorySegment segment;
   private final MemorySegment memoryRegion;
   private final int localKey;
   private boolean closed;
 
   private FfmRegisteredMemory(
-      FfmVerbsDevice device, Arena arena, MemorySegment segment, MemorySegment memoryRegion) {
+      FfmVerbsDevice device, MemorySegment segment, MemorySegment memoryRegion) {
     this.device = device;
-    this.arena = arena;
     this.segment = segment;
     this.memoryRegion = memoryRegion.reinterpret(VerbsLayouts.IBV_MR.byteSize());
     this.localKey = this.memoryRegion.get(JAVA_INT, LKEY);
@@ -37,9 +38,8 @@ final class FfmRegisteredMemory implements RegisteredMemory {
     if (bytes < 1) {
       throw new IllegalArgumentException("registered memory of " + bytes + " bytes");
     }
-    Arena arena = Arena.ofShared();
+    MemorySegment segment = Arena.ofAuto().allocate(bytes, PAGE_BYTES);
     try {
-      MemorySegment segment = arena.allocate(bytes, PAGE_BYTES);
       MemorySegment mr =
           NativeCalls.callForPointer(
               "ibv_reg_mr of " + bytes + " bytes on " + device.name(),
@@ -48,9 +48,8 @@ final class FfmRegisteredMemory implements RegisteredMemory {
               segment,
               bytes,
               VerbsLayouts.IBV_ACCESS_LOCAL_WRITE);
-      return new FfmRegisteredMemory(device, arena, segment, mr);
+      return new FfmRegisteredMemory(device, segment, mr);
     } catch (VerbsException e) {
-      arena.close();
       throw new VerbsException(
           e.getMessage()
               + "; registered memory is pinned and counts against RLIMIT_MEMLOCK: raise it (ulimit"
@@ -90,7 +89,6 @@ final class FfmRegisteredMemory implements RegisteredMemory {
     }
     closed = true;
     NativeCalls.callReturningErrno("ibv_dereg_mr", device.core().deregMr, memoryRegion);
-    arena.close();
     device.forget(this);
   }
 }

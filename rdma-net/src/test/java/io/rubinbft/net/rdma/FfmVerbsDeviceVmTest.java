@@ -148,22 +148,28 @@ class FfmVerbsDeviceVmTest {
   }
 
   @Test
-  void flushesPostedReceivesWhenThePeerDisconnects() throws VerbsException {
+  void disconnectFlushesThePostedReceivesAndReachesThePeer() throws VerbsException {
     for (int i = 0; i < 4; i++) {
-      pair.server
+      pair.client
           .queuePair()
           .receiveRequests()
-          .set(i, 10 + i, pair.server.memory(), (long) i * SLOT, SLOT, false, false);
+          .set(i, 10 + i, pair.client.memory(), (long) i * SLOT, SLOT, false, false);
     }
-    pair.server.queuePair().postReceive(4);
+    pair.client.queuePair().postReceive(4);
     pair.client.queuePair().disconnect();
 
-    pair.awaitDisconnects(2);
-    assertThat(pair.events.disconnected)
-        .containsExactlyInAnyOrder(pair.client.queuePair(), pair.server.queuePair());
-    assertThat(pair.server.receives().await(4))
+    assertThat(pair.client.receives().await(4))
         .extracting(Completion::workRequestId, Completion::opcode, Completion::status)
         .containsExactly(flushed(10), flushed(11), flushed(12), flushed(13));
+    pair.awaitDisconnects(1);
+    assertThat(pair.events.disconnected).containsExactly(pair.server.queuePair());
+    // closing the peer's pair answers the disconnect request: the initiator hears of it at once
+    pair.server.queuePair().close();
+    pair.awaitDisconnects(2);
+    assertThat(pair.events.disconnected.getLast()).isSameAs(pair.client.queuePair());
+    assertThatThrownBy(() -> pair.server.queuePair().postReceive(1))
+        .isInstanceOf(VerbsException.class)
+        .hasMessageEndingWith("is closed");
   }
 
   private static org.assertj.core.groups.Tuple flushed(long id) {
