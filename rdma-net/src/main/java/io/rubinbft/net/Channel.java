@@ -35,7 +35,10 @@ public non-sealed interface Channel extends Selectable {
    */
   SendResult offer(DirectBuffer buffer, int offset, int length);
 
-  /** Hands up to {@code limit} received messages to {@code handler}; returns how many. */
+  /**
+   * Hands up to {@code limit} received messages to {@code handler}; returns how many. A closed
+   * channel delivers nothing more: messages not polled before the close are gone with its rings.
+   */
   int poll(MessageHandler handler, int limit);
 
   /** The largest message {@link #tryClaim} takes: one frame's payload. */

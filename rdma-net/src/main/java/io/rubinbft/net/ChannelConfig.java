@@ -1,7 +1,6 @@
 package io.rubinbft.net;
 
 import io.rubinbft.net.flow.SendWindow;
-import io.rubinbft.net.frame.FrameDescriptor;
 import io.rubinbft.net.transport.LinkSizes;
 import java.util.Objects;
 
@@ -15,7 +14,8 @@ import java.util.Objects;
  * @param receiveSlots receive slots per channel: the window granted to the peer
  * @param slotBytes size of every slot, so the largest frame (header and MAC included)
  * @param maxMessageBytes largest message, fragmented over slots when larger than one
- * @param acceptBacklog authenticated connections waiting in {@link ServerChannel#accept()} at most
+ * @param acceptBacklog incoming connections handshaking or waiting in {@link
+ *     ServerChannel#accept()} at most; more are closed at once
  */
 public record ChannelConfig(
     Identity identity,
@@ -55,11 +55,6 @@ public record ChannelConfig(
   /** 32 slots of 64 KiB each way (4 MiB of rings per channel), 16 MiB messages. */
   public static ChannelConfig defaults(Identity identity) {
     return new ChannelConfig(identity, 32, 32, 64 * 1024, DEFAULT_MAX_MESSAGE_BYTES, 64);
-  }
-
-  /** The largest payload of one frame. */
-  public int maxFramePayload() {
-    return FrameDescriptor.maxPayload(slotBytes);
   }
 
   LinkSizes linkSizes() {

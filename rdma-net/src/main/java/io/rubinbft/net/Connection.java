@@ -37,6 +37,9 @@ import org.agrona.DirectBuffer;
  */
 final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
 
+  /** Receive calls per readable event; the transport reports a link readable again if needed. */
+  private static final int RECEIVE_ROUNDS = 8;
+
   private final Selector selector;
   private final Link link;
   private final Role role;
@@ -95,11 +98,13 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     commitFrame(FrameKind.SIGNAL, length, false);
   }
 
-  /** Frames may have arrived. */
+  /** Frames may have arrived: take them, a bounded number of rounds so no peer starves others. */
   void onReadable() {
     try {
-      while (state != ChannelState.CLOSED && link.receive(this, config.receiveSlots()) > 0) {
-        // Keep taking frames while they come; each call is bounded by the window.
+      for (int round = 0; round < RECEIVE_ROUNDS && state != ChannelState.CLOSED; round++) {
+        if (link.receive(this, config.receiveSlots()) == 0) {
+          return;
+        }
       }
     } catch (IOException e) {
       fail(e.getMessage());
@@ -129,7 +134,8 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     }
     state = ChannelState.CLOSED;
     closeReason = reason;
-    if (reassembler.discardPartial()) {
+    // A message is lost whether its fragments were delivered into reassembly or still held.
+    if (reassembler.discardPartial() | fragments.inProgress()) {
       counters.partialMessagesDiscarded++;
     }
     link.close();
@@ -226,8 +232,9 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
       return false;
     }
     expectedSequence = 1;
-    flow.onArrived(frame.credit(), false);
-    flow.onReleased(false);
+    flow.onHandshake(session.peerParameters().receiveSlots());
+    counters.framesReceived++;
+    counters.bytesReceived += length;
     // The first MACed frame proves to the peer that this side holds its ephemeral key.
     sendControl(FrameType.CREDIT, FrameKind.CREDIT, false);
     return false;
@@ -253,6 +260,9 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   public int poll(MessageHandler handler, int limit) {
     if (pollHandler != null) {
       throw new IllegalStateException("poll called from inside a message handler");
+    }
+    if (state == ChannelState.CLOSED) {
+      return 0; // The rings are released with the link: nothing held survives a close.
     }
     pollHandler = handler;
     polled = 0;

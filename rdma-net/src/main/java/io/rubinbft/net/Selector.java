@@ -228,6 +228,13 @@ public final class Selector implements AutoCloseable {
     @Override
     public void accepted(LinkListener linkListener, Link link) {
       Listener listener = (Listener) linkListener.attachment();
+      if (awaitingAccept.size() >= config.acceptBacklog()) {
+        // Handshakes in progress are capped: each holds its rings, and a peer that connects
+        // and never says HELLO must not exhaust memory.
+        acceptsRefused++;
+        link.close();
+        return;
+      }
       Connection connection = newConnection(link, Role.ACCEPTOR, listener.authenticator());
       awaitingAccept.put(connection, listener);
       connection.onLinkEstablished();

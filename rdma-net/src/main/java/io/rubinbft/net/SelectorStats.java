@@ -11,7 +11,8 @@ import java.util.Map;
  * @param reconnects outgoing connections to an address connected to before
  * @param accepted incoming connections that completed the handshake
  * @param handshakesRejected connections closed because the handshake failed
- * @param acceptsRefused authenticated connections closed because the accept backlog was full
+ * @param acceptsRefused incoming connections closed because the backlog of handshaking and
+ *     unaccepted connections was full
  * @param dropped frames dropped on every channel this selector has had, by reason
  * @param channels the live channels
  */

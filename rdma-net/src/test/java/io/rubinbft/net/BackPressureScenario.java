@@ -40,6 +40,21 @@ final class BackPressureScenario implements MessageHandler {
       pump.turn();
       checkBounds();
     }
+    drain(backPressured);
+  }
+
+  /** One stall until {@code nanoTime} reaches {@code stallEnd}, then a full drain. */
+  void stallUntil(long stallEnd) {
+    boolean backPressured = false;
+    while (System.nanoTime() < stallEnd) {
+      backPressured |= floodOnce();
+      pump.turn();
+      checkBounds();
+    }
+    drain(backPressured);
+  }
+
+  private void drain(boolean backPressured) {
     if (!backPressured) {
       stallsWithoutBackPressure++;
     }

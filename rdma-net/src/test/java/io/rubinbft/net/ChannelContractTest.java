@@ -12,10 +12,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -166,6 +168,26 @@ public abstract class ChannelContractTest {
   }
 
   @Test
+  void countersOfBothEndsAgree() throws IOException {
+    Channel[] pair = connectPair();
+    Received received = new Received();
+    for (int i = 0; i < 50; i++) {
+      send(pair[0], Messages.message(13, i, 1 + i * 1500), pair[1], received);
+    }
+    receive(pair[1], received, 50);
+    pump.turns(50);
+
+    ChannelStats sent = pair[0].stats();
+    ChannelStats arrived = pair[1].stats();
+    assertThat(arrived.messagesReceived()).isEqualTo(sent.messagesSent()).isEqualTo(50);
+    assertThat(arrived.framesReceived()).isEqualTo(sent.framesSent());
+    assertThat(arrived.bytesReceived()).isEqualTo(sent.bytesSent());
+    assertThat(arrived.receivedPosition()).isEqualTo(sent.sendPosition());
+    assertThat(sent.peerAvailable()).isLessThanOrEqualTo(arrived.advertisedAvailable());
+    assertThat(arrived.peer()).contains("replica-1");
+  }
+
+  @Test
   void claimWritesInPlaceAndAbortSendsNothing() throws IOException {
     Channel[] pair = connectPair();
     BufferClaim claim = new BufferClaim();
@@ -229,6 +251,69 @@ public abstract class ChannelContractTest {
     assertThat(scenario.delivered()).isPositive();
     assertThat(pair[0].stats().sendPosition()).isLessThanOrEqualTo(pair[0].stats().peerAvailable());
     assertThat(pair[1].stats().dropped()).isEmpty();
+  }
+
+  /**
+   * The long mode of the back-pressure test: ten minutes of floods into a receiver that stalls for
+   * two seconds at a time ({@code ./test.sh -Plong}).
+   */
+  @Test
+  @Tag("long")
+  void soaksBackPressureForTenMinutes() throws IOException {
+    Channel[] pair = connectPair();
+    BackPressureScenario scenario = new BackPressureScenario(pump, pair[0], pair[1], SLOTS, 11);
+    long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    int cycles = 0;
+    while (System.nanoTime() < end) {
+      long stallEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+      scenario.stallUntil(stallEnd);
+      cycles++;
+    }
+
+    assertThat(scenario.stallsWithoutBackPressure()).isZero();
+    assertThat(scenario.delivered()).isPositive();
+    assertThat(cycles).isPositive();
+    assertThat(pair[1].stats().dropped()).isEmpty();
+  }
+
+  @Test
+  void sendReadinessReturnsOnlyWithCredit() throws IOException {
+    Channel[] pair = connectPair();
+    SelectionKey key = pair[0].key().addInterest(Interest.SEND);
+    List<Boolean> sendReady = new ArrayList<>();
+    Pump watching =
+        new Pump(
+            ready -> {
+              if (ready == key) {
+                sendReady.add(ready.isReady(Interest.SEND));
+              }
+            },
+            server,
+            client);
+    UnsafeBuffer message = Messages.message(12, 0, 100);
+    // Twice: the first BLOCKED announcement may reveal credit from control frames the peer had
+    // released but not yet advertised; after the second flood the window is truly full.
+    for (int flood = 0; flood < 2; flood++) {
+      while (pair[0].offer(message, 0, 100) == SendResult.SENT) {
+        watching.turn();
+      }
+      watching.turns(50);
+    }
+    while (pair[0].offer(message, 0, 100) == SendResult.SENT) {
+      watching.turn();
+    }
+    sendReady.clear();
+    watching.turns(50);
+
+    assertThat(sendReady)
+        .as("never SEND-ready while the stalled peer holds the window: %s", pair[0].stats())
+        .isEmpty();
+    watching.until(
+        "SEND readiness after the peer consumed",
+        () -> {
+          pair[1].poll(new Received(), Integer.MAX_VALUE);
+          return sendReady.contains(true);
+        });
   }
 
   @Test

@@ -62,6 +62,20 @@ public final class FlowControl {
   }
 
   /**
+   * The peer's HELLO arrived (the first frame, released at once), declaring {@code peerSlots}
+   * receive slots: the peer's initial position.
+   */
+  public void onHandshake(int peerSlots) {
+    if (this.peerSlots != 0) {
+      throw new IllegalStateException("a second handshake on one connection");
+    }
+    this.peerSlots = peerSlots;
+    receiveWindow.onReceived();
+    receiveWindow.onReleased(false);
+    sendWindow.onAdvertised(peerSlots);
+  }
+
+  /**
    * A valid frame arrived carrying the peer's position and BLOCKED flag.
    *
    * @return false (and nothing recorded) when the peer overran the window it was given
@@ -71,10 +85,6 @@ public final class FlowControl {
       return false;
     }
     receiveWindow.onReceived();
-    if (peerSlots == 0) {
-      // The first frame is the HELLO: its position is the peer's slot count.
-      peerSlots = peerAvailable;
-    }
     sendWindow.onAdvertised(peerAvailable);
     if (peerAnnouncesBlocked) {
       peerBlocked = true;

@@ -90,10 +90,6 @@ public final class ReceiveWindow {
     return availableTold - SendWindow.CONTROL_RESERVE - received;
   }
 
-  public int slots() {
-    return slots;
-  }
-
   public long received() {
     return received;
   }

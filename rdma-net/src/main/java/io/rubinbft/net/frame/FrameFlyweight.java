@@ -3,7 +3,6 @@ package io.rubinbft.net.frame;
 import static io.rubinbft.net.frame.FrameDescriptor.CREDIT_OFFSET;
 import static io.rubinbft.net.frame.FrameDescriptor.FLAGS_OFFSET;
 import static io.rubinbft.net.frame.FrameDescriptor.FRAGMENT_OFFSET_OFFSET;
-import static io.rubinbft.net.frame.FrameDescriptor.HEADER_LENGTH;
 import static io.rubinbft.net.frame.FrameDescriptor.LENGTH_OFFSET;
 import static io.rubinbft.net.frame.FrameDescriptor.MESSAGE_LENGTH_OFFSET;
 import static io.rubinbft.net.frame.FrameDescriptor.RESERVED_OFFSET;
@@ -24,7 +23,7 @@ public final class FrameFlyweight extends UnsafeBuffer {
     super(0, 0);
   }
 
-  /** Writes a whole header; the caller writes the payload at {@link #payloadOffset()}. */
+  /** Writes a whole header; the caller writes the payload at {@code HEADER_LENGTH}. */
   public FrameFlyweight writeHeader(
       int frameLength,
       FrameType type,
@@ -79,14 +78,5 @@ public final class FrameFlyweight extends UnsafeBuffer {
 
   public long credit() {
     return getLong(CREDIT_OFFSET);
-  }
-
-  public static int payloadOffset() {
-    return HEADER_LENGTH;
-  }
-
-  /** Payload bytes of this frame, from its length field. */
-  public int payloadLength() {
-    return frameLength() - FrameDescriptor.OVERHEAD;
   }
 }

@@ -25,6 +25,7 @@ class CreditFlowPropertyTest {
 
   /** One side: its flow control, what its application still wants to send, frames it holds. */
   private static final class Side {
+    final int slots;
     final FlowControl flow;
     final ArrayDeque<Frame> toPeer = new ArrayDeque<>();
     long dataToSend;
@@ -34,6 +35,7 @@ class CreditFlowPropertyTest {
     boolean stalled;
 
     Side(int slots, long dataToSend) {
+      this.slots = slots;
       this.flow = new FlowControl(slots);
       this.dataToSend = dataToSend;
     }
@@ -98,10 +100,10 @@ class CreditFlowPropertyTest {
 
   /** Each side's HELLO (a signal into the one slot assumed) tells the other its slots. */
   private static void handshake(Side a, Side b) {
-    send(a, FrameKind.SIGNAL);
-    send(b, FrameKind.SIGNAL);
-    arrive(a.toPeer.poll(), b);
-    arrive(b.toPeer.poll(), a);
+    a.flow.onSent(FrameKind.SIGNAL, false);
+    b.flow.onSent(FrameKind.SIGNAL, false);
+    b.flow.onHandshake(a.slots);
+    a.flow.onHandshake(b.slots);
   }
 
   /** One random turn of {@code self}; returns whether anything changed. */

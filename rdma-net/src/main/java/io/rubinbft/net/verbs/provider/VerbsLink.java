@@ -80,10 +80,6 @@ final class VerbsLink implements Link {
     postReceives();
   }
 
-  QueuePair queuePair() {
-    return queuePair;
-  }
-
   // ---- completions, from the transport's poll ----
 
   /**
