@@ -45,7 +45,8 @@ CP="$REPO/$OUT/tests.jar:$REPO/$OUT/main.jar:$(cat "$OUT/classpath.txt")"
 # the flags rdma-net's Surefire runs with (Agrona reaches jdk.internal.misc.Unsafe), and a lean JVM
 JVM=(--enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
   -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData)
-RUN=(org.junit.platform.console.ConsoleLauncher execute --include-tag rdma-vm
+# `long` soaks (e.g. the contract's ten-minute back-pressure soak) stay out, as on the host
+RUN=(org.junit.platform.console.ConsoleLauncher execute --include-tag rdma-vm --exclude-tag long
   --select-package io.rubinbft.net.rdma --fail-if-no-tests --disable-banner --disable-ansi-colors)
 
 log "training the JVM's AOT cache on the host (the tests skip here)"
