@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# rdma-vm-tests.sh — run rdma-net's tests that need a real RDMA device (JUnit tag `rdma-vm`)
+# inside a small QEMU guest with Soft-RoCE (scripts/softroce-vm.sh), for machines without RDMA.
+#
+#   scripts/rdma-vm-tests.sh            build rdma-net on the host, boot the guest, run the tests
+#
+# Prints the JUnit tree and summary; exits 0 when every test passed, 1 when one failed, 124 when
+# the run timed out (RDMA_VM_TIMEOUT seconds, boot included; default 900). Where the guest
+# cannot run (not Linux x86-64, or no QEMU and no root to install it) it prints
+# "rdma-vm-tests: SKIPPED (reason)" and exits 0 at once, or 3 with RDMA_VM_REQUIRED=1.
+# The first run installs the host packages (apt-get) and builds the guest image (~1 minute,
+# cached in SOFTROCE_DIR, default /tmp/softroce). See rdma-net/RDMA.md.
+#
+# How: the module is compiled on the host and packed into jars; a training run of the JUnit
+# console launcher on the host writes a JDK AOT cache (class loading and linking done ahead of
+# time), which cuts the guest JVM's start-up, emulated ~10x slower, several times over. The
+# guest sees the repository and ~/.m2 at the same paths and the host's JDK read-only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPO=$(pwd -P)
+TIMEOUT=${RDMA_VM_TIMEOUT:-900}
+OUT=rdma-net/target/rdma-vm
+log() { echo "rdma-vm-tests: $*" >&2; }
+
+skip() {
+  echo "rdma-vm-tests: SKIPPED ($1)"
+  [ "${RDMA_VM_REQUIRED:-}" = 1 ] && exit 3
+  exit 0
+}
+
+[ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] || skip "the Soft-RoCE guest needs Linux on x86-64"
+if [ ! -f "${SOFTROCE_DIR:-/tmp/softroce}/.built" ] || ! command -v qemu-system-x86_64 >/dev/null; then
+  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null ||
+    skip "QEMU or the guest image is missing and building them needs root and apt-get"
+fi
+
+source scripts/jdk.sh
+t0=$SECONDS
+log "building rdma-net on the host"
+mvn -B -ntp -q -pl rdma-net test-compile dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile="$REPO/$OUT/classpath.txt"
+"$JAVA_HOME/bin/jar" cf "$OUT/main.jar" -C rdma-net/target/classes .
+"$JAVA_HOME/bin/jar" cf "$OUT/tests.jar" -C rdma-net/target/test-classes .
+CP="$REPO/$OUT/tests.jar:$REPO/$OUT/main.jar:$(cat "$OUT/classpath.txt")"
+# the flags rdma-net's Surefire runs with (Agrona reaches jdk.internal.misc.Unsafe), and a lean JVM
+JVM=(--enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
+  -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData)
+# `long` soaks (e.g. the contract's ten-minute back-pressure soak) stay out, as on the host
+RUN=(org.junit.platform.console.ConsoleLauncher execute --include-tag rdma-vm --exclude-tag long
+  --select-package io.rubinbft.net.rdma --fail-if-no-tests --disable-banner --disable-ansi-colors)
+
+log "training the JVM's AOT cache on the host (the tests skip here)"
+rm -f "$OUT/rdma-vm.aot"
+"$JAVA_HOME/bin/java" "${JVM[@]}" -XX:AOTCacheOutput="$REPO/$OUT/rdma-vm.aot" -cp "$CP" \
+  "${RUN[@]}" --details none > "$OUT/training.log" 2>&1 || true
+[ -f "$OUT/rdma-vm.aot" ] || { tail -n 20 "$OUT/training.log" >&2; log "no AOT cache written"; exit 1; }
+log "host part took $((SECONDS - t0))s; booting the Soft-RoCE guest"
+
+GUEST="java ${JVM[*]} -XX:AOTCache=$REPO/$OUT/rdma-vm.aot -cp $CP ${RUN[*]} --details tree --reports-dir $REPO/$OUT/reports"
+rc=0
+bash scripts/softroce-vm.sh run --timeout "$TIMEOUT" --share "$REPO" --share-ro "$HOME/.m2" \
+  -- bash -c "$GUEST" || rc=$?
+log "done in $((SECONDS - t0))s, exit status $rc"
+exit "$rc"
