@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.cli;
 
+import io.rubinbft.orderer.bootstrap.cli.BootstrapCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,7 +9,12 @@ import picocli.CommandLine.Command;
     name = "rubin-orderer",
     mixinStandardHelpOptions = true,
     description = "A Byzantine-fault-tolerant ordering service for Hyperledger Fabric.",
-    subcommands = {LoadgenCommand.class})
+    subcommands = {
+      StartCommand.class,
+      LocalCommand.class,
+      BootstrapCommand.class,
+      LoadgenCommand.class
+    })
 public final class Main {
 
   private Main() {}
