@@ -62,8 +62,7 @@ public final class ChannelConfigFactory {
     ConfigGroup.Builder orderer = ConfigGroup.newBuilder().setModPolicy(ADMINS);
     addStandardPolicies(orderer);
     orderer.putPolicies(
-        "BlockValidation",
-        policy(SignaturePolicies.signature(SignaturePolicies.bftBlockValidation(consenters))));
+        "BlockValidation", policy(SignaturePolicies.bftBlockValidation(consenters)));
     orderer.putValues("BatchSize", value(profile.batchSize()));
     orderer.putValues(
         "BatchTimeout",

@@ -1,15 +1,16 @@
 package io.rubinbft.orderer.bootstrap;
 
 import io.rubinbft.bft.Quorums;
+import io.rubinbft.orderer.channel.BftQuorumPolicy;
 import java.util.List;
 import org.hyperledger.fabric.protos.common.Consenter;
 import org.hyperledger.fabric.protos.common.ImplicitMetaPolicy;
 import org.hyperledger.fabric.protos.common.MSPPrincipal;
 import org.hyperledger.fabric.protos.common.MSPRole;
+import org.hyperledger.fabric.protos.common.Orderers;
 import org.hyperledger.fabric.protos.common.Policy;
 import org.hyperledger.fabric.protos.common.SignaturePolicy;
 import org.hyperledger.fabric.protos.common.SignaturePolicyEnvelope;
-import org.hyperledger.fabric.protos.msp.SerializedIdentity;
 
 /** The policies configtxgen writes, built as Fabric's policydsl and encoder build them. */
 public final class SignaturePolicies {
@@ -43,22 +44,10 @@ public final class SignaturePolicies {
    * configtxgen's BFT {@code BlockValidation}: signed by {@code ceil((n+f+1)/2)} of the n
    * consenters' enrollment identities, f = (n-1)/3, in consenter order.
    */
-  public static SignaturePolicyEnvelope bftBlockValidation(List<Consenter> consenters) {
-    int n = consenters.size();
-    int quorum = new Quorums(n).quorum();
-    SignaturePolicyEnvelope.Builder envelope = SignaturePolicyEnvelope.newBuilder();
-    for (Consenter consenter : consenters) {
-      envelope.addIdentities(
-          MSPPrincipal.newBuilder()
-              .setPrincipalClassification(MSPPrincipal.Classification.IDENTITY)
-              .setPrincipal(
-                  SerializedIdentity.newBuilder()
-                      .setMspid(consenter.getMspId())
-                      .setIdBytes(consenter.getIdentity())
-                      .build()
-                      .toByteString()));
-    }
-    return envelope.setRule(nOutOf(quorum, n)).build();
+  public static Policy bftBlockValidation(List<Consenter> consenters) {
+    return BftQuorumPolicy.expected(
+        Orderers.newBuilder().addAllConsenterMapping(consenters).build(),
+        new Quorums(consenters.size()).quorum());
   }
 
   /** A SIGNATURE policy holding the envelope. */

@@ -14,11 +14,15 @@ import org.hyperledger.fabric.protos.msp.SerializedIdentity;
  * policy is exactly this, counting distinct consenters with valid signatures against the quorum
  * (what our block verifier does) decides what peers decide by evaluating the policy.
  */
-final class BftQuorumPolicy {
+public final class BftQuorumPolicy {
 
   private BftQuorumPolicy() {}
 
-  static Policy expected(Orderers orderers, int quorum) {
+  /**
+   * configtxgen's BFT {@code BlockValidation}: a SIGNATURE policy signed by {@code quorum} of the
+   * consenters' enrollment identities, in consenter-mapping order.
+   */
+  public static Policy expected(Orderers orderers, int quorum) {
     SignaturePolicy.NOutOf.Builder outOf = SignaturePolicy.NOutOf.newBuilder().setN(quorum);
     SignaturePolicyEnvelope.Builder envelope = SignaturePolicyEnvelope.newBuilder();
     for (int i = 0; i < orderers.getConsenterMappingCount(); i++) {
