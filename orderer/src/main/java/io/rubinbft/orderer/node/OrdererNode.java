@@ -68,6 +68,7 @@ public final class OrdererNode implements AutoCloseable {
    * @throws ConfigException when the configuration cannot be served (names the setting)
    */
   public static OrdererNode start(NodeConfig config, LogLevels logs) throws IOException {
+    // Closed first to last: listeners, network, channels (their ledger writers flush), store.
     List<AutoCloseable> opened = new ArrayList<>();
     try {
       CryptoProvider provider = CryptoProvider.preferNative();
@@ -76,7 +77,7 @@ public final class OrdererNode implements AutoCloseable {
       BlockStore store = BlockStore.open(BlockStoreConfig.defaults(config.ledgerDirectory()));
       opened.add(store);
       ChannelRegistry channels = new ChannelRegistry();
-      opened.add(channels);
+      opened.addFirst(channels);
       ClusterNetwork network = startNetwork(config, channels);
       opened.addFirst(network);
       channels.start(
