@@ -12,15 +12,20 @@ import org.hyperledger.fabric.protos.common.Envelope;
 /**
  * The envelope half of a backup's proposal check: every proposed envelope must pass the same
  * Broadcast validation (structure, size, creator, signature, /Channel/Writers) a client's envelope
- * passes at this node's ingress.
+ * passes at this node's ingress. Envelopes this node already validated at ingress, byte for byte,
+ * are not verified a second time.
  */
 public final class BroadcastEnvelopeChecks {
 
   private BroadcastEnvelopeChecks() {}
 
-  public static EnvelopeValidator of(ChannelRules rules, Clock clock) {
+  /** The check for {@code rules}, skipping envelopes in {@code verified}. */
+  public static EnvelopeValidator of(ChannelRules rules, Clock clock, VerifiedEnvelopes verified) {
     BroadcastValidator validator = new BroadcastValidator(id -> Optional.of(rules), clock);
     return envelope -> {
+      if (verified.contains(envelope.toByteArray())) {
+        return Optional.empty();
+      }
       try {
         return validator.validate(Envelope.parseFrom(envelope))
                 instanceof BroadcastResult.Rejected rejected

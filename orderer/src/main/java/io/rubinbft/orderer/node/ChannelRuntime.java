@@ -21,6 +21,8 @@ import io.rubinbft.orderer.consensus.ConsensusLog;
 import io.rubinbft.orderer.consensus.ProposalBlocks;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.consensus.ReplicaHost;
+import io.rubinbft.orderer.consensus.VerifiedEnvelopes;
+import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.msp.MspConfigException;
 import io.rubinbft.orderer.policy.PolicyConfigException;
 import io.rubinbft.orderer.service.ServedChannel;
@@ -52,16 +54,25 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   /** How long Broadcast waits for the replica thread to take a request (normally a few ms). */
   private static final Duration SUBMIT_TIMEOUT = Duration.ofSeconds(5);
 
+  /** Envelope digests remembered as verified at ingress: about 5 MB at this bound. */
+  private static final int MAX_VERIFIED_ENVELOPES = 50_000;
+
   private final ChannelConfig config;
   private final ChannelLedger ledger;
   private final ChannelRules rules;
+  private final VerifiedEnvelopes verified;
   private final ReplicaHost host;
 
   private ChannelRuntime(
-      ChannelConfig config, ChannelLedger ledger, ChannelRules rules, ReplicaHost host) {
+      ChannelConfig config,
+      ChannelLedger ledger,
+      ChannelRules rules,
+      VerifiedEnvelopes verified,
+      ReplicaHost host) {
     this.config = config;
     this.ledger = ledger;
     this.rules = rules;
+    this.verified = verified;
     this.host = host;
   }
 
@@ -80,6 +91,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     ReplicaConfig replicaConfig = ChannelReplicas.replicaConfig(config, index, node.tick());
     WireLimits limits = ChannelReplicas.wireLimits(replicaConfig);
     ChannelRules rules = rules(config, node);
+    VerifiedEnvelopes verified =
+        new VerifiedEnvelopes(new Sha256(node.provider()), MAX_VERIFIED_ENVELOPES);
     ReplicaServices services =
         ChannelReplicas.services(
             config,
@@ -87,7 +100,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
             0,
             self.id(),
             node.identity().signer(),
-            BroadcastEnvelopeChecks.of(rules, node.clock()),
+            BroadcastEnvelopeChecks.of(rules, node.clock(), verified),
             node.provider());
     ConsensusLog.Opened log =
         ConsensusLog.open(
@@ -110,7 +123,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
             ReplicaDirectory.fromMapping(config.consenters()),
             ledger,
             node.tick());
-    return new ChannelRuntime(config, ledger, rules, host);
+    return new ChannelRuntime(config, ledger, rules, verified, host);
   }
 
   public ChannelConfig config() {
@@ -135,6 +148,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   @Override
   public SubmitOutcome submit(Envelope envelope, String txId) {
     byte[] bytes = envelope.toByteArray();
+    // The Broadcast service validated it (signature, Writers): backups need not verify it again.
+    verified.add(bytes);
     String key = txId.isEmpty() ? "sha256:" + HexFormat.of().formatHex(sha256(bytes)) : txId;
     Optional<String> refusal;
     try {

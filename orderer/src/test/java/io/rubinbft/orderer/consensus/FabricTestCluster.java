@@ -18,6 +18,7 @@ import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
+import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.testing.FabricFixtures;
@@ -200,7 +201,8 @@ final class FabricTestCluster implements AutoCloseable {
     return BroadcastEnvelopeChecks.of(
         ChannelRules.fromConfig(
             channel.config(), PROVIDER, channel.batchLimits().absoluteMaxBytes(), 1024),
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        new VerifiedEnvelopes(new Sha256(PROVIDER), 1024));
   }
 
   static EcdsaSigner enrollmentKey(long consenterId) throws Exception {
