@@ -16,9 +16,7 @@ import io.rubinbft.orderer.cluster.ClusterNetwork;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -180,17 +178,19 @@ public final class ReplicaHost implements AutoCloseable {
 
   private void stepAll(List<Input> batch, boolean tick) throws InterruptedException {
     List<Effects> stepped = new ArrayList<>(batch.size() + 1);
-    Map<RequestId, CompletableFuture<Optional<String>>> waiting = new HashMap<>();
     for (Input input : batch) {
-      Event event =
-          switch (input) {
-            case ClientInput client -> {
-              waiting.put(client.request().id(), client.outcome());
-              yield new Event.ClientRequest(client.request());
-            }
-            case PeerInput peer -> new Event.Received(peer.from(), peer.message());
-          };
-      stepped.add(persistAndSendNow(replica.step(event)));
+      switch (input) {
+        case ClientInput client -> {
+          Effects effects = replica.step(new Event.ClientRequest(client.request()));
+          // Pool admission depends on nothing durable (pending requests are not logged; clients
+          // resend), so the client hears at once instead of after this batch's WAL sync.
+          client.outcome().complete(refusal(effects, client.request().id()));
+          stepped.add(persistAndSendNow(effects));
+        }
+        case PeerInput peer ->
+            stepped.add(
+                persistAndSendNow(replica.step(new Event.Received(peer.from(), peer.message()))));
+      }
     }
     if (tick) {
       stepped.add(persistAndSendNow(replica.step(new Event.Tick())));
@@ -203,15 +203,17 @@ public final class ReplicaHost implements AutoCloseable {
       for (var decision : effects.decisions()) {
         ledgerWriter.write(decision);
       }
-      for (Rejection rejection : effects.rejected()) {
-        CompletableFuture<Optional<String>> outcome = waiting.remove(rejection.id());
-        if (outcome != null) {
-          outcome.complete(Optional.of(rejection.reason()));
-        }
+    }
+    status = replica.status();
+  }
+
+  private static Optional<String> refusal(Effects effects, RequestId id) {
+    for (Rejection rejection : effects.rejected()) {
+      if (rejection.id().equals(id)) {
+        return Optional.of(rejection.reason());
       }
     }
-    waiting.values().forEach(outcome -> outcome.complete(Optional.empty()));
-    status = replica.status();
+    return Optional.empty();
   }
 
   private Effects persistAndSendNow(Effects effects) {
