@@ -55,6 +55,7 @@ class ReplicaHostTest {
   private final List<ReplicaHost> hosts = new ArrayList<>();
   private final List<ChannelLedger> ledgers = new ArrayList<>();
   private FabricTestCluster fixture;
+  private int requestTimeoutTicks;
   private EnvelopeFactory client;
 
   @AfterEach
@@ -76,6 +77,20 @@ class ReplicaHostTest {
     submit(30, List.of(0, 1, 2));
     awaitTransactions(60, List.of(0, 1, 2));
     assertSameValidChains(List.of(0, 1, 2));
+  }
+
+  @Test
+  void aViewChangeReplacesAStoppedPrimary() throws Exception {
+    requestTimeoutTicks = 100;
+    startCluster();
+    submit(10, List.of(0, 1, 2, 3));
+    awaitTransactions(10, List.of(0, 1, 2, 3));
+
+    hosts.get(0).close();
+    submit(10, List.of(1, 2, 3));
+    awaitTransactions(20, List.of(1, 2, 3));
+    assertSameValidChains(List.of(1, 2, 3));
+    assertThat(hosts.get(1).status().view()).isPositive();
   }
 
   private void startCluster() throws Exception {
@@ -110,6 +125,9 @@ class ReplicaHostTest {
     ledgers.add(ledger);
     long consenterId = fixture.channel.consenters().consenters().get(r).id();
     ReplicaConfig config = ChannelReplicas.replicaConfig(fixture.channel, r, TICK);
+    if (requestTimeoutTicks > 0) {
+      config = withTimeouts(config, requestTimeoutTicks);
+    }
     ConsensusLog.Opened log =
         ConsensusLog.open(
             WalConfig.defaults(data.resolve("wal-" + r)),
@@ -137,6 +155,25 @@ class ReplicaHostTest {
         directory,
         ledger,
         TICK);
+  }
+
+  /** The fixture's 20 s SmartBFT timeouts, shortened so a test sees a view change quickly. */
+  private static ReplicaConfig withTimeouts(ReplicaConfig c, int ticks) {
+    return new ReplicaConfig(
+        c.replicas(),
+        c.self(),
+        c.batchMaxCount(),
+        c.batchMaxBytes(),
+        c.batchTimeoutTicks(),
+        c.window(),
+        c.checkpointInterval(),
+        c.poolLimit(),
+        c.requestMaxBytes(),
+        ticks,
+        ticks,
+        Math.min(c.statusIntervalTicks(), ticks),
+        c.retainedDecisions(),
+        c.decidedIdMemory());
   }
 
   private void submit(int count, List<Integer> to) throws Exception {
