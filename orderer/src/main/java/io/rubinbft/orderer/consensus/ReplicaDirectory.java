@@ -16,11 +16,13 @@ public final class ReplicaDirectory {
 
   private final List<Consenter> consenters;
   private final IntFunction<InetSocketAddress> addresses;
+  private final InetSocketAddress[] resolved;
 
   /** Replicas at the addresses {@code addresses} gives (tests use ephemeral ports). */
   public ReplicaDirectory(ConsenterMapping mapping, IntFunction<InetSocketAddress> addresses) {
     this.consenters = mapping.consenters();
     this.addresses = addresses;
+    this.resolved = new InetSocketAddress[consenters.size()];
   }
 
   /** Replicas at their consenter-mapping host and port. */
@@ -36,11 +38,22 @@ public final class ReplicaDirectory {
     return consenters.size();
   }
 
+  /**
+   * Replica {@code replica}'s address, resolved once: this is on every message's path, so no name
+   * lookup per send. A name that does not resolve yet (a peer's DNS record not published) is tried
+   * again on the next call.
+   */
   public InetSocketAddress address(int replica) {
+    InetSocketAddress known = resolved[replica];
+    if (known != null && !known.isUnresolved()) {
+      return known;
+    }
     InetSocketAddress address = addresses.apply(replica);
-    return address.isUnresolved()
-        ? new InetSocketAddress(address.getHostString(), address.getPort())
-        : address;
+    if (address.isUnresolved()) {
+      address = new InetSocketAddress(address.getHostString(), address.getPort());
+    }
+    resolved[replica] = address;
+    return address;
   }
 
   /** The replica that authenticated with {@code certificate}, if it is one of this channel's. */

@@ -28,8 +28,6 @@ import io.rubinbft.orderer.policy.PolicyConfigException;
 import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -61,6 +59,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   private final ChannelLedger ledger;
   private final ChannelRules rules;
   private final VerifiedEnvelopes verified;
+  private final Sha256 sha256;
   private final ReplicaHost host;
 
   private ChannelRuntime(
@@ -68,11 +67,13 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       ChannelLedger ledger,
       ChannelRules rules,
       VerifiedEnvelopes verified,
+      Sha256 sha256,
       ReplicaHost host) {
     this.config = config;
     this.ledger = ledger;
     this.rules = rules;
     this.verified = verified;
+    this.sha256 = sha256;
     this.host = host;
   }
 
@@ -91,8 +92,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     ReplicaConfig replicaConfig = ChannelReplicas.replicaConfig(config, index, node.tick());
     WireLimits limits = ChannelReplicas.wireLimits(replicaConfig);
     ChannelRules rules = rules(config, node);
-    VerifiedEnvelopes verified =
-        new VerifiedEnvelopes(new Sha256(node.provider()), MAX_VERIFIED_ENVELOPES);
+    Sha256 sha256 = new Sha256(node.provider());
+    VerifiedEnvelopes verified = new VerifiedEnvelopes(sha256, MAX_VERIFIED_ENVELOPES);
     ReplicaServices services =
         ChannelReplicas.services(
             config,
@@ -123,7 +124,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
             ReplicaDirectory.fromMapping(config.consenters()),
             ledger,
             node.tick());
-    return new ChannelRuntime(config, ledger, rules, verified, host);
+    return new ChannelRuntime(config, ledger, rules, verified, sha256, host);
   }
 
   public ChannelConfig config() {
@@ -150,7 +151,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     byte[] bytes = envelope.toByteArray();
     // The Broadcast service validated it (signature, Writers): backups need not verify it again.
     verified.add(bytes);
-    String key = txId.isEmpty() ? "sha256:" + HexFormat.of().formatHex(sha256(bytes)) : txId;
+    String key = txId.isEmpty() ? "sha256:" + HexFormat.of().formatHex(sha256.hash(bytes)) : txId;
     Optional<String> refusal;
     try {
       refusal = host.submit(key, bytes).get(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -172,14 +173,6 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       return new SubmitOutcome.AlreadyProcessed();
     }
     return new SubmitOutcome.NotServing(refusal);
-  }
-
-  private static byte[] sha256(byte[] bytes) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(bytes);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform provides SHA-256", e);
-    }
   }
 
   public ReplicaHost host() {
