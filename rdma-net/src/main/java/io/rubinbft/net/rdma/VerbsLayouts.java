@@ -198,6 +198,7 @@ final class VerbsLayouts {
   static final int IBV_WC_SUCCESS = 0;
   static final int IBV_WC_LOC_LEN_ERR = 1;
   static final int IBV_WC_WR_FLUSH_ERR = 5;
+  static final int IBV_WC_REM_INV_REQ_ERR = 9;
   static final int IBV_WC_RETRY_EXC_ERR = 12;
   static final int IBV_WC_RNR_RETRY_EXC_ERR = 13;
 

@@ -289,13 +289,13 @@ final class ShmQueuePair implements QueuePair {
   }
 
   /**
-   * Fails the receive at the peer with {@code receiveStatus} and this pair with OTHER_ERROR: the
-   * sender's side of a receiver's error (IB's remote invalid request).
+   * Fails the receive at the peer with {@code receiveStatus} and this pair with
+   * REMOTE_INVALID_REQUEST: the sender's side of a receiver's error.
    */
   private boolean failDelivery(long position, CompletionStatus receiveStatus) {
     peerReceives.complete(position, 0, receiveStatus);
     peerReceives.publishDelivery(position);
-    fail(CompletionStatus.OTHER_ERROR, SideState.ERROR);
+    fail(CompletionStatus.REMOTE_INVALID_REQUEST, SideState.ERROR);
     return false;
   }
 

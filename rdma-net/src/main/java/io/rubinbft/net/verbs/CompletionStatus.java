@@ -14,5 +14,11 @@ public enum CompletionStatus {
   /** The peer could not be reached or stopped answering. */
   TRANSPORT_RETRY_EXCEEDED,
   /** Any other device-reported failure. */
-  OTHER_ERROR
+  OTHER_ERROR,
+  /**
+   * The sender's side of a receiver's error: the peer refused the message because it was longer
+   * than the posted receive buffer, or the receive named memory the peer does not have ({@code
+   * IBV_WC_REM_INV_REQ_ERR}). Last, because shm stores statuses by position in shared files.
+   */
+  REMOTE_INVALID_REQUEST
 }

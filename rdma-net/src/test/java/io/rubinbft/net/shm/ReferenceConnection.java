@@ -91,7 +91,7 @@ final class ReferenceConnection {
         receiveCompletions.add(
             completion(
                 receive.id(), CompletionOpcode.RECEIVE, CompletionStatus.LOCAL_LENGTH_ERROR));
-        failClient(CompletionStatus.OTHER_ERROR);
+        failClient(CompletionStatus.REMOTE_INVALID_REQUEST);
         return;
       }
       unexecuted.poll();

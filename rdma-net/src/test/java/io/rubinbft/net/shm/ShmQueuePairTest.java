@@ -138,7 +138,8 @@ class ShmQueuePairTest {
             RecordedCompletion.of(2, CompletionOpcode.RECEIVE, CompletionStatus.FLUSHED));
     assertThat(c.client.pollSends())
         .containsExactly(
-            RecordedCompletion.of(5, CompletionOpcode.SEND, CompletionStatus.OTHER_ERROR),
+            RecordedCompletion.of(
+                5, CompletionOpcode.SEND, CompletionStatus.REMOTE_INVALID_REQUEST),
             RecordedCompletion.of(6, CompletionOpcode.SEND, CompletionStatus.FLUSHED));
     assertThat(c.server.text(0, 4)).isEqualTo("\0\0\0\0");
   }
@@ -315,7 +316,8 @@ class ShmQueuePairTest {
     c.client.send(5, 0, "where to?");
     assertThat(c.client.pollSends())
         .containsExactly(
-            RecordedCompletion.of(5, CompletionOpcode.SEND, CompletionStatus.OTHER_ERROR));
+            RecordedCompletion.of(
+                5, CompletionOpcode.SEND, CompletionStatus.REMOTE_INVALID_REQUEST));
     assertThat(c.server.pollReceives())
         .containsExactly(
             RecordedCompletion.of(1, CompletionOpcode.RECEIVE, CompletionStatus.OTHER_ERROR));

@@ -19,6 +19,9 @@ import java.nio.ByteBuffer;
  * and consumes exactly one posted receive at the peer. Released receive slots and committed sends
  * are posted in batches from the pre-built work request lists at {@link #flush}; sends are signaled
  * selectively (the last of each batch and every half ring), and small ones are sent inline.
+ *
+ * <p>A link is closed from inside {@link #receive} when a frame makes the channel fail; from then
+ * on it never touches its registered memory again (a binding may unmap it at once, as shm does).
  */
 final class VerbsLink implements Link {
 
@@ -48,6 +51,10 @@ final class VerbsLink implements Link {
   private int repostCount;
   private final Runnable onClose;
   private Object attachment;
+  private boolean up;
+  private boolean closed;
+  private String failure;
+  private boolean failureConclusive;
 
   VerbsLink(
       LinkSizes sizes,
@@ -101,11 +108,46 @@ final class VerbsLink implements Link {
     sendCompleted = Math.max(sendCompleted, position + 1);
   }
 
+  /**
+   * The pair failed or the peer disconnected. The first conclusive reason wins; an inconclusive one
+   * (a flushed request, which only says the pair went to the error state) gives way to a later
+   * conclusive one, e.g. the failed request or the disconnect that caused the flush.
+   */
+  void onFailed(String reason, boolean conclusive) {
+    if (failure == null || (conclusive && !failureConclusive)) {
+      failure = reason;
+      failureConclusive = conclusive;
+    }
+  }
+
+  /** Why the pair failed, or null while it has not. */
+  String failure() {
+    return failure;
+  }
+
+  /** Frames arrived that were not yet handed up. */
+  boolean hasArrived() {
+    return handedUp < arrived;
+  }
+
+  /** The connection is established and the layer above knows the link. */
+  void markUp() {
+    up = true;
+  }
+
+  /**
+   * Whether the layer above may hear of this link: it is established and not closed. Until then,
+   * completions are only recorded (a receive can complete before the passive side's ESTABLISHED).
+   */
+  boolean isReportable() {
+    return up && !closed;
+  }
+
   // ---- Link ----
 
   @Override
   public boolean canClaim() {
-    return sendCommitted - sendCompleted < sizes.sendSlots();
+    return !closed && sendCommitted - sendCompleted < sizes.sendSlots();
   }
 
   @Override
@@ -126,6 +168,9 @@ final class VerbsLink implements Link {
 
   @Override
   public boolean flush() throws IOException {
+    if (closed) {
+      return true;
+    }
     postReceives();
     WorkRequests requests = queuePair.sendRequests();
     while (sendPosted < sendCommitted) {
@@ -174,7 +219,7 @@ final class VerbsLink implements Link {
   @Override
   public int receive(FrameSink sink, int limit) {
     int handed = 0;
-    while (handed < limit && handedUp < arrived) {
+    while (handed < limit && handedUp < arrived && !closed) {
       int index = (int) (handedUp % sizes.receiveSlots());
       int slot = arrivedSlots[index];
       int length = arrivedLengths[index];
@@ -195,13 +240,13 @@ final class VerbsLink implements Link {
 
   @Override
   public boolean hasHeld() {
-    return heldCount > 0;
+    return heldCount > 0 && !closed;
   }
 
   @Override
   public int deliverHeld(HeldFrameHandler handler, int limit) {
     int delivered = 0;
-    while (delivered < limit && heldCount > 0) {
+    while (delivered < limit && heldCount > 0 && !closed) {
       int slot = heldSlots[heldHead];
       int length = heldLengths[heldHead];
       heldHead = (heldHead + 1) % sizes.receiveSlots();
@@ -241,6 +286,10 @@ final class VerbsLink implements Link {
 
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     onClose.run();
     queuePair.close();
     sendMemory.close();

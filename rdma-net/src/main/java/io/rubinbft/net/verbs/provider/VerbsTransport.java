@@ -30,6 +30,12 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  * one send and one receive completion queue shared by all links, polled from the selector's thread,
  * and rdma_cm-style connection events. Between polls with nothing to do it backs off (spin, yield,
  * then park up to the poll's timeout), as Aeron's idle strategies do.
+ *
+ * <p>Each poll reports in this order: links that came up, links with frames, links that broke. A
+ * link's completions are recorded as they come but reported only once the link is up: on real RDMA
+ * the passive side can see a receive (or a failure) complete before its ESTABLISHED event, because
+ * the active side may send as soon as it is established itself. A failure is reported after the
+ * frames that arrived before it, so a peer's CLOSE frame is read before the flush that follows it.
  */
 public final class VerbsTransport implements Transport {
 
@@ -45,7 +51,7 @@ public final class VerbsTransport implements Transport {
   private final Map<ConnectionListener, VerbsListener> listeners = new IdentityHashMap<>();
   private final Map<PendingConnection, PendingLink> pending = new IdentityHashMap<>();
   private final List<VerbsLink> readable = new ArrayList<>();
-  private final List<VerbsLink> disconnected = new ArrayList<>();
+  private final List<VerbsLink> broken = new ArrayList<>();
   private final Events connectionEvents = new Events();
   private final BackoffIdleStrategy idle;
   private LinkEvents events;
@@ -108,15 +114,21 @@ public final class VerbsTransport implements Transport {
     reported = device.pollConnectionEvents(connectionEvents);
     reported += receiveCompletions.poll(this::onCompletion, completionCapacity);
     reported += sendCompletions.poll(this::onCompletion, completionCapacity);
+    // A link may close while an earlier one is handled (the application closes it): skip it then.
     for (int i = 0; i < readable.size(); i++) {
-      linkEvents.readable(readable.get(i));
+      VerbsLink link = readable.get(i);
+      if (link.isReportable()) {
+        linkEvents.readable(link);
+      }
     }
     readable.clear();
-    // Disconnects last: frames that arrived before one are handed up before it.
-    for (int i = 0; i < disconnected.size(); i++) {
-      linkEvents.closed(disconnected.get(i), "peer disconnected");
+    for (int i = 0; i < broken.size(); i++) {
+      VerbsLink link = broken.get(i);
+      if (link.isReportable()) {
+        linkEvents.closed(link, link.failure());
+      }
     }
-    disconnected.clear();
+    broken.clear();
     if (reported > 0 || timeoutNanos <= 0) {
       idle.reset();
     } else {
@@ -135,18 +147,42 @@ public final class VerbsTransport implements Transport {
     if (link == null) {
       return; // A closed link's flushed requests.
     }
-    if (status != CompletionStatus.SUCCESS) {
-      byQueuePair.remove(queuePairNumber);
-      events.closed(link, opcode + " work request failed: " + status);
-      return;
-    }
-    if (opcode == CompletionOpcode.RECEIVE) {
+    if (status == CompletionStatus.FLUSHED) {
+      link.onFailed("the queue pair went to the error state (" + opcode + " flushed)", false);
+      markBroken(link);
+    } else if (status != CompletionStatus.SUCCESS) {
+      link.onFailed(opcode + " work request failed: " + status, true);
+      markBroken(link);
+    } else if (opcode == CompletionOpcode.RECEIVE) {
       link.onReceived(workRequestId, byteLength);
-      if (!readable.contains(link)) {
-        readable.add(link);
-      }
+      markReadable(link);
     } else {
       link.onSendCompleted(workRequestId);
+    }
+  }
+
+  /** Queues a readable report for this poll, once the link is up (held until then). */
+  private void markReadable(VerbsLink link) {
+    if (link.isReportable() && !readable.contains(link)) {
+      readable.add(link);
+    }
+  }
+
+  /** Queues a closed report for this poll, after the readable ones (held until the link is up). */
+  private void markBroken(VerbsLink link) {
+    if (link.isReportable() && !broken.contains(link)) {
+      broken.add(link);
+    }
+  }
+
+  /** The link is up: report what it recorded while it was not, in the usual order. */
+  private void reportUp(VerbsLink link) {
+    link.markUp();
+    if (link.hasArrived()) {
+      markReadable(link);
+    }
+    if (link.failure() != null) {
+      markBroken(link);
     }
   }
 
@@ -219,6 +255,8 @@ public final class VerbsTransport implements Transport {
       } else {
         events.accepted(up.listener(), up.link());
       }
+      // Accepting may have refused the link (closed it): then nothing more is reported.
+      reportUp(up.link());
     }
 
     @Override
@@ -238,7 +276,8 @@ public final class VerbsTransport implements Transport {
     public void disconnected(QueuePair queuePair) {
       VerbsLink link = byQueuePair.get(queuePair.number());
       if (link != null) {
-        disconnected.add(link);
+        link.onFailed("peer disconnected", true);
+        markBroken(link);
       }
     }
   }

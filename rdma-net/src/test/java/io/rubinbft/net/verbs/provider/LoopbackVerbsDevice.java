@@ -23,7 +23,9 @@ import java.util.function.Consumer;
  * TEST DOUBLE of a verbs device, in-process, for testing the verbs provider before a real binding
  * is at hand. It keeps the semantics the provider relies on: a send consumes the peer's oldest
  * posted receive or, with none posted, fails the pair as RECEIVER_NOT_READY (counted on the
- * fabric); completions come in posting order; unsignaled sends complete silently.
+ * fabric); completions come in posting order; unsignaled sends complete silently. On request the
+ * accepting side's ESTABLISHED comes only after its first receive completion (see {@link
+ * LoopbackVerbsFabric#LoopbackVerbsFabric(boolean)}).
  */
 final class LoopbackVerbsDevice implements VerbsDevice {
 
@@ -109,7 +111,7 @@ final class LoopbackVerbsDevice implements VerbsDevice {
   /** A completion queue with a hard capacity, as a device's is. */
   static final class Queue implements CompletionQueue {
     private record Completion(
-        int pair, long id, CompletionOpcode opcode, CompletionStatus status, int length) {}
+        Pair pair, long id, CompletionOpcode opcode, CompletionStatus status, int length) {}
 
     private final int capacity;
     private final ArrayDeque<Completion> completions = new ArrayDeque<>();
@@ -118,7 +120,7 @@ final class LoopbackVerbsDevice implements VerbsDevice {
       this.capacity = capacity;
     }
 
-    void add(int pair, long id, CompletionOpcode opcode, CompletionStatus status, int length) {
+    void add(Pair pair, long id, CompletionOpcode opcode, CompletionStatus status, int length) {
       if (completions.size() == capacity) {
         throw new IllegalStateException("completion queue overrun at " + capacity);
       }
@@ -130,7 +132,8 @@ final class LoopbackVerbsDevice implements VerbsDevice {
       int count = 0;
       while (count < max && !completions.isEmpty()) {
         Completion c = completions.poll();
-        handler.onCompletion(c.pair(), c.id(), c.opcode(), c.status(), c.length());
+        handler.onCompletion(c.pair().number, c.id(), c.opcode(), c.status(), c.length());
+        c.pair().releaseEstablished();
         count++;
       }
       return count;
@@ -183,7 +186,13 @@ final class LoopbackVerbsDevice implements VerbsDevice {
       Pair initiator = peerPending.pair;
       pair.peer = initiator;
       initiator.peer = pair;
-      pair.device.connectionEvents.add(handler -> handler.established(this, privateData));
+      Consumer<ConnectionEventHandler> established =
+          handler -> handler.established(this, privateData);
+      if (pair.device.fabric.passiveSideEstablishedLate()) {
+        pair.heldEstablished = established;
+      } else {
+        pair.device.connectionEvents.add(established);
+      }
       initiator.device.connectionEvents.add(
           handler -> handler.established(peerPending, privateData));
     }
@@ -209,6 +218,7 @@ final class LoopbackVerbsDevice implements VerbsDevice {
     private final ArrayDeque<Request> posted = new ArrayDeque<>();
     private Pair peer;
     private boolean failed;
+    private Consumer<ConnectionEventHandler> heldEstablished;
 
     Pair(int number, QueuePairSpec spec, LoopbackVerbsDevice device) {
       this.number = number;
@@ -253,7 +263,7 @@ final class LoopbackVerbsDevice implements VerbsDevice {
           failed = true;
         }
         if (send.signaled() || status != CompletionStatus.SUCCESS) {
-          queue(spec.sendCompletions()).add(number, send.id(), CompletionOpcode.SEND, status, 0);
+          queue(spec.sendCompletions()).add(this, send.id(), CompletionOpcode.SEND, status, 0);
         }
       }
     }
@@ -276,12 +286,20 @@ final class LoopbackVerbsDevice implements VerbsDevice {
           send.length());
       queue(spec.receiveCompletions())
           .add(
-              number,
+              this,
               receive.id(),
               CompletionOpcode.RECEIVE,
               CompletionStatus.SUCCESS,
               send.length());
       return CompletionStatus.SUCCESS;
+    }
+
+    /** A completion of this pair was polled: an ESTABLISHED held back until now follows. */
+    private void releaseEstablished() {
+      if (heldEstablished != null) {
+        device.connectionEvents.add(heldEstablished);
+        heldEstablished = null;
+      }
     }
 
     private static Queue queue(CompletionQueue queue) {

@@ -12,10 +12,30 @@ import java.util.Map;
  */
 final class LoopbackVerbsFabric {
 
+  private final boolean passiveSideEstablishedLate;
   private final Map<Integer, LoopbackVerbsDevice.Listener> listeners = new HashMap<>();
   private int nextPort = 40_000;
   private int nextQueuePair = 1;
   private long receiverNotReady;
+
+  /** A fabric that reports a connection established to both sides as soon as it is accepted. */
+  LoopbackVerbsFabric() {
+    this(false);
+  }
+
+  /**
+   * With {@code passiveSideEstablishedLate}, the accepting side's ESTABLISHED event is held back
+   * until a receive has completed on its queue pair and been polled, and then comes with the next
+   * poll of connection events: the ordering real RDMA can show (the active side sends as soon as it
+   * is established itself), made certain instead of rare.
+   */
+  LoopbackVerbsFabric(boolean passiveSideEstablishedLate) {
+    this.passiveSideEstablishedLate = passiveSideEstablishedLate;
+  }
+
+  boolean passiveSideEstablishedLate() {
+    return passiveSideEstablishedLate;
+  }
 
   InetSocketAddress bind(InetSocketAddress asked, LoopbackVerbsDevice.Listener listener) {
     int port = asked.getPort() == 0 ? nextPort++ : asked.getPort();
