@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
-# Echo benchmark (RUBIN Figures 3/4 shape): tcp provider vs plain java.nio on loopback.
+# Echo benchmark (RUBIN Figures 3/4 shape): the selector over shm and tcp vs plain java.nio.
 # Usage: rdma-net/echo-benchmark.sh [round trips]      (see BENCHMARKS.md "rdma-net")
+# Prints a Markdown table with the machine, date and load average, writes
+# rdma-net/echo-benchmark.csv and, when python3 has matplotlib, rdma-net/echo-benchmark.png.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/jdk.sh
+round_trips="${1:-2000}"
 mvn -B -ntp -q -pl rdma-net -am compile -Dspotless.check.skip -Dcheckstyle.skip
-stores="$(mktemp -d)"
-trap 'rm -rf "$stores"' EXIT
+work="$(mktemp -d)"
+# The shm transport's memory-mapped files belong on tmpfs.
+shm_root="$(mktemp -d -p /dev/shm rubin-echo.XXXXXX)"
+trap 'rm -rf "$work" "$shm_root"' EXIT
 mvn -B -ntp -q -pl rdma-net dependency:build-classpath -DincludeScope=runtime \
-  -Dmdep.outputFile="$stores/classpath"
-classpath="rdma-net/target/classes:$(cat "$stores/classpath")"
+  -Dmdep.outputFile="$work/classpath"
+classpath="rdma-net/target/classes:$(cat "$work/classpath")"
 for name in server client; do
   "$JAVA_HOME/bin/keytool" -genkeypair -alias "$name" -keyalg EC -groupname secp256r1 \
     -sigalg SHA256withECDSA -dname "CN=bench-$name" -validity 2 -storetype PKCS12 \
-    -keystore "$stores/$name.p12" -storepass benchmark -keypass benchmark 2>/dev/null
+    -keystore "$work/$name.p12" -storepass benchmark -keypass benchmark 2>/dev/null
 done
-exec "$JAVA_HOME/bin/java" --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
-  -cp "$classpath" io.rubinbft.net.cli.EchoBenchmark \
-  "$stores/server.p12" "$stores/client.p12" benchmark "$@"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); JDK: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+"$JAVA_HOME/bin/java" --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
+  --enable-native-access=ALL-UNNAMED -cp "$classpath" io.rubinbft.net.cli.EchoBenchmark \
+  "$work/server.p12" "$work/client.p12" benchmark "$round_trips" rdma-net/echo-benchmark.csv \
+  "$shm_root"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+if python3 -c 'import matplotlib' 2>/dev/null; then
+  python3 rdma-net/plot-echo.py rdma-net/echo-benchmark.csv rdma-net/echo-benchmark.png
+else
+  echo "no PNG: python3 lacks matplotlib (apt-get install python3-matplotlib, or pip install matplotlib)" >&2
+fi

@@ -1,8 +1,12 @@
 package io.rubinbft.net.cli;
 
 import io.rubinbft.net.Identity;
+import io.rubinbft.net.security.GmacProvider;
+import io.rubinbft.net.shm.ShmOptions;
+import io.rubinbft.net.shm.ShmVerbsDevice;
 import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.net.transport.Transport;
+import io.rubinbft.net.verbs.provider.VerbsTransport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -12,60 +16,76 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Echo benchmark in the shape of the RUBIN paper's Figures 3 and 4: round-trip latency of
  * sequential messages and throughput of a pipelined stream, 1 KB to 100 KB, for the selector over
- * the tcp transport against a plain java.nio baseline, on loopback in one JVM (client and server
- * threads). Prints a Markdown table.
+ * the shm and tcp transports against a plain java.nio baseline, in one JVM (client and server
+ * threads). Prints a Markdown table and writes every measurement to a CSV file, which
+ * rdma-net/plot-echo.py turns into a PNG.
  *
- * <p>Usage: {@code EchoBenchmark <server.p12> <client.p12> <store password> [round trips]}; the
- * PKCS#12 stores each hold one key entry (rdma-net/echo-benchmark.sh makes them with keytool).
+ * <p>Usage: {@code EchoBenchmark <server.p12> <client.p12> <store password> <round trips> <csv
+ * file> <shm directory>}; the PKCS#12 stores each hold one key entry and the shm directory is an
+ * empty directory, ideally on tmpfs (rdma-net/echo-benchmark.sh makes all of them).
  */
 public final class EchoBenchmark {
 
   private static final int[] SIZES = {1024, 2048, 4096, 8192, 16384, 32768, 65536, 102400};
   private static final int WINDOW = 16;
 
+  /** Completion queue entries of the shm transport: both echo channels' slots, with room. */
+  private static final int SHM_COMPLETIONS = 4096;
+
+  /** Inline sends up to this size copy at post time, as an RDMA NIC's inline sends do. */
+  private static final int SHM_MAX_INLINE = 256;
+
   private EchoBenchmark() {}
 
   public static void main(String[] args)
       throws IOException, GeneralSecurityException, InterruptedException {
-    if (args.length < 3) {
+    if (args.length != 6) {
       System.err.println(
-          "usage: EchoBenchmark <server.p12> <client.p12> <store password> [round trips]");
+          "usage: EchoBenchmark <server.p12> <client.p12> <store password> <round trips>"
+              + " <csv file> <shm directory>");
       System.exit(2);
     }
     Identity server = load(Path.of(args[0]), args[2].toCharArray());
     Identity client = load(Path.of(args[1]), args[2].toCharArray());
-    int roundTrips = args.length > 3 ? Integer.parseInt(args[3]) : 5000;
-    ChannelEcho channels = new ChannelEcho(EchoBenchmark::tcp, server, client);
-    System.out.println(
-        "| size | RTT p50 µs tcp provider | RTT p50 µs plain NIO | p50 ratio"
-            + " | RTT p99 µs tcp provider | RTT p99 µs plain NIO"
-            + " | MB/s tcp provider | MB/s plain NIO | throughput ratio |");
-    System.out.println("|---|---|---|---|---|---|---|---|---|");
+    int roundTrips = Integer.parseInt(args[3]);
+    Path shmRoot = Path.of(args[5]);
+    ChannelEcho shm = new ChannelEcho(() -> shm(shmRoot), server, client);
+    ChannelEcho tcp = new ChannelEcho(EchoBenchmark::tcp, server, client);
+    System.out.println("frame MAC: AES-256-GMAC from " + GmacProvider.name());
+    List<EchoRow> rows = new ArrayList<>();
     for (int size : SIZES) {
       int streamed = Math.max(2000, (int) (200_000_000L / size));
-      EchoResult nio = NioEcho.run(size, roundTrips, streamed, WINDOW);
-      EchoResult ours = channels.run(size, roundTrips, streamed, WINDOW);
-      System.out.printf(
-          "| %d KB | %.1f | %.1f | %.2f | %.1f | %.1f | %.0f | %.0f | %.2f |%n",
-          size / 1024,
-          ours.percentileMicros(0.5),
-          nio.percentileMicros(0.5),
-          ours.percentileMicros(0.5) / nio.percentileMicros(0.5),
-          ours.percentileMicros(0.99),
-          nio.percentileMicros(0.99),
-          ours.megabytesPerSecond(),
-          nio.megabytesPerSecond(),
-          ours.megabytesPerSecond() / nio.megabytesPerSecond());
+      EchoRow row =
+          new EchoRow(
+              size,
+              shm.run(size, roundTrips, streamed, WINDOW),
+              tcp.run(size, roundTrips, streamed, WINDOW),
+              NioEcho.run(size, roundTrips, streamed, WINDOW));
+      System.err.println("measured " + size + " bytes");
+      rows.add(row);
     }
+    EchoReport.printMarkdown(rows);
+    EchoReport.writeCsv(rows, Path.of(args[4]));
   }
 
   private static Transport tcp() {
     try {
       return TcpTransport.open();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Transport shm(Path root) {
+    try {
+      return VerbsTransport.open(
+          ShmVerbsDevice.open(ShmOptions.defaults(root)), SHM_COMPLETIONS, SHM_MAX_INLINE);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -24,8 +24,8 @@ package io.rubinbft.net.frame;
  *  +---------------------------------------------------------------+
  *  |                       payload ...                             | 32
  *  +---------------------------------------------------------------+
- *  |     MAC: HMAC-SHA256 over bytes [0, length - 16), truncated   | length - 16
- *  |     to 16 bytes (all zero on HELLO, which precedes the key)   |
+ *  |     MAC: AES-256-GMAC tag over bytes [0, length - 16), nonce  | length - 16
+ *  |     = sequence number (all zero on HELLO, before the key)     |
  *  +---------------------------------------------------------------+
  * </pre>
  *
@@ -59,7 +59,8 @@ package io.rubinbft.net.frame;
  */
 public final class FrameDescriptor {
 
-  public static final byte VERSION = 1;
+  /** 2: the MAC became AES-256-GMAC (version 1 used HMAC-SHA256). */
+  public static final byte VERSION = 2;
 
   public static final int LENGTH_OFFSET = 0;
   public static final int VERSION_OFFSET = 4;

@@ -3,46 +3,71 @@ package io.rubinbft.net.security;
 import io.rubinbft.net.frame.FrameDescriptor;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
-import javax.crypto.Mac;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import javax.crypto.ShortBufferException;
+import javax.crypto.spec.GCMParameterSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * HMAC-SHA256, truncated to {@link FrameDescriptor#MAC_LENGTH} bytes, over a frame in place: one
- * instance per direction of a connection, keyed once at the handshake. Frames must be wrapped over
- * a {@link ByteBuffer} (the rings' registered memory is), which the MAC reads without copying.
+ * AES-256-GMAC over a frame in place: AES-GCM with the frame's bytes before the MAC as additional
+ * authenticated data and nothing to encrypt, so the 16-byte GCM tag is the MAC. One instance per
+ * direction of a connection, keyed once at the handshake; the nonce is the frame's sequence number,
+ * which a sender never repeats under one key (the cipher refuses a repeated nonce, so a bug that
+ * would repeat one fails loudly instead of leaking the hash key). GMAC runs on AES-NI and
+ * carry-less multiply, several times faster than HMAC-SHA256 (numbers in BENCHMARKS.md). Frames
+ * must be wrapped over a {@link ByteBuffer} (the rings' registered memory is), which the cipher
+ * reads without copying.
  */
 public final class FrameMac {
 
-  private final Mac mac;
-  private final byte[] digest;
-  private final byte[] received = new byte[FrameDescriptor.MAC_LENGTH];
+  /** AES-GCM's standard 96-bit nonce: 4 zero bytes, then the 64-bit sequence number. */
+  private static final int NONCE_BYTES = 12;
+
+  private static final int TAG_BITS = FrameDescriptor.MAC_LENGTH * Byte.SIZE;
+
+  private final Cipher cipher;
+  private final SecretKey key;
+  private final byte[] nonce = new byte[NONCE_BYTES];
+  private final ByteBuffer nonceView = ByteBuffer.wrap(nonce);
+  private final byte[] tag = new byte[FrameDescriptor.MAC_LENGTH];
+  private final byte[] noPlaintext = new byte[0];
 
   FrameMac(SecretKey key) throws GeneralSecurityException {
-    this.mac = Mac.getInstance("HmacSHA256");
-    this.mac.init(key);
-    this.digest = new byte[mac.getMacLength()];
+    this.cipher = GmacProvider.newCipher();
+    this.key = key;
   }
 
   /** Writes the MAC of the frame's first {@code frameLength - MAC_LENGTH} bytes after them. */
   public void seal(UnsafeBuffer frame, int frameLength) {
-    compute(frame, frameLength);
-    frame.putBytes(FrameDescriptor.macOffset(frameLength), digest, 0, FrameDescriptor.MAC_LENGTH);
-  }
-
-  /** Whether the frame's MAC is the one its bytes and this key give (in constant time). */
-  public boolean verify(UnsafeBuffer frame, int frameLength) {
-    compute(frame, frameLength);
-    frame.getBytes(FrameDescriptor.macOffset(frameLength), received);
-    int difference = 0;
-    for (int i = 0; i < received.length; i++) {
-      difference |= received[i] ^ digest[i];
+    try {
+      start(Cipher.ENCRYPT_MODE, frame, frameLength);
+      cipher.doFinal(tag, 0);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("sealing frame " + sequence(frame) + " failed", e);
     }
-    return difference == 0;
+    frame.putBytes(FrameDescriptor.macOffset(frameLength), tag);
   }
 
-  private void compute(UnsafeBuffer frame, int frameLength) {
+  /** Whether the frame's MAC is the one its bytes, its sequence number and this key give. */
+  public boolean verify(UnsafeBuffer frame, int frameLength) {
+    frame.getBytes(FrameDescriptor.macOffset(frameLength), tag);
+    try {
+      start(Cipher.DECRYPT_MODE, frame, frameLength);
+      // Decrypting nothing checks the tag in constant time; a wrong one throws.
+      cipher.doFinal(tag, 0, tag.length, noPlaintext, 0);
+      return true;
+    } catch (AEADBadTagException e) {
+      return false;
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("verifying frame " + sequence(frame) + " failed", e);
+    }
+  }
+
+  private void start(int mode, UnsafeBuffer frame, int frameLength)
+      throws GeneralSecurityException {
+    nonceView.putLong(NONCE_BYTES - Long.BYTES, sequence(frame));
+    cipher.init(mode, key, new GCMParameterSpec(TAG_BITS, nonce));
     ByteBuffer bytes = frame.byteBuffer();
     if (bytes == null) {
       throw new IllegalStateException("frame buffer is not backed by a ByteBuffer");
@@ -51,12 +76,11 @@ public final class FrameMac {
     int limit = bytes.limit();
     int start = frame.wrapAdjustment();
     bytes.limit(start + FrameDescriptor.macOffset(frameLength)).position(start);
-    mac.update(bytes);
+    cipher.updateAAD(bytes);
     bytes.limit(limit).position(position);
-    try {
-      mac.doFinal(digest, 0);
-    } catch (ShortBufferException e) {
-      throw new IllegalStateException("digest buffer of " + digest.length + " bytes", e);
-    }
+  }
+
+  private static long sequence(UnsafeBuffer frame) {
+    return frame.getLong(FrameDescriptor.SEQUENCE_OFFSET);
   }
 }

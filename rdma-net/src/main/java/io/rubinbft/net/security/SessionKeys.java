@@ -9,15 +9,16 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.HKDFParameterSpec;
 
 /**
- * Derives the two per-direction MAC keys of a connection: HKDF-SHA256 over the X25519 secret,
- * salted with both nonces (initiator's first) and labelled with the direction, so a frame can be
- * neither replayed across connections nor reflected back to its sender.
+ * Derives the two per-direction MAC keys (AES-256, see {@link FrameMac}) of a connection:
+ * HKDF-SHA256 over the X25519 secret, salted with both nonces (initiator's first) and labelled with
+ * the direction, so a frame can be neither replayed across connections nor reflected back to its
+ * sender.
  */
 final class SessionKeys {
 
   private static final int KEY_BYTES = 32;
-  private static final String INITIATOR_TO_ACCEPTOR = "rubin-net v1 initiator to acceptor";
-  private static final String ACCEPTOR_TO_INITIATOR = "rubin-net v1 acceptor to initiator";
+  private static final String INITIATOR_TO_ACCEPTOR = "rubin-net v2 initiator to acceptor";
+  private static final String ACCEPTOR_TO_INITIATOR = "rubin-net v2 acceptor to initiator";
 
   private SessionKeys() {}
 
@@ -47,7 +48,7 @@ final class SessionKeys {
       throws GeneralSecurityException {
     KDF hkdf = KDF.getInstance("HKDF-SHA256");
     return hkdf.deriveKey(
-        "HmacSHA256",
+        "AES",
         HKDFParameterSpec.ofExtract()
             .addIKM(secret)
             .addSalt(salt)
