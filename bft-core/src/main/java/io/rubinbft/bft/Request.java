@@ -11,8 +11,12 @@ public record Request(RequestId id, byte[] payload) {
     }
   }
 
-  /** Bytes this request counts against batch and pool limits. */
+  /**
+   * Bytes this request counts against request, batch and pool limits: the payload and the id's
+   * UTF-8 bytes, exactly what the wire codec counts (WIRE.md), so a batch the primary builds within
+   * its limits is one the backups decode.
+   */
   public int size() {
-    return payload.length + id.client().length() + id.key().length();
+    return payload.length + id.utf8Bytes();
   }
 }

@@ -1,6 +1,7 @@
 package io.rubinbft.bft.wire;
 
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Utf8;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -84,36 +85,10 @@ final class WireWriter {
   /** UTF-8, as a u32 length and the bytes. */
   WireWriter string(String value) {
     if (buffer == null) {
-      position += Integer.BYTES + utf8Length(value);
+      position += Integer.BYTES + Utf8.length(value);
       return this;
     }
     return bytes(value.getBytes(StandardCharsets.UTF_8));
-  }
-
-  /**
-   * What {@code value.getBytes(UTF_8).length} is, without the copy: the counting pass runs for
-   * every message. A lone surrogate becomes one byte, as the JDK's encoder replaces it with '?'.
-   */
-  static int utf8Length(String value) {
-    int length = 0;
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c < 0x80) {
-        length += 1;
-      } else if (c < 0x800) {
-        length += 2;
-      } else if (Character.isHighSurrogate(c)
-          && i + 1 < value.length()
-          && Character.isLowSurrogate(value.charAt(i + 1))) {
-        length += 4;
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        length += 1;
-      } else {
-        length += 3;
-      }
-    }
-    return length;
   }
 
   /** A u32 element count. */

@@ -49,6 +49,17 @@ class RequestScenarioTest {
         .containsExactly("request too large: 5004 bytes but at most 1024");
   }
 
+  /** The limit counts the id's UTF-8 bytes, as the wire does: 400 chars of '€' are 1,200 bytes. */
+  @Test
+  void requestSizeCountsUtf8Bytes() {
+    Replica backup = Replica.start(Cluster.simConfig(4).withSelf(1), services(1));
+    Request euros = new Request(new RequestId("c", "€".repeat(400)), new byte[1]);
+    Effects effects = backup.step(new Event.ClientRequest(euros));
+    assertThat(effects.rejected())
+        .extracting(Rejection::reason)
+        .containsExactly("request too large: 1202 bytes but at most 1024");
+  }
+
   @Test
   void resubmittedRequestsAreDecidedOnce() {
     Cluster cluster = Cluster.of(4, 51);
