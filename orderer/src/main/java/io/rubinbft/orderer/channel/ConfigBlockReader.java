@@ -67,6 +67,22 @@ public final class ConfigBlockReader {
     }
   }
 
+  /**
+   * Validates {@code config} as the config a later config block of {@code channelId} would carry,
+   * e.g. the result of a config update before it is ordered.
+   *
+   * @param blockNumber the number of the block that carries or will carry it
+   */
+  public static ChannelConfig readConfig(String channelId, long blockNumber, Config config)
+      throws InvalidConfigException {
+    try {
+      return fromConfig(
+          channelId, blockNumber, ConfigEnvelope.newBuilder().setConfig(config).build());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigException(e.getMessage(), e);
+    }
+  }
+
   private static Payload configPayload(Block block) {
     int count = block.getData().getDataCount();
     if (count != 1) {

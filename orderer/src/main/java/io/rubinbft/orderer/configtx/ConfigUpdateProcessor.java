@@ -1,0 +1,111 @@
+package io.rubinbft.orderer.configtx;
+
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.ConfigBlockReader;
+import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.msp.ChannelMsps;
+import io.rubinbft.orderer.msp.MspConfigException;
+import io.rubinbft.orderer.policy.ChannelPolicies;
+import io.rubinbft.orderer.policy.PolicyConfigException;
+import io.rubinbft.orderer.validation.ChannelRules;
+import org.hyperledger.fabric.protos.common.Config;
+import org.hyperledger.fabric.protos.common.ConfigEnvelope;
+import org.hyperledger.fabric.protos.common.Envelope;
+
+/**
+ * Fabric's ProcessConfigUpdateMsg for one channel config: a submitted CONFIG_UPDATE envelope (its
+ * outer signature already checked against /Channel/Writers at Broadcast) becomes the signed CONFIG
+ * envelope to order, or is refused with Fabric's status and message ("error applying config update
+ * to existing channel 'ch': error authorizing update: ..."). The resulting config must be one this
+ * orderer can run: a BFT config that {@link ConfigBlockReader} accepts, MSPs and policies that
+ * build, and (until PBFT reconfiguration exists) the same consenter set.
+ */
+public final class ConfigUpdateProcessor {
+
+  /** The refusal of any change to /Channel/Orderer/Orderers' ConsenterMapping. */
+  public static final String CONSENTER_CHANGES_NOT_SUPPORTED =
+      "consenter set changes not supported yet";
+
+  private final ChannelConfig current;
+  private final ConfigUpdateValidator validator;
+  private final CryptoProvider provider;
+
+  private ConfigUpdateProcessor(
+      ChannelConfig current, ConfigUpdateValidator validator, CryptoProvider provider) {
+    this.current = current;
+    this.validator = validator;
+    this.provider = provider;
+  }
+
+  /**
+   * @param policies the policies of {@code current}
+   * @throws ConfigUpdateException when {@code current} holds an element name Fabric forbids
+   */
+  public static ConfigUpdateProcessor of(
+      ChannelConfig current, ChannelPolicies policies, CryptoProvider provider)
+      throws ConfigUpdateException {
+    return new ConfigUpdateProcessor(
+        current,
+        ConfigUpdateValidator.of(current.channelId(), current.config(), policies),
+        provider);
+  }
+
+  /** The config updates are applied to. */
+  public ChannelConfig current() {
+    return current;
+  }
+
+  /**
+   * The ConfigEnvelope {@code update} leads to: the next config and, as {@code last_update}, the
+   * update exactly as submitted.
+   */
+  public ConfigEnvelope propose(Envelope update) throws ConfigUpdateException {
+    try {
+      ConfigUpdateEnvelopes read = ConfigUpdateEnvelopes.read(update);
+      Config next = validator.apply(read.update(), read.signatures());
+      checkServable(next);
+      return ConfigEnvelope.newBuilder().setConfig(next).setLastUpdate(update).build();
+    } catch (ConfigUpdateException e) {
+      throw e.wrap(
+          "error applying config update to existing channel '" + current.channelId() + "'");
+    }
+  }
+
+  /**
+   * The signed CONFIG envelope for {@code update}, checked against AbsoluteMaxBytes as Fabric
+   * re-applies its filters to the envelope it made.
+   */
+  public Envelope process(Envelope update, ConfigEnvelopeSigner signer)
+      throws ConfigUpdateException {
+    Envelope config = signer.sign(current.channelId(), propose(update));
+    long size = config.getPayload().size();
+    long limit = current.batchLimits().absoluteMaxBytes();
+    if (size > limit) {
+      throw ConfigUpdateException.badRequest(
+          "config update for existing channel did not pass initial checks: message payload is "
+              + size
+              + " bytes and exceeds maximum allowed "
+              + limit
+              + " bytes");
+    }
+    return config;
+  }
+
+  private void checkServable(Config next) throws ConfigUpdateException {
+    ChannelConfig parsed;
+    try {
+      parsed = ConfigBlockReader.readConfig(current.channelId(), current.blockNumber(), next);
+      ChannelRules.fromConfig(
+          next,
+          provider,
+          parsed.batchLimits().absoluteMaxBytes(),
+          ChannelMsps.DEFAULT_CACHE_CAPACITY);
+    } catch (InvalidConfigException | MspConfigException | PolicyConfigException e) {
+      throw ConfigUpdateException.badRequest("config update is not compatible: " + e.getMessage());
+    }
+    if (!parsed.consenters().consenters().equals(current.consenters().consenters())) {
+      throw ConfigUpdateException.badRequest(CONSENTER_CHANGES_NOT_SUPPORTED);
+    }
+  }
+}
