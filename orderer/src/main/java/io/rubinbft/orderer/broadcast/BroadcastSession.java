@@ -2,6 +2,7 @@ package io.rubinbft.orderer.broadcast;
 
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.rubinbft.orderer.metrics.BroadcastMetrics;
 import io.rubinbft.orderer.service.Channels;
 import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
@@ -30,26 +31,30 @@ public final class BroadcastSession implements StreamObserver<Envelope> {
   private final ServerCallStreamObserver<BroadcastResponse> responses;
   private final BroadcastValidator validator;
   private final Channels channels;
+  private final BroadcastMetrics metrics;
   private boolean ended;
   private boolean wantsNext;
 
   private BroadcastSession(
       ServerCallStreamObserver<BroadcastResponse> responses,
       BroadcastValidator validator,
-      Channels channels) {
+      Channels channels,
+      BroadcastMetrics metrics) {
     this.responses = responses;
     this.validator = validator;
     this.channels = channels;
+    this.metrics = metrics;
   }
 
   /** Starts serving a call; to be called from the service method itself. */
   public static StreamObserver<Envelope> open(
       StreamObserver<BroadcastResponse> responseObserver,
       BroadcastValidator validator,
-      Channels channels) {
+      Channels channels,
+      BroadcastMetrics metrics) {
     var responses = (ServerCallStreamObserver<BroadcastResponse>) responseObserver;
     responses.disableAutoRequest();
-    BroadcastSession session = new BroadcastSession(responses, validator, channels);
+    BroadcastSession session = new BroadcastSession(responses, validator, channels, metrics);
     responses.setOnReadyHandler(session::onReady);
     responses.setOnCancelHandler(session::onCancel);
     responses.request(1);
@@ -100,8 +105,14 @@ public final class BroadcastSession implements StreamObserver<Envelope> {
   }
 
   private BroadcastResponse answer(Envelope envelope) {
-    return switch (validator.validate(envelope)) {
-      case BroadcastResult.Rejected rejected -> response(rejected.verdict());
+    long started = System.nanoTime();
+    BroadcastResult result = validator.validate(envelope);
+    long validated = System.nanoTime();
+    return switch (result) {
+      case BroadcastResult.Rejected rejected -> {
+        metrics.rejected(rejected.verdict().status(), validated - started);
+        yield response(rejected.verdict());
+      }
       case BroadcastResult.Accepted accepted -> {
         String channelId = accepted.channelHeader().getChannelId();
         Optional<ServedChannel> channel = channels.channel(channelId);
@@ -110,6 +121,12 @@ public final class BroadcastSession implements StreamObserver<Envelope> {
           yield response(new Verdict(Status.BAD_REQUEST, "channel does not exist"));
         }
         SubmitOutcome outcome = channel.get().submit(envelope, accepted.channelHeader().getTxId());
+        metrics.enqueued(
+            channelId,
+            accepted.channelHeader().getType(),
+            outcome.status(),
+            validated - started,
+            System.nanoTime() - validated);
         yield response(new Verdict(outcome.status(), outcome.info()));
       }
     };

@@ -37,6 +37,8 @@ public final class ClusterNetwork implements AutoCloseable {
   private static final int SEND_REQUESTS = 1 << 16;
   private static final int QUEUED_PER_PEER = 4096;
   private static final int MESSAGES_PER_POLL = 256;
+  // The selector is the network thread's alone: it publishes a copy of its counters this often.
+  private static final long TRAFFIC_MILLIS = 200;
 
   private record SendRequest(InetSocketAddress peer, byte[] frame) {}
 
@@ -53,6 +55,8 @@ public final class ClusterNetwork implements AutoCloseable {
   private final AtomicLong droppedUnknownChannel = new AtomicLong();
   private final AtomicLong droppedMalformed = new AtomicLong();
   private volatile int connectedPeers;
+  private volatile NetworkTraffic traffic;
+  private long nextTrafficMillis;
   private volatile String failure;
   private volatile boolean running = true;
   private final Thread thread;
@@ -122,6 +126,11 @@ public final class ClusterNetwork implements AutoCloseable {
         droppedMalformed.get());
   }
 
+  /** rdma-net's counters as of at most {@value #TRAFFIC_MILLIS} ms ago; empty before the first. */
+  public Optional<NetworkTraffic> traffic() {
+    return Optional.ofNullable(traffic);
+  }
+
   @Override
   public void close() {
     running = false;
@@ -144,6 +153,10 @@ public final class ClusterNetwork implements AutoCloseable {
         }
         selector.select(this::onReady, 1);
         connectedPeers = (int) links.values().stream().filter(PeerLink::isOpen).count();
+        if (now >= nextTrafficMillis) {
+          traffic = new NetworkTraffic(selector.stats(), links.keySet());
+          nextTrafficMillis = now + TRAFFIC_MILLIS;
+        }
       }
       stoppedCleanly = true;
     } catch (IOException | RuntimeException e) {

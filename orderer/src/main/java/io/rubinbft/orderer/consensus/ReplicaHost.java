@@ -58,6 +58,7 @@ public final class ReplicaHost implements AutoCloseable {
   private final long tickNanos;
   private final BlockingQueue<Input> inputs = new ArrayBlockingQueue<>(QUEUE);
   private final AtomicLong droppedPeerMessages = new AtomicLong();
+  private final ReplicaProgress progress = new ReplicaProgress();
   private final Thread thread;
   private volatile ReplicaStatus status;
   private volatile boolean running = true;
@@ -109,6 +110,11 @@ public final class ReplicaHost implements AutoCloseable {
   /** The replica's state as of its last step, for metrics and health. */
   public ReplicaStatus status() {
     return status;
+  }
+
+  /** What the replica has accepted, installed and decided since start, for metrics. */
+  public ReplicaProgress progress() {
+    return progress;
   }
 
   /** Why this channel's replica stopped, if it did. */
@@ -204,6 +210,7 @@ public final class ReplicaHost implements AutoCloseable {
         ledgerWriter.write(decision);
       }
     }
+    progress.afterSteps(stepped, System.nanoTime());
     status = replica.status();
   }
 

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.deliver;
 
 import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.metrics.DeliverMetrics;
 import io.rubinbft.orderer.service.Channels;
 import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.validation.DeliverResult;
@@ -24,15 +25,18 @@ public final class SeekHandler {
   private final Channels channels;
   private final DeliverValidator validator;
   private final Clock clock;
+  private final DeliverMetrics metrics;
 
   /**
    * @param validator built over the same {@code channels}' rules
    * @param clock the time reader certificates must not have expired at
    */
-  public SeekHandler(Channels channels, DeliverValidator validator, Clock clock) {
+  public SeekHandler(
+      Channels channels, DeliverValidator validator, Clock clock, DeliverMetrics metrics) {
     this.channels = channels;
     this.validator = validator;
     this.clock = clock;
+    this.metrics = metrics;
   }
 
   /**
@@ -54,7 +58,29 @@ public final class SeekHandler {
     if (channel.isEmpty()) {
       return Status.NOT_FOUND;
     }
-    ChannelLedger ledger = channel.get().ledger();
+    metrics.requestReceived(channelId);
+    Status status =
+        serve(
+            channelId,
+            channel.get(),
+            accepted,
+            envelope,
+            response -> {
+              sink.send(response);
+              metrics.blockSent(channelId);
+            });
+    metrics.requestCompleted(channelId, status == Status.SUCCESS);
+    return status;
+  }
+
+  private Status serve(
+      String channelId,
+      ServedChannel channel,
+      DeliverResult.Accepted accepted,
+      Envelope envelope,
+      ResponseSink sink)
+      throws InterruptedException {
+    ChannelLedger ledger = channel.ledger();
     long height = ledger.height();
     if (height == 0) {
       // Joined but the genesis block is not written yet: nothing can be resolved against it.
@@ -68,7 +94,7 @@ public final class SeekHandler {
     BlockStreamer streamer =
         new BlockStreamer(
             channelId,
-            channel.get(),
+            channel,
             channels,
             clock,
             range.get(),

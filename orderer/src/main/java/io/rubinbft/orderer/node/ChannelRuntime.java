@@ -124,6 +124,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
             ReplicaDirectory.fromMapping(config.consenters()),
             ledger,
             node.tick());
+    host.progress().listen(node.metrics().decisions(config.channelId()));
     return new ChannelRuntime(config, ledger, rules, verified, sha256, host);
   }
 

@@ -4,6 +4,7 @@ import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.metrics.OrdererMetrics;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.time.Duration;
  * @param walRoot the folder holding each channel's consensus WAL
  * @param tick how long one bft-core tick lasts
  * @param clock wall time for certificate expiry and timestamps
+ * @param metrics where the channels' replicas report their decisions
  */
 public record NodeContext(
     SigningIdentity identity,
@@ -26,7 +28,8 @@ public record NodeContext(
     ClusterNetwork network,
     Path walRoot,
     Duration tick,
-    Clock clock) {
+    Clock clock,
+    OrdererMetrics metrics) {
 
   /** 10 ms: SmartBFT's 200 ms batch interval is 20 ticks. */
   public static final Duration DEFAULT_TICK = Duration.ofMillis(10);

@@ -1,7 +1,6 @@
 package io.rubinbft.orderer.node;
 
 import io.grpc.BindableService;
-import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
@@ -17,6 +16,7 @@ import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.metrics.OrdererMetrics;
 import io.rubinbft.orderer.operations.HealthChecks;
 import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.operations.OperationsServer;
@@ -80,6 +80,9 @@ public final class OrdererNode implements AutoCloseable {
       opened.addFirst(channels);
       ClusterNetwork network = startNetwork(config, channels);
       opened.addFirst(network);
+      OrdererMetrics metrics =
+          OrdererMetrics.register(
+              () -> ChannelViews.of(channels), network::stats, network::traffic);
       channels.start(
           new NodeContext(
               identity,
@@ -88,15 +91,18 @@ public final class OrdererNode implements AutoCloseable {
               network,
               config.walDirectory(),
               NodeContext.DEFAULT_TICK,
-              Clock.systemUTC()));
+              Clock.systemUTC(),
+              metrics));
       AtomicBroadcastService broadcast =
           new AtomicBroadcastService(
               channels,
               Clock.systemUTC(),
               config.authenticationTimeWindow(),
               config.tls().clientAuthRequired(),
-              new Sha256(provider));
-      return listen(config, channels, network, broadcast, logs, opened);
+              new Sha256(provider),
+              metrics.broadcast(),
+              metrics.deliver());
+      return listen(config, channels, network, broadcast, metrics.registry(), logs, opened);
     } catch (InvalidConfigException e) {
       closeAll(opened);
       throw new ConfigException("cannot resume a channel: " + e.getMessage(), e);
@@ -136,6 +142,7 @@ public final class OrdererNode implements AutoCloseable {
       ChannelRegistry channels,
       ClusterNetwork network,
       BindableService broadcast,
+      PrometheusRegistry metrics,
       LogLevels logs,
       List<AutoCloseable> opened)
       throws IOException {
@@ -147,8 +154,6 @@ public final class OrdererNode implements AutoCloseable {
             ParticipationHandler.CHANNELS_PATH,
             new ParticipationHandler(channels, config.admin().maxRequestBodySize()));
     admin.start();
-    PrometheusRegistry metrics = new PrometheusRegistry();
-    JvmMetrics.builder().register(metrics);
     OperationsServer operations =
         OperationsServer.start(
             config.operations(),

@@ -1,12 +1,15 @@
 package io.rubinbft.orderer.service;
 
 import com.google.protobuf.ByteString;
+import io.grpc.Context;
 import io.grpc.stub.StreamObserver;
 import io.rubinbft.orderer.broadcast.BroadcastSession;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.deliver.DeliverSession;
 import io.rubinbft.orderer.deliver.SeekHandler;
 import io.rubinbft.orderer.grpc.ClientCertificates;
+import io.rubinbft.orderer.metrics.BroadcastMetrics;
+import io.rubinbft.orderer.metrics.DeliverMetrics;
 import io.rubinbft.orderer.validation.BroadcastValidator;
 import io.rubinbft.orderer.validation.ChannelRules;
 import io.rubinbft.orderer.validation.DeliverValidator;
@@ -31,6 +34,8 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
   private final Channels channels;
   private final BroadcastValidator broadcastValidator;
   private final SeekHandler seeks;
+  private final BroadcastMetrics broadcastMetrics;
+  private final DeliverMetrics deliverMetrics;
 
   /**
    * @param clock the time for certificate expiry and the Deliver timestamp window
@@ -40,23 +45,37 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
    *     tls_cert_hash}
    */
   public AtomicBroadcastService(
-      Channels channels, Clock clock, Duration timeWindow, boolean mutualTls, Sha256 sha256) {
+      Channels channels,
+      Clock clock,
+      Duration timeWindow,
+      boolean mutualTls,
+      Sha256 sha256,
+      BroadcastMetrics broadcastMetrics,
+      DeliverMetrics deliverMetrics) {
     this.channels = channels;
+    this.broadcastMetrics = broadcastMetrics;
+    this.deliverMetrics = deliverMetrics;
     Function<String, Optional<ChannelRules>> rules =
         id -> channels.channel(id).map(ServedChannel::rules);
     this.broadcastValidator = new BroadcastValidator(rules, clock);
     this.seeks =
         new SeekHandler(
-            channels, new DeliverValidator(rules, clock, timeWindow, mutualTls, sha256), clock);
+            channels,
+            new DeliverValidator(rules, clock, timeWindow, mutualTls, sha256),
+            clock,
+            deliverMetrics);
   }
 
   @Override
   public StreamObserver<Envelope> broadcast(StreamObserver<BroadcastResponse> responseObserver) {
-    return BroadcastSession.open(responseObserver, broadcastValidator, channels);
+    return BroadcastSession.open(responseObserver, broadcastValidator, channels, broadcastMetrics);
   }
 
   @Override
   public StreamObserver<Envelope> deliver(StreamObserver<DeliverResponse> responseObserver) {
+    deliverMetrics.streamOpened();
+    // The call's context is cancelled when the call ends, however it ends.
+    Context.current().addListener(context -> deliverMetrics.streamClosed(), Runnable::run);
     return DeliverSession.open(
         responseObserver, seeks, ClientCertificates.current().map(AtomicBroadcastService::der));
   }

@@ -22,6 +22,7 @@ import io.rubinbft.orderer.loadgen.LoadReport;
 import io.rubinbft.orderer.loadgen.LoadSpec;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
+import io.rubinbft.orderer.metrics.ClusterMetricsCheck;
 import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.participation.ParticipationHandler;
 import io.rubinbft.orderer.testing.FreePorts;
@@ -83,8 +84,10 @@ class OrdererNodeTest {
     }
 
     EnvelopeFactory client = new EnvelopeFactory(clientIdentity(), Clock.systemUTC());
-    submit(client, 20);
+    LoadReport first = submit(client, 20);
     awaitTransactions(20);
+    // The load generator read the newest block once, then followed the chain from there.
+    new ClusterMetricsCheck(nodes, CHANNEL).verify(20, 1 + first.delivery().blocks());
 
     nodes.forEach(OrdererNode::close);
     nodes.clear();
@@ -135,7 +138,7 @@ class OrdererNodeTest {
    * load generator checks the quorum of SUCCESS, the chain, every block's consenter signatures, and
    * that nothing is lost or ordered twice.
    */
-  private void submit(EnvelopeFactory client, int count) throws Exception {
+  private LoadReport submit(EnvelopeFactory client, int count) throws Exception {
     List<HostPort> endpoints =
         nodes.stream().map(n -> new HostPort("localhost", n.grpcAddress().getPort())).toList();
     NetworkSummary.Node first = network.nodes().getFirst();
@@ -160,6 +163,7 @@ class OrdererNodeTest {
               .run();
       assertThat(report.passed()).as(report.format()).isTrue();
       assertThat(report.delivery().delivered()).isEqualTo(count);
+      return report;
     }
   }
 

@@ -5,6 +5,7 @@ import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
 import io.rubinbft.ledger.ChannelLedger;
@@ -16,6 +17,8 @@ import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.metrics.BroadcastMetrics;
+import io.rubinbft.orderer.metrics.DeliverMetrics;
 import io.rubinbft.orderer.msp.ChannelMsps;
 import io.rubinbft.orderer.msp.MspConfigException;
 import io.rubinbft.orderer.policy.GenesisChannel;
@@ -76,13 +79,16 @@ final class ServiceNode implements AutoCloseable {
     }
     channel = new RecordingChannel(genesisRules(), ledger, poolCapacity);
     channels.serve(CHANNEL, channel);
+    PrometheusRegistry metrics = new PrometheusRegistry();
     BindableService service =
         new AtomicBroadcastService(
             channels,
             clock,
             DeliverValidator.DEFAULT_TIME_WINDOW,
             tls.clientAuthRequired(),
-            new Sha256(GenesisChannel.PROVIDER));
+            new Sha256(GenesisChannel.PROVIDER),
+            new BroadcastMetrics(metrics),
+            new DeliverMetrics(metrics));
     listener =
         GrpcListener.start(new HostPort("127.0.0.1", 0), tls, MAX_MESSAGE_BYTES, List.of(service));
   }

@@ -1,0 +1,159 @@
+package io.rubinbft.orderer.metrics;
+
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.rubinbft.orderer.consensus.ReplicaProgress;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Per-channel ledger and consensus metrics, labelled {@code channel}. Names follow Fabric's ledger
+ * and SmartBFT (consensus_smartbft_*) metrics where the meaning matches; the rest carry the same
+ * prefix so one family holds everything about a channel's consensus.
+ */
+final class ChannelMetrics {
+
+  private static final double[] BATCH_SIZE_BUCKETS = {
+    1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000
+  };
+  private static final double NANOS_PER_SECOND = 1e9;
+
+  private final Supplier<List<ChannelView>> channels;
+  private final PrometheusRegistry registry;
+  private final Histogram batchSize;
+  private final Histogram batchLatency;
+
+  ChannelMetrics(PrometheusRegistry registry, Supplier<List<ChannelView>> channels) {
+    this.registry = registry;
+    this.channels = channels;
+    gauges();
+    counters();
+    droppedByReason();
+    batchSize =
+        Histogram.builder()
+            .name("consensus_smartbft_batch_size")
+            .help("Requests per decided batch.")
+            .labelNames("channel")
+            .classicOnly()
+            .classicUpperBounds(BATCH_SIZE_BUCKETS)
+            .register(registry);
+    batchLatency =
+        Histogram.builder()
+            .name("consensus_smartbft_view_latency_batch_processing")
+            .help("Seconds from accepting a proposal to its decision on this replica.")
+            .labelNames("channel")
+            .classicOnly()
+            .classicUpperBounds(BroadcastMetrics.DURATION_BUCKETS)
+            .register(registry);
+  }
+
+  /** Where channel {@code channel}'s replica reports its decisions. */
+  ReplicaProgress.DecisionListener decisions(String channel) {
+    var size = batchSize.labelValues(channel);
+    var latency = batchLatency.labelValues(channel);
+    return (requests, latencyNanos) -> {
+      size.observe(requests);
+      latencyNanos.ifPresent(nanos -> latency.observe(nanos / NANOS_PER_SECOND));
+    };
+  }
+
+  private void gauges() {
+    gauge("ledger_blockchain_height", "Height of the chain in blocks.", ChannelView::ledgerHeight);
+    gauge("consensus_smartbft_view_number", "Number of the current view.", c -> c.status().view());
+    gauge(
+        "consensus_smartbft_view_leader_id",
+        "Consenter id of the primary (leader) of the current view.",
+        ChannelView::leaderId);
+    gauge(
+        "consensus_smartbft_view_proposal_sequence",
+        "Highest sequence this replica accepted a proposal for.",
+        c -> c.progress().lastAccepted());
+    gauge(
+        "consensus_smartbft_pool_count_of_elements",
+        "Requests waiting in the replica's request pool.",
+        c -> c.status().pendingRequests());
+    gauge(
+        "consensus_smartbft_view_installed",
+        "1 while the replica works in its view, 0 while it is changing views.",
+        c -> c.status().viewInstalled() ? 1 : 0);
+    gauge(
+        "consensus_smartbft_latest_decided_sequence",
+        "Highest sequence decided and handed to the ledger.",
+        c -> c.status().lastDelivered());
+    gauge(
+        "consensus_smartbft_proposals_in_flight",
+        "Proposals accepted but not yet decided on this replica.",
+        c -> Math.max(0, c.progress().lastAccepted() - c.status().lastDelivered()));
+    gauge(
+        "consensus_smartbft_watermark_low",
+        "The stable checkpoint h (low watermark).",
+        c -> c.status().lowWatermark());
+    gauge(
+        "consensus_smartbft_watermark_high",
+        "The high watermark h + L: no proposal beyond it is accepted.",
+        c -> c.status().highWatermark());
+  }
+
+  private void counters() {
+    counter(
+        "consensus_smartbft_view_changes",
+        "New views this replica installed since the node started.",
+        c -> c.progress().viewChanges());
+    counter(
+        "consensus_smartbft_view_count_batch_all",
+        "Batches decided since the node started.",
+        c -> c.progress().decidedBatches());
+    counter(
+        "consensus_smartbft_view_count_txs_all",
+        "Requests (transactions) in the batches decided since the node started.",
+        c -> c.progress().decidedRequests());
+    counter(
+        "consensus_smartbft_peer_messages_dropped",
+        "Consensus messages from peers dropped before the replica saw them (unknown sender,"
+            + " undecodable, or the replica's queue full).",
+        ChannelView::droppedPeerMessages);
+  }
+
+  private void gauge(String name, String help, ToDoubleFunction<ChannelView> value) {
+    GaugeWithCallback.builder()
+        .name(name)
+        .help(help)
+        .labelNames("channel")
+        .callback(
+            callback ->
+                channels.get().forEach(c -> callback.call(value.applyAsDouble(c), c.channel())))
+        .register(registry);
+  }
+
+  private void counter(String name, String help, ToDoubleFunction<ChannelView> value) {
+    CounterWithCallback.builder()
+        .name(name)
+        .help(help)
+        .labelNames("channel")
+        .callback(
+            callback ->
+                channels.get().forEach(c -> callback.call(value.applyAsDouble(c), c.channel())))
+        .register(registry);
+  }
+
+  private void droppedByReason() {
+    CounterWithCallback.builder()
+        .name("consensus_smartbft_messages_dropped")
+        .help("Consensus messages the replica dropped at its boundary, by reason.")
+        .labelNames("channel", "reason")
+        .callback(
+            callback ->
+                channels
+                    .get()
+                    .forEach(
+                        c ->
+                            c.status()
+                                .drops()
+                                .forEach(
+                                    (reason, count) -> callback.call(count, c.channel(), reason))))
+        .register(registry);
+  }
+}

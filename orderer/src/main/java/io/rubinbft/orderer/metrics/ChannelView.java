@@ -1,0 +1,22 @@
+package io.rubinbft.orderer.metrics;
+
+import io.rubinbft.bft.ReplicaStatus;
+import io.rubinbft.orderer.consensus.ReplicaProgress;
+
+/**
+ * One served channel as the metrics read it at scrape time.
+ *
+ * @param channel the channel's name
+ * @param ledgerHeight blocks in the channel's ledger
+ * @param status the replica's state as of its last step
+ * @param leaderId the consenter id (from the channel config) of the primary of the current view
+ * @param progress what the replica accepted, installed and decided since start
+ * @param droppedPeerMessages consensus messages from peers dropped before the replica saw them
+ */
+public record ChannelView(
+    String channel,
+    long ledgerHeight,
+    ReplicaStatus status,
+    long leaderId,
+    ReplicaProgress progress,
+    long droppedPeerMessages) {}

@@ -1,0 +1,153 @@
+package io.rubinbft.orderer.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.node.ChannelRuntime;
+import io.rubinbft.orderer.node.OrdererNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * Scrapes every node's {@code /metrics} over HTTP during an end-to-end run, parses it as Prometheus
+ * does, and checks the values against what the nodes and the load generator saw.
+ */
+public final class ClusterMetricsCheck {
+
+  private static final String TX = "ENDORSER_TRANSACTION";
+
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final List<OrdererNode> nodes;
+  private final String channel;
+
+  public ClusterMetricsCheck(List<OrdererNode> nodes, String channel) {
+    this.nodes = nodes;
+    this.channel = channel;
+  }
+
+  /**
+   * Checks a run since the nodes started in which the load generator broadcast {@code submitted}
+   * envelopes to every node and read {@code blocksRead} blocks through the first node's Deliver.
+   */
+  public void verify(long submitted, long blocksRead) throws IOException, InterruptedException {
+    List<Map<String, PrometheusText.Family>> scrapes = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      long blocksSent = i == 0 ? blocksRead : 0;
+      // The last answers and the network's counters may trail the client by a moment.
+      scrapes.add(
+          awaitScrape(
+              nodes.get(i),
+              m ->
+                  value(m, "broadcast_processed_count_total", Map.of("channel", channel))
+                          == submitted
+                      && value(m, "deliver_blocks_sent_total", Map.of()) == blocksSent
+                      && value(m, "deliver_streams_closed_total", Map.of())
+                          == value(m, "deliver_streams_opened_total", Map.of())
+                      && m.containsKey("cluster_net_frames_sent_total")));
+    }
+    for (int i = 0; i < nodes.size(); i++) {
+      checkNode(nodes.get(i), scrapes.get(i), submitted, i == 0 ? blocksRead : 0);
+    }
+    Set<Double> views =
+        scrapes.stream()
+            .map(m -> value(m, "consensus_smartbft_view_number", Map.of("channel", channel)))
+            .collect(Collectors.toSet());
+    Set<Double> leaders =
+        scrapes.stream()
+            .map(m -> value(m, "consensus_smartbft_view_leader_id", Map.of("channel", channel)))
+            .collect(Collectors.toSet());
+    assertThat(views).as("view numbers across nodes").hasSize(1);
+    assertThat(leaders).as("leaders across nodes").hasSize(1);
+    long leader = leaders.iterator().next().longValue();
+    ChannelRuntime runtime = nodes.getFirst().channels().runtime(channel).orElseThrow();
+    assertThat(runtime.config().consenters().byId(leader)).as("leader " + leader).isPresent();
+  }
+
+  private void checkNode(
+      OrdererNode node, Map<String, PrometheusText.Family> m, long submitted, long blocksSent) {
+    ChannelLedger ledger = node.channels().runtime(channel).orElseThrow().ledger();
+    Map<String, String> onChannel = Map.of("channel", channel);
+    long decided = ledger.height() - 1;
+    assertThat(value(m, "ledger_blockchain_height", onChannel)).isEqualTo(ledger.height());
+    assertThat(
+            value(
+                m,
+                "broadcast_processed_count_total",
+                Map.of("channel", channel, "type", TX, "status", "SUCCESS")))
+        .isEqualTo(submitted);
+    assertThat(
+            value(
+                m,
+                "broadcast_enqueue_duration_count",
+                Map.of("channel", channel, "type", TX, "status", "SUCCESS")))
+        .isEqualTo(submitted);
+    assertThat(value(m, "deliver_blocks_sent_total", onChannel)).isEqualTo(blocksSent);
+    // The load generator's Deliver calls (the newest block, then following) have all ended.
+    assertThat(value(m, "deliver_streams_closed_total", Map.of()))
+        .isEqualTo(value(m, "deliver_streams_opened_total", Map.of()))
+        .isEqualTo(blocksSent > 0 ? 2 : 0);
+    assertThat(value(m, "deliver_requests_completed_total", Map.of("success", "true")))
+        .isEqualTo(blocksSent > 0 ? 1 : 0);
+    assertThat(value(m, "consensus_smartbft_latest_decided_sequence", onChannel))
+        .isEqualTo(decided);
+    assertThat(value(m, "consensus_smartbft_view_count_batch_all_total", onChannel))
+        .isEqualTo(decided);
+    assertThat(value(m, "consensus_smartbft_view_count_txs_all_total", onChannel))
+        .isEqualTo(submitted);
+    assertThat(value(m, "consensus_smartbft_batch_size_count", onChannel)).isEqualTo(decided);
+    assertThat(value(m, "consensus_smartbft_batch_size_sum", onChannel)).isEqualTo(submitted);
+    assertThat(value(m, "consensus_smartbft_pool_count_of_elements", onChannel)).isZero();
+    assertThat(peersWithFrames(m, "cluster_net_frames_sent_total", "out"))
+        .hasSize(nodes.size() - 1);
+    assertThat(peersWithFrames(m, "cluster_net_frames_received_total", "in"))
+        .hasSize(nodes.size() - 1);
+  }
+
+  private static Set<String> peersWithFrames(
+      Map<String, PrometheusText.Family> metrics, String name, String direction) {
+    return metrics.get(name).samples().stream()
+        .filter(s -> s.labels().get("direction").equals(direction) && s.value() > 0)
+        .map(s -> s.labels().get("peer"))
+        .collect(Collectors.toSet());
+  }
+
+  /** The sum of the samples named {@code sample} whose labels include {@code labels}, or 0. */
+  private static double value(
+      Map<String, PrometheusText.Family> metrics, String sample, Map<String, String> labels) {
+    return metrics.values().stream()
+        .flatMap(f -> f.value(sample, labels).stream())
+        .mapToDouble(Double::doubleValue)
+        .sum();
+  }
+
+  private Map<String, PrometheusText.Family> awaitScrape(
+      OrdererNode node, Predicate<Map<String, PrometheusText.Family>> settled)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    Map<String, PrometheusText.Family> metrics = scrape(node);
+    while (!settled.test(metrics) && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(100);
+      metrics = scrape(node);
+    }
+    return metrics;
+  }
+
+  private Map<String, PrometheusText.Family> scrape(OrdererNode node)
+      throws IOException, InterruptedException {
+    URI uri = URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/metrics");
+    HttpResponse<String> response =
+        http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return PrometheusText.parse(response.body());
+  }
+}
