@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # README command (1): build, then start a local 4-replica cluster on loopback.
 #   deploy/local/run.sh            # data under deploy/local/data (RUBIN_LOCAL_DIR to change)
+#   RUBIN_CLUSTER_TRANSPORT=shm deploy/local/run.sh   # replicas over shared memory instead of TCP
+#                                  # (mapped files under RUBIN_SHM_DIR, default /dev/shm/rubin-local)
 # Ctrl-C stops every node; running it again resumes the same channel from the same data.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/jdk.sh
 dir=$(realpath -m "${RUBIN_LOCAL_DIR:-deploy/local/data}")
 mkdir -p "$dir/logs"
+# Environment overrides of every node's orderer.yaml (docs/CONFIGURATION.md "Cluster transports").
+export ORDERER_GENERAL_CLUSTER_TRANSPORT="${RUBIN_CLUSTER_TRANSPORT:-tcp}"
+export ORDERER_GENERAL_CLUSTER_SHMDIRECTORY="${RUBIN_SHM_DIR:-/dev/shm/rubin-local}"
 
 echo "run.sh: building the orderer distribution (JDK $JAVA_HOME)..."
 mvn -B -ntp -q -Pdist -pl orderer -am -DskipTests package
@@ -55,7 +60,7 @@ done < <(grep '^node ' <<<"$plan")
 
 cat <<INFO
 
-rubin-orderer: 4 replicas on loopback, channel '$channel' (data under $dir)
+rubin-orderer: 4 replicas on loopback over $ORDERER_GENERAL_CLUSTER_TRANSPORT, channel '$channel' (data under $dir)
 $(grep '^node ' <<<"$plan" | awk '{printf "  %s: Broadcast/Deliver 127.0.0.1:%s (TLS)  admin https://127.0.0.1:%s  operations http://127.0.0.1:%s\n", $2, $4, $5, $6}')
 
 Submit transactions and check what comes back (another terminal):

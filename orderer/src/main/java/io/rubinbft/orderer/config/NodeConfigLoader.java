@@ -80,8 +80,35 @@ public final class NodeConfigLoader {
         port,
         certificate,
         key,
-        p.path(Settings.CLUSTER_SHM_DIRECTORY),
+        shmDirectory(p, transport),
         p.optionalString(Settings.CLUSTER_RDMA_DEVICE));
+  }
+
+  /**
+   * The shm transport's directory must be one this node can create files in (it is created at start
+   * when missing); its value is not checked when another transport is chosen.
+   */
+  private static Path shmDirectory(SettingParser p, ClusterTransport transport) {
+    Path directory = p.path(Settings.CLUSTER_SHM_DIRECTORY);
+    if (transport != ClusterTransport.SHM) {
+      return directory;
+    }
+    Path existing = directory.toAbsolutePath();
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    String text = directory.toString();
+    if (existing == null || !Files.isDirectory(existing)) {
+      throw p.fail(Settings.CLUSTER_SHM_DIRECTORY, text, "is not a directory");
+    }
+    if (!Files.isWritable(existing)) {
+      throw p.fail(
+          Settings.CLUSTER_SHM_DIRECTORY,
+          text,
+          (existing.equals(directory.toAbsolutePath()) ? "is" : existing + " is")
+              + " not writable by this node (the shm transport creates its mapped files there)");
+    }
+    return directory;
   }
 
   private static AdminSettings admin(SettingParser p) {

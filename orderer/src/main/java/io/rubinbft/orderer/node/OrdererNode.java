@@ -4,11 +4,11 @@ import io.grpc.BindableService;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
+import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
-import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
-import io.rubinbft.orderer.config.ClusterTransport;
+import io.rubinbft.orderer.cluster.ClusterTransports;
 import io.rubinbft.orderer.config.ConfigException;
 import io.rubinbft.orderer.config.NodeConfig;
 import io.rubinbft.orderer.crypto.CryptoProvider;
@@ -179,13 +179,6 @@ public final class OrdererNode implements AutoCloseable {
 
   private static ClusterNetwork startNetwork(NodeConfig config, ChannelRegistry channels)
       throws IOException {
-    if (config.cluster().transport() != ClusterTransport.TCP) {
-      throw new ConfigException(
-          "General.Cluster.Transport is '"
-              + config.cluster().transport().name().toLowerCase(java.util.Locale.ROOT)
-              + "' but the orderer node runs the tcp transport only so far (shm and rdma are"
-              + " built and tested in rdma-net; their wiring into the node comes next)");
-    }
     int port =
         config
             .cluster()
@@ -199,9 +192,11 @@ public final class OrdererNode implements AutoCloseable {
         new Identity(
             Pem.certificates(config.cluster().certificate()).getFirst(),
             Pem.privateKey(config.cluster().privateKey()));
+    ChannelConfig channelConfig = ChannelConfig.defaults(identity);
     return ClusterNetwork.start(
-        TcpTransport.open(),
-        io.rubinbft.net.ChannelConfig.defaults(identity),
+        ClusterTransports.open(
+            config.cluster().transport(), config.cluster().shmDirectory(), channelConfig),
+        channelConfig,
         new InetSocketAddress(config.cluster().listenHost(), port),
         channels.peerAuthenticator());
   }

@@ -93,6 +93,36 @@ class NodeConfigLoaderTest {
   }
 
   @Test
+  void theShmDirectoryIsCheckedWhenTheShmTransportIsChosen() throws IOException {
+    Files.writeString(dir.resolve("not-a-directory"), "");
+    write(
+        """
+        General:
+          LocalMSPID: OrdererMSP
+          Cluster: {Transport: shm, ShmDirectory: not-a-directory/shm}
+        Admin:
+          TLS: {ClientRootCAs: [tls/admin-ca.crt]}
+        """);
+    assertThatThrownBy(() -> NodeConfigLoader.load(file, Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "General.Cluster.ShmDirectory (from "
+                + file
+                + ") is '"
+                + dir.resolve("not-a-directory/shm")
+                + "' but is not a directory");
+
+    NodeConfig tcp =
+        NodeConfigLoader.load(file, Map.of("ORDERER_GENERAL_CLUSTER_TRANSPORT", "tcp"));
+    assertThat(tcp.cluster().transport()).isEqualTo(ClusterTransport.TCP);
+
+    NodeConfig shm =
+        NodeConfigLoader.load(
+            file, Map.of("ORDERER_GENERAL_CLUSTER_SHMDIRECTORY", "not-yet/created"));
+    assertThat(shm.cluster().shmDirectory()).isEqualTo(dir.resolve("not-yet/created"));
+  }
+
+  @Test
   void missingFileMeansEmbeddedDefaults() {
     assertThatThrownBy(() -> NodeConfigLoader.load(dir.resolve("absent.yaml"), Map.of()))
         .isInstanceOf(ConfigException.class)

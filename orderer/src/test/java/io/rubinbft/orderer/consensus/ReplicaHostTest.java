@@ -15,10 +15,11 @@ import io.rubinbft.ledger.wal.WalConfig;
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
 import io.rubinbft.net.PeerAuthenticator;
-import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.channel.Consenter;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.cluster.ClusterTransports;
+import io.rubinbft.orderer.config.ClusterTransport;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
@@ -38,11 +39,14 @@ import org.hyperledger.fabric.protos.common.Block;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Four replica hosts of the fixture channel in one JVM, on real parts: rdma-net over loopback TCP
- * with the consenters' TLS identities, consensus WALs, and RocksDB ledgers holding Fabric's genesis
- * block. Blocks must reach all ledgers identically, with a quorum of consenter signatures.
+ * (and, in the first test, over the shm transport's mapped files too) with the consenters' TLS
+ * identities, consensus WALs, and RocksDB ledgers holding Fabric's genesis block. Blocks must reach
+ * all ledgers identically, with a quorum of consenter signatures.
  */
 class ReplicaHostTest {
 
@@ -65,9 +69,11 @@ class ReplicaHostTest {
     stores.forEach(BlockStore::close);
   }
 
-  @Test
-  void fourHostsOrderIntoTheirLedgersAndContinueWithoutOneFollower() throws Exception {
-    startCluster();
+  @ParameterizedTest
+  @EnumSource(names = {"TCP", "SHM"})
+  void fourHostsOrderIntoTheirLedgersAndContinueWithoutOneFollower(ClusterTransport transport)
+      throws Exception {
+    startCluster(transport);
 
     submit(30, List.of(0, 1, 2, 3));
     awaitTransactions(30, List.of(0, 1, 2, 3));
@@ -82,7 +88,7 @@ class ReplicaHostTest {
   @Test
   void aViewChangeReplacesAStoppedPrimary() throws Exception {
     requestTimeoutTicks = 100;
-    startCluster();
+    startCluster(ClusterTransport.TCP);
     submit(10, List.of(0, 1, 2, 3));
     awaitTransactions(10, List.of(0, 1, 2, 3));
 
@@ -93,7 +99,7 @@ class ReplicaHostTest {
     assertThat(hosts.get(1).status().view()).isPositive();
   }
 
-  private void startCluster() throws Exception {
+  private void startCluster(ClusterTransport transport) throws Exception {
     fixture = new FabricTestCluster(data.resolve("unused"), 64L << 20);
     fixture.close();
     client = new EnvelopeFactory(FabricTestCluster.user1(), Clock.systemUTC());
@@ -103,10 +109,11 @@ class ReplicaHostTest {
     for (int r = 0; r < FabricTestCluster.NODES; r++) {
       Path tlsDir = FabricFixtures.orderer((int) consenters.get(r).id()).resolve("tls");
       Identity identity = new Identity(tls.get(r), Pem.privateKey(tlsDir.resolve("server.key")));
+      ChannelConfig channels = ChannelConfig.defaults(identity);
       networks.add(
           ClusterNetwork.start(
-              TcpTransport.open(),
-              ChannelConfig.defaults(identity),
+              ClusterTransports.open(transport, data.resolve("shm"), channels),
+              channels,
               new InetSocketAddress("127.0.0.1", 0),
               PeerAuthenticator.pinned(tls)));
     }

@@ -10,14 +10,13 @@ import javax.crypto.spec.GCMParameterSpec;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * AES-256-GMAC over a frame in place: AES-GCM with the frame's bytes before the MAC as additional
+ * AES-256-GMAC over a frame: AES-GCM with the frame's bytes before the MAC as additional
  * authenticated data and nothing to encrypt, so the 16-byte GCM tag is the MAC. One instance per
  * direction of a connection, keyed once at the handshake; the nonce is the frame's sequence number,
  * which a sender never repeats under one key (the cipher refuses a repeated nonce, so a bug that
  * would repeat one fails loudly instead of leaking the hash key). GMAC runs on AES-NI and
- * carry-less multiply, several times faster than HMAC-SHA256 (numbers in BENCHMARKS.md). Frames
- * must be wrapped over a {@link ByteBuffer} (the rings' registered memory is), which the cipher
- * reads without copying.
+ * carry-less multiply, several times faster than HMAC-SHA256 (numbers in BENCHMARKS.md). The
+ * nonce's sequence number is big-endian.
  */
 public final class FrameMac {
 
@@ -32,6 +31,7 @@ public final class FrameMac {
   private final ByteBuffer nonceView = ByteBuffer.wrap(nonce);
   private final byte[] tag = new byte[FrameDescriptor.MAC_LENGTH];
   private final byte[] noPlaintext = new byte[0];
+  private byte[] covering = new byte[0];
 
   FrameMac(SecretKey key) throws GeneralSecurityException {
     this.cipher = GmacProvider.newCipher();
@@ -68,16 +68,15 @@ public final class FrameMac {
       throws GeneralSecurityException {
     nonceView.putLong(NONCE_BYTES - Long.BYTES, sequence(frame));
     cipher.init(mode, key, new GCMParameterSpec(TAG_BITS, nonce));
-    ByteBuffer bytes = frame.byteBuffer();
-    if (bytes == null) {
-      throw new IllegalStateException("frame buffer is not backed by a ByteBuffer");
+    int covered = FrameDescriptor.macOffset(frameLength);
+    if (covered > covering.length) {
+      // Grows once to the largest frame (the receive side checked it against the slot size).
+      covering = new byte[covered];
     }
-    int position = bytes.position();
-    int limit = bytes.limit();
-    int start = frame.wrapAdjustment();
-    bytes.limit(start + FrameDescriptor.macOffset(frameLength)).position(start);
-    cipher.updateAAD(bytes);
-    bytes.limit(limit).position(position);
+    // Providers copy a direct buffer's AAD into a new array per call (ACCP) or buffer it (JDK);
+    // one copy into an array kept for the connection's life spares the allocation.
+    frame.getBytes(0, covering, 0, covered);
+    cipher.updateAAD(covering, 0, covered);
   }
 
   private static long sequence(UnsafeBuffer frame) {
