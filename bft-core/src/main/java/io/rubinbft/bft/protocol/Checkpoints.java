@@ -13,6 +13,12 @@ import java.util.TreeMap;
  * Checkpoints (OSDI'99 section 4.3): every K decisions a replica signs the decided digest; a quorum
  * of matching checkpoints makes it stable, which moves the low watermark and garbage collects the
  * log below it.
+ *
+ * <p>A replica that caught up by state transfer has delivered far beyond its low watermark, and the
+ * others made their checkpoints stable long ago. So each replica keeps retransmitting its own
+ * checkpoint at its stable sequence, and a replica accepts checkpoints up to 2L beyond what it
+ * delivered (not only beyond h) as long as it still retains the decision they vouch for: that is
+ * how a caught-up replica moves h to the others' and can vote again.
  */
 final class Checkpoints {
 
@@ -25,6 +31,9 @@ final class Checkpoints {
   }
 
   void onDelivered(long sequence, Digest digest) {
+    long unverifiable = sequence - ctx.config.retainedDecisions();
+    received.headMap(unverifiable, true).clear();
+    own.headMap(unverifiable, true).clear();
     if (sequence % ctx.config.checkpointInterval() == 0) {
       ctx.out.broadcastDurable(signOwn(sequence, digest));
     }
@@ -56,11 +65,13 @@ final class Checkpoints {
   }
 
   void onCheckpoint(Checkpoint checkpoint) {
-    if (checkpoint.sequence() <= ctx.low) {
+    long delivered = ctx.log.lastDelivered();
+    long sequence = checkpoint.sequence();
+    if (sequence <= ctx.low || sequence <= delivered - ctx.config.retainedDecisions()) {
       return;
     }
-    if (checkpoint.sequence() > ctx.highWatermark() + ctx.config.window()) {
-      ctx.drops.drop("outside window: checkpoint at " + checkpoint.sequence());
+    if (sequence > Math.max(ctx.low, delivered) + 2L * ctx.config.window()) {
+      ctx.drops.drop("outside window: checkpoint at " + sequence);
       return;
     }
     record(checkpoint);
@@ -116,7 +127,7 @@ final class Checkpoints {
     ctx.out.persist(new WalRecord.StableCheckpoint(sequence, digest, ctx.lowProof));
     ctx.log.collectGarbage(sequence);
     received.headMap(sequence, true).clear();
-    own.headMap(sequence, true).clear();
+    own.headMap(sequence, false).clear();
   }
 
   void retransmit() {

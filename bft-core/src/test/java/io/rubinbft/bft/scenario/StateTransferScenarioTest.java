@@ -23,6 +23,26 @@ class StateTransferScenarioTest {
     assertThat(cluster.decidedAt(3)).isEqualTo(100);
   }
 
+  /**
+   * A replica that caught up by state transfer moves its low watermark to the others' and votes
+   * again: with another replica down, the cluster needs it for every quorum.
+   */
+  @Test
+  void caughtUpReplicaTakesPartAgain() {
+    Cluster cluster = Cluster.of(4, 33);
+    cluster.isolate(3);
+    cluster.submit(160);
+    cluster.runUntilAllDecided(6000);
+    cluster.heal();
+    cluster.runUntilAllDecided(3000);
+    cluster.runTicks(100);
+    assertThat(cluster.status(3).lowWatermark()).isEqualTo(cluster.status(0).lowWatermark());
+    cluster.crash(0);
+    cluster.submit(20);
+    cluster.runUntilAllDecided(3000);
+    assertThat(cluster.decidedAt(3)).isEqualTo(180);
+  }
+
   @Test
   void lyingSourceIsDetectedAndAnotherIsTried() {
     Cluster cluster = Cluster.of(4, 32);
