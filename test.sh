@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The whole test suite (README "Run the tests"): formatting, Checkstyle, architecture rules and
-# every module's tests (mvn verify), then the Helm chart checks (helm/test.sh). Ends with one
-# summary line over both. Extra arguments go to Maven, e.g. ./test.sh -Plong or -pl ledger -am.
+# every module's tests (mvn verify), then the Helm chart checks (helm/test.sh), then rdma-net's
+# real-verbs tests in the Soft-RoCE guest (scripts/rdma-vm-tests.sh; a machine that cannot run
+# the guest fails here, saying why). Ends with one summary line over all three. Extra arguments
+# go to Maven and leave out the Helm and VM stages, e.g. ./test.sh -Plong or -pl ledger -am.
 set -uo pipefail
 cd "$(dirname "$0")"
 source scripts/jdk.sh
 echo "test.sh: JDK $JAVA_HOME" >&2
 
 log=$(mktemp -t rubin-test.XXXXXX)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "${vmlog:-}"' EXIT
 
 mvn -B -ntp -Dstyle.color=never -Drubin.commit="$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
   verify "$@" 2>&1 | tee "$log"
@@ -21,12 +23,28 @@ read -r run failed < <(grep -E '^\[(INFO|ERROR|WARNING)\] Tests run: [0-9]+, ' "
   | awk '{r += $1 - $4; f += $2 + $3} END {print r + 0, f + 0}')
 
 helm_status=0
+vm_status=0
 if [ $# -eq 0 ]; then
   helm/test.sh | tee -a "$log"
   helm_status=${PIPESTATUS[0]}
   read -r hp hf < <(sed -nE 's/^helm: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log" | tail -1)
   run=$((run + ${hp:-0} + ${hf:-0}))
   failed=$((failed + ${hf:-0}))
+
+  vmlog=$(mktemp -t rubin-rdma-vm.XXXXXX)
+  RDMA_VM_REQUIRED=1 scripts/rdma-vm-tests.sh 2>&1 | tee "$vmlog"
+  vm_status=${PIPESTATUS[0]}
+  # The JUnit console launcher's summary: "[  25 tests successful  ]", "[  0 tests failed  ]"
+  # (through the guest's console, so lines end in CR LF).
+  vp=$(sed -nE 's/^\[ *([0-9]+) tests successful *\][[:space:]]*$/\1/p' "$vmlog" | tail -1)
+  vf=$(sed -nE 's/^\[ *([0-9]+) tests failed *\][[:space:]]*$/\1/p' "$vmlog" | tail -1)
+  rm -f "$vmlog"
+  if [ "$vm_status" -ne 0 ] && [ "${vf:-0}" -eq 0 ]; then
+    echo "test.sh: the rdma-vm suite did not complete (exit status $vm_status, see above)" >&2
+    vf=1
+  fi
+  run=$((run + ${vp:-0} + ${vf:-0}))
+  failed=$((failed + ${vf:-0}))
 fi
 
 passed=$((run - failed))
@@ -35,4 +53,4 @@ if [ "$maven_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
   failed=1
 fi
 echo "tests: $passed passed, $failed failed"
-[ "$maven_status" -eq 0 ] && [ "$helm_status" -eq 0 ]
+[ "$maven_status" -eq 0 ] && [ "$helm_status" -eq 0 ] && [ "$vm_status" -eq 0 ]

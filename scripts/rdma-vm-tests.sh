@@ -7,9 +7,11 @@
 # Prints the JUnit tree and summary; exits 0 when every test passed, 1 when one failed, 124 when
 # the run timed out (RDMA_VM_TIMEOUT seconds, boot included; default 900). Where the guest
 # cannot run (not Linux x86-64, or no QEMU and no root to install it) it prints
-# "rdma-vm-tests: SKIPPED (reason)" and exits 0 at once, or 3 with RDMA_VM_REQUIRED=1.
-# The first run installs the host packages (apt-get) and builds the guest image (~1 minute,
-# cached in SOFTROCE_DIR, default /tmp/softroce). See rdma-net/RDMA.md.
+# "rdma-vm-tests: SKIPPED (reason)" and exits 0 at once; with RDMA_VM_REQUIRED=1 (test.sh)
+# it prints "rdma-vm-tests: FAILED, cannot run the Soft-RoCE guest (reason)" and exits 3.
+# The first run installs the host packages (apt-get) and builds the guest image from Debian's
+# package mirrors (1-3 minutes, cached in SOFTROCE_DIR, default ~/.cache/rubin-orderer/softroce).
+# See rdma-net/RDMA.md.
 #
 # How: the module is compiled on the host and packed into jars; a training run of the JUnit
 # console launcher on the host writes a JDK AOT cache (class loading and linking done ahead of
@@ -22,16 +24,21 @@ TIMEOUT=${RDMA_VM_TIMEOUT:-900}
 OUT=rdma-net/target/rdma-vm
 log() { echo "rdma-vm-tests: $*" >&2; }
 
-skip() {
+export SOFTROCE_DIR=${SOFTROCE_DIR:-$HOME/.cache/rubin-orderer/softroce}
+
+unavailable() {
+  if [ "${RDMA_VM_REQUIRED:-}" = 1 ]; then
+    echo "rdma-vm-tests: FAILED, cannot run the Soft-RoCE guest ($1)"
+    exit 3
+  fi
   echo "rdma-vm-tests: SKIPPED ($1)"
-  [ "${RDMA_VM_REQUIRED:-}" = 1 ] && exit 3
   exit 0
 }
 
-[ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] || skip "the Soft-RoCE guest needs Linux on x86-64"
-if [ ! -f "${SOFTROCE_DIR:-/tmp/softroce}/.built" ] || ! command -v qemu-system-x86_64 >/dev/null; then
+[ "$(uname -s)-$(uname -m)" = Linux-x86_64 ] || unavailable "the Soft-RoCE guest needs Linux on x86-64"
+if [ ! -f "$SOFTROCE_DIR/.built" ] || ! command -v qemu-system-x86_64 >/dev/null; then
   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null ||
-    skip "QEMU or the guest image is missing and building them needs root and apt-get"
+    unavailable "QEMU or the guest image is missing and building them needs root and apt-get"
 fi
 
 source scripts/jdk.sh
@@ -42,9 +49,10 @@ mvn -B -ntp -q -pl rdma-net test-compile dependency:build-classpath \
 "$JAVA_HOME/bin/jar" cf "$OUT/main.jar" -C rdma-net/target/classes .
 "$JAVA_HOME/bin/jar" cf "$OUT/tests.jar" -C rdma-net/target/test-classes .
 CP="$REPO/$OUT/tests.jar:$REPO/$OUT/main.jar:$(cat "$OUT/classpath.txt")"
-# the flags rdma-net's Surefire runs with (Agrona reaches jdk.internal.misc.Unsafe), and a lean JVM
+# the flags rdma-net's Surefire runs with (Agrona reaches jdk.internal.misc.Unsafe, DiSNI
+# sun.nio.ch), and a lean JVM
 JVM=(--enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
-  -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData)
+  --add-exports java.base/sun.nio.ch=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData)
 # `long` soaks (e.g. the contract's ten-minute back-pressure soak) stay out, as on the host
 RUN=(org.junit.platform.console.ConsoleLauncher execute --include-tag rdma-vm --exclude-tag long
   --select-package io.rubinbft.net.rdma --fail-if-no-tests --disable-banner --disable-ansi-colors)

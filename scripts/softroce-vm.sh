@@ -22,7 +22,7 @@
 #   --rxe-on-lo     put rxe0 on the loopback device (GID ::ffff:127.0.0.1): plain verbs work,
 #                   rdma_cm does not (it cannot resolve a route to 127.0.0.1: ENODEV)
 # environment:
-#   SOFTROCE_DIR    cache and scratch directory (default /tmp/softroce)
+#   SOFTROCE_DIR    cache and scratch directory (default ~/.cache/rubin-orderer/softroce)
 #   SOFTROCE_ADDR   the guest's RDMA address (default 192.0.2.1, on a dummy netdev sr0)
 #   SOFTROCE_ACCEL  kvm | tcg | auto (default auto: kvm only with kvm_intel/kvm_amd loaded)
 #   SOFTROCE_MIRROR Debian mirror for debootstrap (default: the one apt's sources name)
@@ -39,7 +39,7 @@
 # failure. The root disk is used with snapshot=on: every run starts from the same image.
 set -euo pipefail
 
-SR=${SOFTROCE_DIR:-/tmp/softroce}
+SR=${SOFTROCE_DIR:-$HOME/.cache/rubin-orderer/softroce}
 SUITE=bookworm
 GUEST_PKGS=libibverbs1,librdmacm1,ibverbs-providers,ibverbs-utils,rdmacm-utils,perftest,iproute2,kmod,procps
 HOST_PKGS="qemu-system-x86 debootstrap busybox-static cpio kmod e2fsprogs"

@@ -2,12 +2,15 @@ package io.rubinbft.net.rdma;
 
 import io.rubinbft.net.verbs.CompletionStatus;
 
-/** Maps verbs' {@code enum ibv_wc_status} onto the SPI's {@link CompletionStatus}. */
-final class WorkCompletionStatus {
+/**
+ * Maps verbs' {@code enum ibv_wc_status} onto the SPI's {@link CompletionStatus} (rdma-core and
+ * DiSNI).
+ */
+public final class WorkCompletionStatus {
 
   private WorkCompletionStatus() {}
 
-  static CompletionStatus of(int ibvWcStatus) {
+  public static CompletionStatus of(int ibvWcStatus) {
     return switch (ibvWcStatus) {
       case VerbsLayouts.IBV_WC_SUCCESS -> CompletionStatus.SUCCESS;
       case VerbsLayouts.IBV_WC_LOC_LEN_ERR -> CompletionStatus.LOCAL_LENGTH_ERROR;
