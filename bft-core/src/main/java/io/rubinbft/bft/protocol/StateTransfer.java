@@ -51,7 +51,9 @@ final class StateTransfer {
       source = status.sender();
       fetchDeadline = ctx.now + 2L * ctx.config.statusIntervalTicks();
       ctx.out.sendNow(
-          source, new FetchDecisions(ctx.log.lastDelivered() + 1, ctx.config.window(), ctx.self));
+          source,
+          new FetchDecisions(
+              ctx.log.lastDelivered() + 1, ctx.log.lastDigest(), ctx.config.window(), ctx.self));
     }
   }
 
@@ -69,7 +71,7 @@ final class StateTransfer {
         return;
       }
       archiveReadAllowedAt.put(fetch.sender(), ctx.now + ctx.config.statusIntervalTicks());
-      ctx.out.readArchive(new ArchiveRead(fetch.sender(), fetch.from(), count));
+      ctx.out.readArchive(new ArchiveRead(fetch.sender(), fetch.from(), fetch.previous(), count));
       return;
     }
     var decisions = ctx.log.decisionsFrom(fetch.from(), count);
