@@ -12,7 +12,11 @@ import java.util.List;
  *       order.
  * </ol>
  *
- * If the host crashes before step 2 completes, it must drop step 3: the replica's votes are
+ * {@code archiveReads} ask the host to answer a peer from its durable store of decided proposals;
+ * they depend on nothing in this step and may be served at any time, off the replica's thread (see
+ * {@link ArchiveRead}).
+ *
+ * <p>If the host crashes before step 2 completes, it must drop step 3: the replica's votes are
  * promises, and a promise that leaves before its record is durable can be broken after a restart.
  */
 public record Effects(
@@ -20,10 +24,11 @@ public record Effects(
     List<Outbound> sendAfterPersist,
     List<Outbound> sendNow,
     List<Decision> decisions,
-    List<Rejection> rejected) {
+    List<Rejection> rejected,
+    List<ArchiveRead> archiveReads) {
 
   public static final Effects NONE =
-      new Effects(List.of(), List.of(), List.of(), List.of(), List.of());
+      new Effects(List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
 
   public Effects {
     persist = List.copyOf(persist);
@@ -31,6 +36,7 @@ public record Effects(
     sendNow = List.copyOf(sendNow);
     decisions = List.copyOf(decisions);
     rejected = List.copyOf(rejected);
+    archiveReads = List.copyOf(archiveReads);
   }
 
   public boolean isEmpty() {
@@ -38,6 +44,7 @@ public record Effects(
         && sendAfterPersist.isEmpty()
         && sendNow.isEmpty()
         && decisions.isEmpty()
-        && rejected.isEmpty();
+        && rejected.isEmpty()
+        && archiveReads.isEmpty();
   }
 }

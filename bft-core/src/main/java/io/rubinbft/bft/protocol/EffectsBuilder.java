@@ -1,5 +1,6 @@
 package io.rubinbft.bft.protocol;
 
+import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Outbound;
@@ -17,6 +18,7 @@ final class EffectsBuilder {
   private List<Outbound> now;
   private List<Decision> decisions;
   private List<Rejection> rejected;
+  private List<ArchiveRead> archiveReads;
 
   void persist(WalRecord record) {
     persist = add(persist, record);
@@ -43,12 +45,17 @@ final class EffectsBuilder {
     rejected = add(rejected, rejection);
   }
 
+  void readArchive(ArchiveRead read) {
+    archiveReads = add(archiveReads, read);
+  }
+
   Effects build() {
     if (persist == null
         && afterPersist == null
         && now == null
         && decisions == null
-        && rejected == null) {
+        && rejected == null
+        && archiveReads == null) {
       return Effects.NONE;
     }
     return new Effects(
@@ -56,7 +63,8 @@ final class EffectsBuilder {
         orEmpty(afterPersist),
         orEmpty(now),
         orEmpty(decisions),
-        orEmpty(rejected));
+        orEmpty(rejected),
+        orEmpty(archiveReads));
   }
 
   private static <T> List<T> add(List<T> list, T element) {

@@ -70,7 +70,7 @@ public final class MessageValidator {
               ? Optional.of("malformed: negative status field")
               : Optional.empty();
       case FetchDecisions fetch ->
-          fetch.from() < 1 || fetch.maxCount() < 1
+          fetch.from() < 1 || fetch.maxCount() < 1 || fetch.previous() == null
               ? Optional.of("malformed: fetch from " + fetch.from() + " count " + fetch.maxCount())
               : Optional.empty();
       case Decisions decisions -> Optional.empty();

@@ -1,5 +1,6 @@
 package io.rubinbft.bft.protocol;
 
+import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
@@ -12,7 +13,9 @@ import java.util.Optional;
  * Catching up: replicas announce their status; a replica that sees a peer ahead fetches decisions
  * with their commit certificates from that one peer and checks each itself (digest, chain, a quorum
  * of valid signatures), so one honest source suffices. A source that sends anything invalid is not
- * asked again for a while; a replica in an older view gets the current new-view proof.
+ * asked again for a while; a replica in an older view gets the current new-view proof. Decisions
+ * older than those a replica holds in memory come from its host's durable store ({@link
+ * ArchiveRead}), so a replica any distance behind catches up.
  */
 final class StateTransfer {
 
@@ -20,6 +23,7 @@ final class StateTransfer {
   private final Delivery delivery;
   private final MessageValidator validator;
   private final Map<Integer, Long> distrustedUntil = new HashMap<>();
+  private final Map<Integer, Long> archiveReadAllowedAt = new HashMap<>();
   private int source = -1;
   private long fetchDeadline;
 
@@ -47,12 +51,29 @@ final class StateTransfer {
       source = status.sender();
       fetchDeadline = ctx.now + 2L * ctx.config.statusIntervalTicks();
       ctx.out.sendNow(
-          source, new FetchDecisions(ctx.log.lastDelivered() + 1, ctx.config.window(), ctx.self));
+          source,
+          new FetchDecisions(
+              ctx.log.lastDelivered() + 1, ctx.log.lastDigest(), ctx.config.window(), ctx.self));
     }
   }
 
+  /**
+   * Answers from memory, or, for decisions this replica no longer holds, asks the host to answer
+   * from its durable store: at most once per peer and status interval, as a storage read costs more
+   * than a message and a Byzantine peer could ask for old decisions without end.
+   */
   void onFetch(FetchDecisions fetch) {
     int count = Math.min(fetch.maxCount(), ctx.config.window());
+    if (fetch.from() <= ctx.log.lastDelivered() && ctx.log.decision(fetch.from()) == null) {
+      long allowedAt = archiveReadAllowedAt.getOrDefault(fetch.sender(), 0L);
+      if (ctx.now < allowedAt) {
+        ctx.drops.drop("busy: archive read for " + fetch.sender() + " until tick " + allowedAt);
+        return;
+      }
+      archiveReadAllowedAt.put(fetch.sender(), ctx.now + ctx.config.statusIntervalTicks());
+      ctx.out.readArchive(new ArchiveRead(fetch.sender(), fetch.from(), fetch.previous(), count));
+      return;
+    }
     var decisions = ctx.log.decisionsFrom(fetch.from(), count);
     if (!decisions.isEmpty()) {
       ctx.out.sendNow(fetch.sender(), new Decisions(decisions, ctx.self));

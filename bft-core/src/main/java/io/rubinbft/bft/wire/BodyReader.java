@@ -107,9 +107,10 @@ final class BodyReader {
 
   FetchDecisions fetchDecisions() {
     long from = in.longValue("FetchDecisions.from");
+    Digest previous = in.digest("FetchDecisions.previous");
     int maxCount = in.intValue("FetchDecisions.maxCount");
     return new FetchDecisions(
-        from, maxCount, in.replica("FetchDecisions.sender", limits.replicas()));
+        from, previous, maxCount, in.replica("FetchDecisions.sender", limits.replicas()));
   }
 
   Decisions decisions() {

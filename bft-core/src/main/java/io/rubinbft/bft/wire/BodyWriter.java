@@ -83,7 +83,10 @@ final class BodyWriter {
   }
 
   static void fetchDecisions(WireWriter out, FetchDecisions fetch) {
-    out.longValue(fetch.from()).intValue(fetch.maxCount()).intValue(fetch.sender());
+    out.longValue(fetch.from())
+        .digest(fetch.previous())
+        .intValue(fetch.maxCount())
+        .intValue(fetch.sender());
   }
 
   static void decisions(WireWriter out, Decisions decisions) {

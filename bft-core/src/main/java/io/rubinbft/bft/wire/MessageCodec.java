@@ -19,7 +19,7 @@ import io.rubinbft.bft.message.ViewChange;
 public final class MessageCodec {
 
   /** Bump on any change to a message's layout (WIRE.md "Versioning"). */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   private static final int PRE_PREPARE = 1;
   private static final int PREPARE = 2;

@@ -79,7 +79,7 @@ class HostileInputPropertyTest {
               sender,
               signature);
       case 6 -> new Status(view, random.nextBoolean(), sequence, sender);
-      case 7 -> new FetchDecisions(sequence, random.nextInt(5) - 1, sender);
+      case 7 -> new FetchDecisions(sequence, Digest.GENESIS, random.nextInt(5) - 1, sender);
       default ->
           new Decisions(
               List.of(

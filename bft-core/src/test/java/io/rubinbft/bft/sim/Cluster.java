@@ -1,5 +1,6 @@
 package io.rubinbft.bft.sim;
 
+import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Event;
@@ -9,6 +10,7 @@ import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.spi.ReplicaServices;
@@ -298,6 +300,12 @@ public final class Cluster {
 
   private void handle(SimNode node, Effects effects) {
     sendAll(node, effects.sendNow());
+    for (ArchiveRead read : effects.archiveReads()) {
+      List<Decision> archived = node.archived(read);
+      if (!archived.isEmpty()) {
+        send(node, read.replica(), new Decisions(archived, node.id));
+      }
+    }
     if (!effects.persist().isEmpty()) {
       if (random.nextDouble() < crashBeforeSyncRate) {
         node.crash();
@@ -311,6 +319,16 @@ public final class Cluster {
         checker.onDecision(node.id, decision);
       }
       decision.proposal().requests().forEach(r -> node.decided.add(r.id()));
+      if (decision.sequence() != node.ledger.size() + 1L) {
+        throw new IllegalStateException(
+            "replica "
+                + node.id
+                + " handed over "
+                + decision.sequence()
+                + " after "
+                + node.ledger.size());
+      }
+      node.ledger.add(decision);
     }
   }
 

@@ -84,17 +84,17 @@ class GoldenBytesTest {
 
   @Test
   void messages() {
-    assertThat(hex(messages.encode(prePrepare()))).isEqualTo("0101" + PRE_PREPARE);
-    assertThat(hex(messages.encode(prepare()))).isEqualTo("0102" + PREPARE);
-    assertThat(hex(messages.encode(commit()))).isEqualTo("0103" + COMMIT);
-    assertThat(hex(messages.encode(checkpoint()))).isEqualTo("0104" + CHECKPOINT);
-    assertThat(hex(messages.encode(viewChange()))).isEqualTo("0105" + VIEW_CHANGE);
+    assertThat(hex(messages.encode(prePrepare()))).isEqualTo("0201" + PRE_PREPARE);
+    assertThat(hex(messages.encode(prepare()))).isEqualTo("0202" + PREPARE);
+    assertThat(hex(messages.encode(commit()))).isEqualTo("0203" + COMMIT);
+    assertThat(hex(messages.encode(checkpoint()))).isEqualTo("0204" + CHECKPOINT);
+    assertThat(hex(messages.encode(viewChange()))).isEqualTo("0205" + VIEW_CHANGE);
     assertThat(
             hex(
                 messages.encode(
                     new NewView(3, List.of(viewChange()), List.of(prePrepare()), 3, sig(0xAE)))))
         .isEqualTo(
-            "0106"
+            "0206"
                 + "0000000000000003" // view 3
                 + "00000001"
                 + VIEW_CHANGE
@@ -103,11 +103,11 @@ class GoldenBytesTest {
                 + "00000003"
                 + "00000002aeae");
     assertThat(hex(messages.encode(new Status(3, true, 42, 2))))
-        .isEqualTo("0107" + "0000000000000003" + "01" + "000000000000002a" + "00000002");
-    assertThat(hex(messages.encode(new FetchDecisions(17, 64, 1))))
-        .isEqualTo("0108" + "0000000000000011" + "00000040" + "00000001");
+        .isEqualTo("0207" + "0000000000000003" + "01" + "000000000000002a" + "00000002");
+    assertThat(hex(messages.encode(new FetchDecisions(17, new Digest(new byte[] {9, 9}), 64, 1))))
+        .isEqualTo("0208" + "0000000000000011" + "000000020909" + "00000040" + "00000001");
     assertThat(hex(messages.encode(new Decisions(List.of(decision()), 0))))
-        .isEqualTo("0109" + "00000001" + DECISION + "00000000");
+        .isEqualTo("0209" + "00000001" + DECISION + "00000000");
   }
 
   @Test

@@ -94,9 +94,9 @@ class HostileInputTest {
   @Test
   void anotherFormatVersionIsRejected() {
     byte[] bytes = codec.encode(commit(0));
-    bytes[0] = 2;
+    bytes[0] = 1;
 
-    assertThat(reason(codec, bytes)).isEqualTo("message format version 2 but this replica reads 1");
+    assertThat(reason(codec, bytes)).isEqualTo("message format version 1 but this replica reads 2");
   }
 
   @Test
@@ -137,7 +137,7 @@ class HostileInputTest {
   @Test
   void anEmptyDigestIsRejected() {
     byte[] bytes = new byte[2 + 8 + 8 + 4];
-    bytes[0] = 1;
+    bytes[0] = MessageCodec.VERSION;
     bytes[1] = 3;
 
     assertThat(reason(codec, bytes))

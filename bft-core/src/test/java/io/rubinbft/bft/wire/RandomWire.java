@@ -124,7 +124,7 @@ final class RandomWire {
   }
 
   FetchDecisions fetchDecisions() {
-    return new FetchDecisions(random.nextLong(), random.nextInt(), replica());
+    return new FetchDecisions(random.nextLong(), digest(), random.nextInt(), replica());
   }
 
   Decisions decisions() {
