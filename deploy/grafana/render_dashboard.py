@@ -58,6 +58,7 @@ def draw(ax, panel, prometheus, start, end, step):
             ax.plot(times, [v for _, v in points], linewidth=1,
                     label=legend(target.get("legendFormat", ""), series["metric"]))
             drawn += 1
+    ax.set_xlim(datetime.fromtimestamp(start, timezone.utc), datetime.fromtimestamp(end, timezone.utc))
     ax.xaxis.set_major_formatter(mdates.DateFormatter("%H:%M"))
     ax.tick_params(labelsize=7)
     unit = panel.get("fieldConfig", {}).get("defaults", {}).get("unit", "")
@@ -73,13 +74,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prometheus", default="http://127.0.0.1:9090")
     parser.add_argument("--minutes", type=float, default=10)
+    parser.add_argument("--end", help="end of the window, UTC, e.g. 2026-11-21T09:10:00 (default: now)")
     parser.add_argument("--step", default="5s")
     parser.add_argument("--dashboard", default=str(HERE / "rubin-orderer-dashboard.json"))
     parser.add_argument("--out", default=str(HERE / "dashboard.png"))
     args = parser.parse_args()
     dashboard = json.loads(Path(args.dashboard).read_text())
     panels = [p for p in dashboard["panels"] if p.get("type") == "timeseries"]
-    end = time.time()
+    end = (datetime.fromisoformat(args.end).replace(tzinfo=timezone.utc).timestamp()
+           if args.end else time.time())
     start = end - args.minutes * 60
     columns = 4
     rows = math.ceil(len(panels) / columns)
@@ -90,7 +93,7 @@ def main():
         ax.axis("off")
     stamp = datetime.fromtimestamp(end, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     figure.suptitle(f"{dashboard['title']} (from Prometheus, {args.minutes:g} min to {stamp})")
-    figure.tight_layout()
+    figure.tight_layout(rect=(0, 0, 1, 0.97))
     figure.savefig(args.out, dpi=90)
     print(f"wrote {args.out}")
 
