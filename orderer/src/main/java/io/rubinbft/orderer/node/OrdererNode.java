@@ -149,6 +149,7 @@ public final class OrdererNode implements AutoCloseable {
     admin.start();
     PrometheusRegistry metrics = new PrometheusRegistry();
     JvmMetrics.builder().register(metrics);
+    ConsensusGauges.register(metrics, channels);
     OperationsServer operations =
         OperationsServer.start(
             config.operations(),
