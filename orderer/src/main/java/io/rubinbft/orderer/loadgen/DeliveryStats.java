@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.loadgen;
 
 import java.util.Optional;
+import java.util.Set;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -8,6 +9,8 @@ import org.HdrHistogram.Histogram;
  *
  * @param blocks blocks received
  * @param delivered distinct submitted transactions received
+ * @param acceptedTxIds the transactions a quorum of orderers answered SUCCESS to
+ * @param lost accepted transactions that were not received
  * @param duplicates transactions received more than once
  * @param foreign transactions in the blocks that this run did not submit
  * @param latencyMicros submit-to-delivery latency of each delivered transaction
@@ -17,6 +20,8 @@ import org.HdrHistogram.Histogram;
 public record DeliveryStats(
     long blocks,
     long delivered,
+    Set<String> acceptedTxIds,
+    long lost,
     long duplicates,
     long foreign,
     Histogram latencyMicros,

@@ -27,6 +27,8 @@ final class DeliveryTracker {
   private final Map<String, Long> submittedAtNanos = new ConcurrentHashMap<>();
   private final Function<Block, Optional<String>> signatureCheck;
   private final Set<String> delivered = new HashSet<>();
+  private final Set<String> accepted = new HashSet<>();
+  private long undelivered;
   private final Histogram latencyMicros = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
   private byte[] previousHeaderHash;
   private long previousNumber = -1;
@@ -48,6 +50,13 @@ final class DeliveryTracker {
     submittedAtNanos.put(txId, nanos);
   }
 
+  /** Records that a quorum of orderers answered SUCCESS to {@code txId}. */
+  synchronized void accepted(String txId) {
+    if (accepted.add(txId) && !delivered.contains(txId)) {
+      undelivered++;
+    }
+  }
+
   synchronized void onBlock(Block block, long receivedNanos) {
     blocks++;
     lastDeliveryNanos = receivedNanos;
@@ -63,6 +72,9 @@ final class DeliveryTracker {
       } else if (!delivered.add(txId)) {
         duplicates++;
       } else {
+        if (accepted.contains(txId)) {
+          undelivered--;
+        }
         latencyMicros.recordValue(
             Math.min(
                 latencyMicros.getHighestTrackableValue(),
@@ -71,14 +83,17 @@ final class DeliveryTracker {
     }
   }
 
-  synchronized long deliveredCount() {
-    return delivered.size();
+  /** Accepted transactions not delivered (yet). */
+  synchronized long undelivered() {
+    return undelivered;
   }
 
   synchronized DeliveryStats stats() {
     return new DeliveryStats(
         blocks,
         delivered.size(),
+        Set.copyOf(accepted),
+        undelivered,
         duplicates,
         foreign,
         latencyMicros.copy(),

@@ -21,7 +21,8 @@ import org.hyperledger.fabric.protos.orderer.SeekSpecified;
 /**
  * Drives a load run against a running ordering service: submitters send signed transactions to
  * every orderer and wait for a quorum of SUCCESS; one Deliver stream follows the chain from the
- * height the run started at and checks what comes back.
+ * height the run started at (moving to another orderer when its orderer fails) and checks what
+ * comes back.
  */
 public final class LoadGenerator {
 
@@ -34,7 +35,8 @@ public final class LoadGenerator {
   private final Map<String, Integer> refusals = new TreeMap<>();
 
   /**
-   * @param orderers one gRPC channel per orderer; Deliver reads from the first
+   * @param orderers one gRPC channel per orderer; Deliver reads from the first that answers and
+   *     fails over to the next
    * @param tlsCertHash SHA-256 of this client's TLS certificate under mutual TLS, else empty
    * @param signatureCheck why a block's consenter signatures do not verify, or empty
    */
@@ -54,8 +56,9 @@ public final class LoadGenerator {
   /** Runs the load and returns what happened; blocks until every delivery or the timeout. */
   public LoadReport run() throws InterruptedException {
     long startHeight = currentHeight();
-    DeliverStream deliveries =
-        DeliverStream.open(orderers.getFirst(), seekFrom(startHeight), tracker::onBlock);
+    FailoverDeliver deliveries =
+        new FailoverDeliver(orderers, this::seekFrom, tracker::onBlock, startHeight);
+    deliveries.start();
     long start = System.nanoTime();
     List<Thread> submitters = new ArrayList<>();
     AtomicLong remaining = new AtomicLong(spec.transactions());
@@ -67,12 +70,17 @@ public final class LoadGenerator {
       submitter.join();
     }
     awaitDeliveries();
-    deliveries.cancel();
+    deliveries.close();
     DeliveryStats stats = tracker.stats();
     double elapsed = (Math.max(stats.lastDeliveryNanos(), start) - start) / 1e9;
     synchronized (refusals) {
       return new LoadReport(
-          spec.transactions(), accepted.get(), Map.copyOf(refusals), stats, elapsed);
+          spec.transactions(),
+          accepted.get(),
+          Map.copyOf(refusals),
+          stats,
+          deliveries.failovers(),
+          elapsed);
     }
   }
 
@@ -91,6 +99,7 @@ public final class LoadGenerator {
         QuorumSubmitter.Outcome outcome = submitter.submit(signed.envelope());
         if (outcome.accepted()) {
           accepted.incrementAndGet();
+          tracker.accepted(signed.txId());
         }
         synchronized (refusals) {
           outcome.refusals().forEach((reason, n) -> refusals.merge(reason, n, Integer::sum));
@@ -122,24 +131,37 @@ public final class LoadGenerator {
 
   private void awaitDeliveries() throws InterruptedException {
     long deadline = System.nanoTime() + spec.timeout().toNanos();
-    while (tracker.deliveredCount() < accepted.get() && System.nanoTime() < deadline) {
+    while (tracker.undelivered() > 0 && System.nanoTime() < deadline) {
       TimeUnit.MILLISECONDS.sleep(20);
     }
   }
 
+  /** The channel's height as the first orderer that answers tells it. */
   private long currentHeight() throws InterruptedException {
     SeekPosition newest =
         SeekPosition.newBuilder().setNewest(SeekNewest.getDefaultInstance()).build();
-    List<Block> newestBlock =
-        DeliverStream.fetch(
-            orderers.getFirst(),
-            envelopes.seek(
-                spec.channel(),
-                SeekInfo.newBuilder().setStart(newest).setStop(newest).build(),
-                tlsCertHash),
-            spec.timeout().toMillis(),
-            "the newest block of channel '" + spec.channel() + "'");
-    return newestBlock.getLast().getHeader().getNumber() + 1;
+    IllegalStateException failure = null;
+    for (ManagedChannel orderer : orderers) {
+      try {
+        List<Block> newestBlock =
+            DeliverStream.fetch(
+                orderer,
+                envelopes.seek(
+                    spec.channel(),
+                    SeekInfo.newBuilder().setStart(newest).setStop(newest).build(),
+                    tlsCertHash),
+                spec.timeout().toMillis(),
+                "the newest block of channel '" + spec.channel() + "'");
+        return newestBlock.getLast().getHeader().getNumber() + 1;
+      } catch (IllegalStateException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    throw failure;
   }
 
   private org.hyperledger.fabric.protos.common.Envelope seekFrom(long height) {

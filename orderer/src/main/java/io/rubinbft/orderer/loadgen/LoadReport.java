@@ -12,6 +12,7 @@ import org.HdrHistogram.Histogram;
  * @param accepted transactions a quorum of orderers answered SUCCESS to
  * @param refusals non-SUCCESS answers by reason, over all orderers
  * @param delivery what Deliver returned
+ * @param deliverFailovers how often Deliver moved to another orderer
  * @param elapsedSeconds from the first submission to the last delivered block
  */
 public record LoadReport(
@@ -19,11 +20,12 @@ public record LoadReport(
     long accepted,
     Map<String, Integer> refusals,
     DeliveryStats delivery,
+    long deliverFailovers,
     double elapsedSeconds) {
 
   /** Accepted transactions that never came back through Deliver. */
   public long lost() {
-    return Math.max(0, accepted - delivery.delivered());
+    return delivery.lost();
   }
 
   public double deliveredPerSecond() {
@@ -53,6 +55,7 @@ public record LoadReport(
         latency ms         p50 %.1f  p90 %.1f  p99 %.1f  max %.1f
         duplicates         %d
         lost               %d
+        deliver failovers  %d
         foreign tx         %d
         chain+signatures   %s
         result             %s""",
@@ -69,6 +72,7 @@ public record LoadReport(
         latencyMillis(100),
         delivery.duplicates(),
         lost(),
+        deliverFailovers,
         delivery.foreign(),
         delivery.problem().map(p -> "FAILED: " + p).orElse("verified"),
         passed() ? "PASSED" : "FAILED");

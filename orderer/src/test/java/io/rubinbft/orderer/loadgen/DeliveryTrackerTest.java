@@ -42,6 +42,30 @@ class DeliveryTrackerTest {
   }
 
   @Test
+  void countsAsLostExactlyTheAcceptedTransactionsNotDelivered() throws IOException {
+    DeliveryTracker tracker = new DeliveryTracker(block -> Optional.empty());
+    List<String> inBlockOne = txIds(block(1));
+    List<String> inBlockTwo = txIds(block(2));
+    inBlockOne.forEach(txId -> tracker.submitted(txId, SENT_AT));
+    inBlockTwo.forEach(txId -> tracker.submitted(txId, SENT_AT));
+    // Accepted: block 1's first half, which is delivered, and block 2's first transaction, which
+    // is not; block 1's other transactions are delivered without having been accepted (a quorum
+    // timed out), which must not hide the lost one.
+    List<String> accepted = new ArrayList<>(inBlockOne.subList(0, inBlockOne.size() / 2));
+    accepted.add(inBlockTwo.getFirst());
+    accepted.subList(0, 2).forEach(tracker::accepted);
+
+    tracker.onBlock(block(1), SENT_AT);
+    accepted.subList(2, accepted.size()).forEach(tracker::accepted);
+
+    assertThat(tracker.undelivered()).isEqualTo(1);
+    DeliveryStats stats = tracker.stats();
+    assertThat(stats.lost()).isEqualTo(1);
+    assertThat(stats.acceptedTxIds()).containsExactlyInAnyOrderElementsOf(accepted);
+    assertThat(stats.delivered()).isEqualTo(inBlockOne.size());
+  }
+
+  @Test
   void countsATransactionOrderedTwice() throws IOException {
     DeliveryTracker tracker = new DeliveryTracker(block -> Optional.empty());
     Block first = block(1);

@@ -3,13 +3,17 @@ package io.rubinbft.orderer.msp;
 import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.EcdsaSigner;
 import io.rubinbft.orderer.crypto.Fixtures;
+import io.rubinbft.orderer.identity.SigningIdentity;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PrivateKey;
@@ -58,6 +62,19 @@ public final class TestCa {
       return new TestCa(parse(Fixtures.text(caDirectory + "/" + certificateFile)), key);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /** A CA whose certificate and key are PEM files, e.g. one our bootstrap generated. */
+  public static TestCa fromFiles(Path certificate, Path key) {
+    try {
+      return new TestCa(
+          parse(Files.readString(certificate)),
+          new EcKeys(CryptoProvider.jdk()).privateKeyFromPem(Files.readString(key)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -188,5 +205,14 @@ public final class TestCa {
   }
 
   /** An issued certificate and its key pair. */
-  public record Issued(X509Certificate certificate, KeyPair keys) {}
+  public record Issued(X509Certificate certificate, KeyPair keys) {
+
+    /** The signing identity of this certificate as a member of {@code mspId}. */
+    public SigningIdentity signingIdentity(String mspId, CryptoProvider provider) {
+      return new SigningIdentity(
+          mspId,
+          pem(certificate).getBytes(StandardCharsets.UTF_8),
+          new EcdsaSigner(provider, keys.getPrivate()));
+    }
+  }
 }

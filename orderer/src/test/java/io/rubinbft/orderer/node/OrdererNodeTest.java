@@ -24,15 +24,9 @@ import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
 import io.rubinbft.orderer.metrics.ClusterMetricsCheck;
 import io.rubinbft.orderer.operations.LogLevels;
-import io.rubinbft.orderer.participation.ParticipationHandler;
+import io.rubinbft.orderer.testing.AdminApi;
 import io.rubinbft.orderer.testing.FreePorts;
-import io.rubinbft.orderer.testing.TlsClients;
-import java.io.ByteArrayOutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -77,8 +71,10 @@ class OrdererNodeTest {
     network = LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 4, ports, 10));
     configs = LocalNodeConfigs.write(network);
     startAll();
+    AdminApi admin = AdminApi.as(network.ordererAdmin());
+    byte[] genesis = Files.readAllBytes(network.genesisBlock());
     for (OrdererNode node : nodes) {
-      HttpResponse<String> joined = join(node);
+      HttpResponse<String> joined = admin.join(node.adminAddress().getPort(), genesis);
       assertThat(joined.statusCode()).as(joined.body()).isEqualTo(201);
       assertThat(joined.body()).contains("\"consensusRelation\":\"consenter\"");
     }
@@ -105,32 +101,6 @@ class OrdererNodeTest {
     for (Path config : configs) {
       nodes.add(OrdererNode.start(NodeConfigLoader.load(config, Map.of()), new LogLevels("info")));
     }
-  }
-
-  private HttpResponse<String> join(OrdererNode node) throws Exception {
-    NetworkSummary.Identity admin = network.ordererAdmin();
-    HttpClient https = TlsClients.https(admin.tlsCaCert(), admin.tlsCert(), admin.tlsKey());
-    String boundary = "rubinjoin";
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    body.write(
-        ("--"
-                + boundary
-                + "\r\nContent-Disposition: form-data; name=\"config-block\";"
-                + " filename=\"genesis.block\"\r\nContent-Type: application/octet-stream\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    body.write(Files.readAllBytes(network.genesisBlock()));
-    body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-    URI uri =
-        URI.create(
-            "https://localhost:"
-                + node.adminAddress().getPort()
-                + ParticipationHandler.CHANNELS_PATH);
-    return https.send(
-        HttpRequest.newBuilder(uri)
-            .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
   }
 
   /**

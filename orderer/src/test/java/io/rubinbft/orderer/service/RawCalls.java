@@ -13,17 +13,17 @@ import java.io.UncheckedIOException;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 
 /** Calls that send bytes which are not a protobuf Envelope, as a broken client would. */
-final class RawCalls {
+public final class RawCalls {
 
   private RawCalls() {}
 
   /** Sends {@code bytes} as a Broadcast request; how the server ended the call. */
-  static Status broadcast(Channel channel, byte[] bytes) throws InterruptedException {
+  public static Status broadcast(Channel channel, byte[] bytes) throws InterruptedException {
     return send(channel, AtomicBroadcastGrpc.getBroadcastMethod().getFullMethodName(), bytes);
   }
 
   /** Sends {@code bytes} as a Deliver request; how the server ended the call. */
-  static Status deliver(Channel channel, byte[] bytes) throws InterruptedException {
+  public static Status deliver(Channel channel, byte[] bytes) throws InterruptedException {
     return send(channel, AtomicBroadcastGrpc.getDeliverMethod().getFullMethodName(), bytes);
   }
 

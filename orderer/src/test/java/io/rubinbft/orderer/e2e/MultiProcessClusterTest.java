@@ -1,0 +1,268 @@
+package io.rubinbft.orderer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.rubinbft.orderer.block.BlockSignatureVerifier;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.loadgen.LoadGenerator;
+import io.rubinbft.orderer.loadgen.LoadReport;
+import io.rubinbft.orderer.loadgen.LoadSpec;
+import io.rubinbft.orderer.loadgen.OrdererChannels;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Four orderer nodes as four real processes, faults injected with SIGKILL: Fabric clients keep
+ * being served while a follower is dead and while the leader is dead (after a view change), a
+ * restarted node catches up and serves the same chain, and after all four are killed and started
+ * again no transaction a quorum acknowledged is lost or ordered twice. Every replica's chain is
+ * read through Deliver and checked as a Fabric peer checks it. Node logs stay under
+ * target/multiproc/; their paths are in the failure message.
+ */
+@Tag("multiprocess")
+class MultiProcessClusterTest {
+
+  private static final Logger LOG = LoggerFactory.getLogger(MultiProcessClusterTest.class);
+  private static final List<ProcessCluster> CLUSTERS = new CopyOnWriteArrayList<>();
+
+  private ProcessCluster cluster;
+  private EnvelopeFactory client;
+  private BlockSignatureVerifier signatures;
+  private final Set<String> acknowledged = new HashSet<>();
+
+  @RegisterExtension
+  final TestExecutionExceptionHandler nodeLogsOnFailure =
+      (context, thrown) -> {
+        throw new AssertionError(
+            thrown.getMessage() + "\nnode logs:\n" + (cluster == null ? "none" : cluster.logs()),
+            thrown);
+      };
+
+  /**
+   * A run's size.
+   *
+   * @param rounds how often a follower, then the leader, is killed and restarted
+   * @param transactions per load phase
+   * @param payloadBytes random payload per transaction
+   */
+  private record Workload(int rounds, int transactions, int payloadBytes) {}
+
+  @AfterEach
+  void killThisTestsNodes() throws InterruptedException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** Also after a failure in set-up or in an extension: no node process outlives the tests. */
+  @AfterAll
+  static void killEveryNode() throws InterruptedException {
+    for (ProcessCluster started : CLUSTERS) {
+      started.close();
+    }
+  }
+
+  @Test
+  void survivesKilledFollowerLeaderAndWholeCluster() throws Exception {
+    run(new Workload(1, 200, 300));
+  }
+
+  @Test
+  @Tag("long")
+  void survivesRepeatedKillsUnderLargerLoad() throws Exception {
+    run(new Workload(3, 2_000, 2_800));
+  }
+
+  private void run(Workload workload) throws Exception {
+    Path dir = Files.createDirectories(Path.of("target", "multiproc")).toAbsolutePath();
+    cluster = ProcessCluster.create(Files.createTempDirectory(dir, "cluster-"), 50);
+    CLUSTERS.add(cluster);
+    client = cluster.client();
+    signatures = cluster.signatures();
+    cluster.start(cluster.nodes());
+    cluster.joinAll();
+    LOG.info("4 nodes started and joined");
+    load(cluster.nodes(), workload, OptionalDouble.empty());
+    expectIdenticalChains();
+
+    for (int round = 0; round < workload.rounds(); round++) {
+      NodeProcess follower = aFollower();
+      follower.kill();
+      LOG.info("follower {} killed", follower.name());
+      load(cluster.nodes(), workload, OptionalDouble.empty());
+      restartAndCatchUp(follower, workload);
+
+      NodeProcess leader = killLeaderUnderLoad(workload);
+      restartAndCatchUp(leader, workload);
+    }
+
+    Chain before = expectIdenticalChains();
+    for (NodeProcess node : cluster.nodes()) {
+      node.kill();
+    }
+    cluster.start(cluster.nodes());
+    LOG.info("all 4 nodes killed and restarted");
+    Chain after = expectIdenticalChains();
+    assertThat(after.content().subList(0, before.content().size())).isEqualTo(before.content());
+    load(cluster.nodes(), workload, OptionalDouble.empty());
+    expectEveryAcknowledgedTransactionOnce(expectIdenticalChains());
+  }
+
+  private void restartAndCatchUp(NodeProcess node, Workload workload) throws Exception {
+    cluster.start(List.of(node));
+    LOG.info("{} restarted", node.name());
+    load(cluster.nodes(), workload, OptionalDouble.empty());
+    expectIdenticalChains();
+  }
+
+  /**
+   * Kills the leader while a paced load runs whose Deliver stream reads from the leader: the load
+   * must pass (its Deliver moved to another orderer, the survivors changed view and ordered what
+   * they acknowledged) and the survivors must agree on a new leader.
+   */
+  private NodeProcess killLeaderUnderLoad(Workload workload) throws Exception {
+    NodeProcess leader = cluster.byConsenterId(agreedLeader(cluster.nodes()));
+    List<NodeProcess> leaderFirst = new ArrayList<>(List.of(leader));
+    cluster.nodes().stream().filter(n -> n != leader).forEach(leaderFirst::add);
+    List<NodeProcess> survivors = leaderFirst.subList(1, leaderFirst.size());
+    long start = cluster.height(survivors.getFirst());
+    // Paced so that submissions go on after the kill, through the view change.
+    double rate = workload.transactions() / 5.0;
+    FutureTask<LoadReport> running =
+        new FutureTask<>(() -> load(leaderFirst, workload, OptionalDouble.of(rate)));
+    Thread.ofVirtual().start(running);
+    ProcessCluster.awaitCondition(
+        "two blocks ordered under load", () -> cluster.height(survivors.getFirst()) >= start + 2);
+    leader.kill();
+    LOG.info("leader {} killed under load", leader.name());
+    LoadReport report = running.get(10, TimeUnit.MINUTES);
+    assertThat(report.deliverFailovers()).as(report.format()).isPositive();
+    ProcessCluster.awaitCondition(
+        "the survivors agree on a new leader",
+        () -> {
+          OptionalLong agreed = agreement(survivors);
+          return agreed.isPresent() && agreed.getAsLong() != cluster.consenterId(leader);
+        });
+    return leader;
+  }
+
+  private NodeProcess aFollower() throws Exception {
+    long leader = agreedLeader(cluster.nodes());
+    return cluster.nodes().stream()
+        .filter(n -> cluster.consenterId(n) != leader)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private long agreedLeader(List<NodeProcess> nodes) throws InterruptedException {
+    ProcessCluster.awaitCondition(
+        "the nodes agree on a leader", () -> agreement(nodes).isPresent());
+    try {
+      return agreement(nodes).orElseThrow();
+    } catch (IOException e) {
+      throw new AssertionError("a node stopped answering", e);
+    }
+  }
+
+  private OptionalLong agreement(List<NodeProcess> nodes) throws IOException, InterruptedException {
+    Set<Long> seen = new HashSet<>();
+    for (NodeProcess node : nodes) {
+      OptionalLong leader = cluster.leaderSeenBy(node);
+      if (leader.isEmpty()) {
+        return OptionalLong.empty();
+      }
+      seen.add(leader.getAsLong());
+    }
+    return seen.size() == 1 ? OptionalLong.of(seen.iterator().next()) : OptionalLong.empty();
+  }
+
+  /**
+   * Submits to {@code targets} (dead ones included, as a gateway that does not know better would)
+   * and checks the run: a quorum acknowledged, everything acknowledged delivered once, every block
+   * verified.
+   */
+  private LoadReport load(List<NodeProcess> targets, Workload workload, OptionalDouble rate)
+      throws Exception {
+    try (OrdererChannels connections = cluster.connect(targets)) {
+      LoadSpec spec =
+          new LoadSpec(
+              ProcessCluster.CHANNEL,
+              workload.transactions(),
+              workload.payloadBytes(),
+              8,
+              cluster.quorum(),
+              rate,
+              Duration.ofMinutes(2));
+      LoadReport report =
+          new LoadGenerator(
+                  spec,
+                  client,
+                  connections.channels(),
+                  ByteString.EMPTY,
+                  block -> signatures.check(block.getHeader(), block.getMetadata()).invalidReason())
+              .run();
+      assertThat(report.passed()).as(report.format()).isTrue();
+      assertThat(report.accepted()).as(report.format()).isPositive();
+      LOG.info("load run passed:\n{}", report.format());
+      synchronized (acknowledged) {
+        acknowledged.addAll(report.delivery().acceptedTxIds());
+      }
+      return report;
+    }
+  }
+
+  /**
+   * Waits until every node has the height the highest had, reads the chain up to it from each
+   * through Deliver, and checks that all are valid and carry the same headers and data.
+   */
+  private Chain expectIdenticalChains() throws Exception {
+    long height = 0;
+    for (NodeProcess node : cluster.nodes()) {
+      height = Math.max(height, cluster.height(node));
+    }
+    long target = height;
+    List<Chain> chains = new ArrayList<>();
+    try (OrdererChannels connections = cluster.connect(cluster.nodes())) {
+      for (int i = 0; i < cluster.nodes().size(); i++) {
+        NodeProcess node = cluster.node(i);
+        ProcessCluster.awaitCondition(
+            node + " reaches height " + target, () -> cluster.height(node) >= target);
+        Chain chain = Chain.read(connections.channels().get(i), client, target);
+        assertThat(chain.problems(signatures)).as(node.toString()).isEmpty();
+        chains.add(chain);
+      }
+    }
+    for (Chain chain : chains) {
+      assertThat(chain.content()).isEqualTo(chains.getFirst().content());
+    }
+    LOG.info("every node serves the same valid chain of {} blocks", target);
+    return chains.getFirst();
+  }
+
+  private void expectEveryAcknowledgedTransactionOnce(Chain chain) {
+    Map<String, Integer> counts = chain.txIdCounts();
+    assertThat(counts.values()).allMatch(count -> count == 1, "every tx id occurs once");
+    assertThat(counts.keySet()).containsAll(acknowledged);
+  }
+}

@@ -1,0 +1,90 @@
+package io.rubinbft.orderer.e2e;
+
+import io.rubinbft.orderer.cli.Main;
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One orderer node as an operating system process: {@code rubin-orderer start --config F} in a JVM
+ * of its own, launched from the JDK and class path this test runs on, with its output appended to a
+ * log file. It can be killed with SIGKILL and started again on the same config and data.
+ */
+final class NodeProcess {
+
+  /** The flags surefire gives test JVMs, plus small heaps: four nodes share two cores. */
+  private static final List<String> JVM_FLAGS =
+      List.of(
+          "--add-exports",
+          "java.base/jdk.internal.misc=ALL-UNNAMED",
+          "--enable-native-access=ALL-UNNAMED",
+          "-Xms32m",
+          "-Xmx256m",
+          "-XX:+UseSerialGC",
+          "-XX:TieredStopAtLevel=1");
+
+  private final String name;
+  private final Path config;
+  private final Path log;
+  private Process process;
+
+  NodeProcess(String name, Path config, Path log) {
+    this.name = name;
+    this.config = config;
+    this.log = log;
+  }
+
+  String name() {
+    return name;
+  }
+
+  Path log() {
+    return log;
+  }
+
+  synchronized void start() throws IOException {
+    if (process != null && process.isAlive()) {
+      throw new IllegalStateException(name + " is running already");
+    }
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElseThrow());
+    command.addAll(JVM_FLAGS);
+    command.add("-cp");
+    command.add(classPath());
+    command.add(Main.class.getName());
+    command.addAll(List.of("start", "--config", config.toString()));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(Redirect.appendTo(log.toFile()));
+    builder.environment().put("FABRIC_LOGGING_SPEC", "info");
+    process = builder.start();
+  }
+
+  /** SIGKILL: no shutdown hook runs, nothing is flushed that was not already durable. */
+  synchronized void kill() throws InterruptedException {
+    if (process != null) {
+      process.destroyForcibly();
+      process.waitFor();
+    }
+  }
+
+  synchronized boolean alive() {
+    return process != null && process.isAlive();
+  }
+
+  /**
+   * The test class path: surefire names it in {@code surefire.test.class.path} when it starts the
+   * tests through a manifest-only jar.
+   */
+  private static String classPath() {
+    return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+  }
+
+  @Override
+  public String toString() {
+    return name + " (log " + log + ")";
+  }
+}

@@ -1,0 +1,237 @@
+package io.rubinbft.orderer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonParser;
+import io.rubinbft.orderer.block.BlockSignatureVerifier;
+import io.rubinbft.orderer.bootstrap.LocalNetwork;
+import io.rubinbft.orderer.bootstrap.LocalNetworkSpec;
+import io.rubinbft.orderer.bootstrap.NetworkSummary;
+import io.rubinbft.orderer.bootstrap.PortPlan;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.ConfigBlockReader;
+import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.EcdsaVerifier;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.loadgen.OrdererChannels;
+import io.rubinbft.orderer.local.LocalNodeConfigs;
+import io.rubinbft.orderer.testing.AdminApi;
+import io.rubinbft.orderer.testing.FreePorts;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A 4-node cluster of real orderer processes on loopback, made as deploy/local/run.sh makes one:
+ * crypto and genesis block from our bootstrap, an orderer.yaml per node on free ports, nodes joined
+ * through the participation API with the orderer admin's certificate. Killing it kills every
+ * process it started.
+ */
+final class ProcessCluster implements AutoCloseable {
+
+  static final String CHANNEL = "mychannel";
+
+  /** How long a condition the cluster should reach may take on a busy two-core machine. */
+  static final Duration PATIENCE = Duration.ofMinutes(3);
+
+  private static final Pattern LEADER =
+      Pattern.compile(
+          "^consensus_smartbft_view_leader_id\\{channel=\"" + CHANNEL + "\"} (\\S+)$",
+          Pattern.MULTILINE);
+
+  private final NetworkSummary network;
+  private final List<NodeProcess> nodes;
+  private final AdminApi admin;
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final ChannelConfig channel;
+  private final CryptoProvider provider = CryptoProvider.preferNative();
+
+  private ProcessCluster(NetworkSummary network, List<NodeProcess> nodes, AdminApi admin)
+      throws IOException, InvalidConfigException {
+    this.network = network;
+    this.nodes = nodes;
+    this.admin = admin;
+    this.channel = ConfigBlockReader.read(Files.readAllBytes(network.genesisBlock()));
+  }
+
+  /** Generates a network of 4 nodes under {@code dir} (logs in {@code dir/logs}). */
+  static ProcessCluster create(Path dir, int maxMessageCount)
+      throws IOException, GeneralSecurityException, InvalidConfigException {
+    PortPlan ports =
+        new PortPlan(
+            FreePorts.block(4), FreePorts.block(4), FreePorts.block(4), FreePorts.block(4));
+    NetworkSummary network =
+        LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 4, ports, maxMessageCount));
+    List<Path> configs = LocalNodeConfigs.write(network);
+    Path logs = Files.createDirectories(dir.resolve("logs"));
+    List<NodeProcess> nodes = new ArrayList<>();
+    for (int i = 0; i < configs.size(); i++) {
+      String name = network.nodes().get(i).name();
+      nodes.add(new NodeProcess(name, configs.get(i), logs.resolve(name + ".log")));
+    }
+    return new ProcessCluster(network, nodes, AdminApi.as(network.ordererAdmin()));
+  }
+
+  List<NodeProcess> nodes() {
+    return nodes;
+  }
+
+  NodeProcess node(int index) {
+    return nodes.get(index);
+  }
+
+  /** Starts {@code targets} together and waits until each operations endpoint reports healthy. */
+  void start(List<NodeProcess> targets) throws IOException, InterruptedException {
+    for (NodeProcess node : targets) {
+      node.start();
+    }
+    for (NodeProcess node : targets) {
+      int port = spec(node).operationsPort();
+      awaitCondition(node + " healthy", () -> healthy(port));
+    }
+  }
+
+  /** Joins every node to the channel with the genesis block; each answers 201 as a consenter. */
+  void joinAll() throws IOException, InterruptedException {
+    byte[] genesis = Files.readAllBytes(network.genesisBlock());
+    for (NodeProcess node : nodes) {
+      HttpResponse<String> joined = admin.join(spec(node).adminPort(), genesis);
+      assertThat(joined.statusCode()).as(node + ": " + joined.body()).isEqualTo(201);
+      assertThat(joined.body()).contains("\"consensusRelation\":\"consenter\"");
+    }
+  }
+
+  /** The channel's height as the participation API of {@code node} reports it. */
+  long height(NodeProcess node) throws IOException, InterruptedException {
+    HttpResponse<String> info = admin.info(spec(node).adminPort(), CHANNEL);
+    assertThat(info.statusCode()).as(node + ": " + info.body()).isEqualTo(200);
+    return JsonParser.parseString(info.body()).getAsJsonObject().get("height").getAsLong();
+  }
+
+  /** The consenter id {@code node} sees as leader, from its operations endpoint's metrics. */
+  OptionalLong leaderSeenBy(NodeProcess node) throws IOException, InterruptedException {
+    HttpResponse<String> metrics =
+        http.send(
+            HttpRequest.newBuilder(operations(node, "/metrics")).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+    Matcher matcher = LEADER.matcher(metrics.body());
+    return matcher.find()
+        ? OptionalLong.of((long) Double.parseDouble(matcher.group(1)))
+        : OptionalLong.empty();
+  }
+
+  /** The node with consenter id {@code id}. */
+  NodeProcess byConsenterId(long id) {
+    for (int i = 0; i < nodes.size(); i++) {
+      if (network.nodes().get(i).id() == id) {
+        return nodes.get(i);
+      }
+    }
+    throw new IllegalArgumentException("no node has consenter id " + id);
+  }
+
+  long consenterId(NodeProcess node) {
+    return spec(node).id();
+  }
+
+  /** TLS connections (the client trusts the orderers' TLS CA) to {@code targets}, in order. */
+  OrdererChannels connect(List<NodeProcess> targets) throws IOException {
+    List<HostPort> endpoints =
+        targets.stream().map(n -> new HostPort("localhost", spec(n).broadcastPort())).toList();
+    return OrdererChannels.connect(
+        endpoints,
+        new OrdererChannels.ClientTls(
+            Optional.of(network.nodes().getFirst().tlsCaCert()),
+            Optional.empty(),
+            Optional.empty()));
+  }
+
+  /** Envelopes signed by the network's client user (Org1), allowed to write and read. */
+  EnvelopeFactory client() {
+    return new EnvelopeFactory(
+        SigningIdentity.fromMspDirectory(
+            network.client().mspDir(), network.clientMspId(), provider),
+        Clock.systemUTC());
+  }
+
+  /** Checks the consenter signatures of blocks of this channel. */
+  BlockSignatureVerifier signatures() {
+    return new BlockSignatureVerifier(
+        channel.consenters(), new EcKeys(provider), new EcdsaVerifier(provider));
+  }
+
+  int quorum() {
+    return channel.consenters().quorums().quorum();
+  }
+
+  /** Every node's log, for failure messages. */
+  String logs() {
+    return String.join("\n", nodes.stream().map(n -> "  " + n.log()).toList());
+  }
+
+  /** Kills every node (SIGKILL) that is still running. */
+  @Override
+  public void close() throws InterruptedException {
+    for (NodeProcess node : nodes) {
+      node.kill();
+    }
+  }
+
+  /** Waits until {@code condition} holds, failing with {@code what} after {@link #PATIENCE}. */
+  static void awaitCondition(String what, Condition condition) throws InterruptedException {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    Exception last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        if (condition.holds()) {
+          return;
+        }
+      } catch (IOException | RuntimeException e) {
+        last = e;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("gave up waiting for: " + what + " after " + PATIENCE, last);
+  }
+
+  /** A condition checked by polling; it may fail with an I/O error while a node is down. */
+  interface Condition {
+    boolean holds() throws IOException, InterruptedException;
+  }
+
+  private boolean healthy(int operationsPort) throws IOException, InterruptedException {
+    return http.send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + operationsPort + "/healthz"))
+                    .GET()
+                    .build(),
+                HttpResponse.BodyHandlers.discarding())
+            .statusCode()
+        == 200;
+  }
+
+  private URI operations(NodeProcess node, String path) {
+    return URI.create("http://127.0.0.1:" + spec(node).operationsPort() + path);
+  }
+
+  private NetworkSummary.Node spec(NodeProcess node) {
+    return network.nodes().get(nodes.indexOf(node));
+  }
+}

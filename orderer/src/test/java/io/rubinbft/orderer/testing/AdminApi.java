@@ -1,0 +1,79 @@
+package io.rubinbft.orderer.testing;
+
+import io.rubinbft.orderer.bootstrap.NetworkSummary;
+import io.rubinbft.orderer.participation.ChannelInfo;
+import io.rubinbft.orderer.participation.ParticipationHandler;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+
+/** The channel participation API as {@code osnadmin} calls it, over mutual TLS on loopback. */
+public final class AdminApi {
+
+  private static final String BOUNDARY = "rubinjoin";
+
+  private final HttpClient https;
+
+  private AdminApi(HttpClient https) {
+    this.https = https;
+  }
+
+  /** A client presenting {@code identity}'s TLS certificate and trusting its TLS CA. */
+  public static AdminApi as(NetworkSummary.Identity identity)
+      throws GeneralSecurityException, IOException {
+    return new AdminApi(
+        TlsClients.https(identity.tlsCaCert(), identity.tlsCert(), identity.tlsKey()));
+  }
+
+  /** Joins the node whose admin port is {@code port} with {@code configBlock}, as osnadmin does. */
+  public HttpResponse<String> join(int port, byte[] configBlock)
+      throws IOException, InterruptedException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    body.writeBytes(
+        ("--"
+                + BOUNDARY
+                + "\r\nContent-Disposition: form-data; name=\"config-block\";"
+                + " filename=\"genesis.block\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+    body.writeBytes(configBlock);
+    body.writeBytes(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
+    return post(port, "multipart/form-data; boundary=" + BOUNDARY, body.toByteArray());
+  }
+
+  /** POSTs {@code body} as it is to the channels resource. */
+  public HttpResponse<String> post(int port, String contentType, byte[] body)
+      throws IOException, InterruptedException {
+    return https.send(
+        HttpRequest.newBuilder(uri(port, ParticipationHandler.CHANNELS_PATH))
+            .header("Content-Type", contentType)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** GETs the channel list. */
+  public HttpResponse<String> list(int port) throws IOException, InterruptedException {
+    return get(port, ParticipationHandler.CHANNELS_PATH);
+  }
+
+  /** GETs one channel's info. */
+  public HttpResponse<String> info(int port, String channel)
+      throws IOException, InterruptedException {
+    return get(port, ChannelInfo.url(channel));
+  }
+
+  private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
+    return https.send(
+        HttpRequest.newBuilder(uri(port, path)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static URI uri(int port, String path) {
+    return URI.create("https://localhost:" + port + path);
+  }
+}

@@ -1,0 +1,73 @@
+package io.rubinbft.orderer.testing;
+
+import io.grpc.Channel;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Status;
+import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
+import org.hyperledger.fabric.protos.orderer.DeliverResponse;
+
+/** One Deliver request on a stream of its own, read to its final status. */
+public final class DeliverCalls {
+
+  /** The blocks an orderer sent and the status it ended with. */
+  public record Answer(List<Block> blocks, Status status) {}
+
+  private DeliverCalls() {}
+
+  /**
+   * Sends {@code seek} and collects the answer.
+   *
+   * @throws IllegalStateException when the call fails or no status comes within {@code timeout}
+   */
+  public static Answer request(Channel orderer, Envelope seek, Duration timeout)
+      throws InterruptedException {
+    List<Block> blocks = new ArrayList<>();
+    CompletableFuture<Status> status = new CompletableFuture<>();
+    StreamObserver<Envelope> requests =
+        AtomicBroadcastGrpc.newStub(orderer)
+            .deliver(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(DeliverResponse response) {
+                    if (response.hasBlock()) {
+                      synchronized (blocks) {
+                        blocks.add(response.getBlock());
+                      }
+                    } else {
+                      status.complete(response.getStatus());
+                    }
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    status.completeExceptionally(t);
+                  }
+
+                  @Override
+                  public void onCompleted() {
+                    status.completeExceptionally(
+                        new IllegalStateException("the stream ended without a status"));
+                  }
+                });
+    requests.onNext(seek);
+    try {
+      Status ended = status.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      requests.onCompleted();
+      synchronized (blocks) {
+        return new Answer(List.copyOf(blocks), ended);
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      requests.onError(new IllegalStateException("test gave up"));
+      throw new IllegalStateException("Deliver failed: " + e, e);
+    }
+  }
+}
