@@ -38,6 +38,12 @@ public final class ClusterNetwork implements AutoCloseable {
   private static final int QUEUED_PER_PEER = 4096;
   private static final int MESSAGES_PER_POLL = 256;
 
+  /**
+   * Longest wait in one select when nothing arrives: senders wake the thread at once, so this only
+   * paces reconnect attempts to peers that are down (their back-off is 500 ms).
+   */
+  private static final long IDLE_SELECT_MILLIS = 100;
+
   private record SendRequest(InetSocketAddress peer, byte[] frame) {}
 
   private final Selector selector;
@@ -102,7 +108,9 @@ public final class ClusterNetwork implements AutoCloseable {
    * blocking: when the network is behind, the frame is dropped and counted (PBFT retransmits).
    */
   public void send(InetSocketAddress peer, String channel, byte[] message) {
-    if (!requests.offer(new SendRequest(peer, ClusterFrames.frame(channel, message)))) {
+    if (requests.offer(new SendRequest(peer, ClusterFrames.frame(channel, message)))) {
+      selector.wakeup();
+    } else {
       droppedQueueFull.incrementAndGet();
     }
   }
@@ -125,6 +133,7 @@ public final class ClusterNetwork implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    selector.wakeup();
     try {
       thread.join(5_000);
     } catch (InterruptedException e) {
@@ -142,8 +151,8 @@ public final class ClusterNetwork implements AutoCloseable {
           connectIfNeeded(link, now);
           sent.addAndGet(link.flush());
         }
-        selector.select(this::onReady, 1);
-        connectedPeers = (int) links.values().stream().filter(PeerLink::isOpen).count();
+        selector.select(this::onReady, requests.isEmpty() ? IDLE_SELECT_MILLIS : 0);
+        connectedPeers = countOpenLinks();
       }
       stoppedCleanly = true;
     } catch (IOException | RuntimeException e) {
@@ -156,6 +165,14 @@ public final class ClusterNetwork implements AutoCloseable {
       links.values().forEach(PeerLink::close);
       server.close();
     }
+  }
+
+  private int countOpenLinks() {
+    int open = 0;
+    for (PeerLink link : links.values()) {
+      open += link.isOpen() ? 1 : 0;
+    }
+    return open;
   }
 
   private void drainRequests() {
@@ -176,7 +193,7 @@ public final class ClusterNetwork implements AutoCloseable {
     linkOfChannel.values().remove(link);
     try {
       Channel channel = selector.connect(link.address(), authenticator);
-      channel.key().interests(EnumSet.of(Interest.CONNECT, Interest.SEND));
+      channel.key().interests(EnumSet.of(Interest.CONNECT));
       linkOfChannel.put(channel, link);
       link.connected(channel, now);
     } catch (IOException e) {
