@@ -8,15 +8,18 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.rocksdb.AbstractNativeReference;
+import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -31,7 +34,17 @@ final class LedgerDatabase implements AutoCloseable {
 
   private static final long BLOB_MIN_BYTES = 4 * 1024;
   private static final long BLOB_FILE_BYTES = 256L * 1024 * 1024;
-  private static final long WRITE_BUFFER_BYTES = 64L * 1024 * 1024;
+  private static final long BLOCKS_WRITE_BUFFER_BYTES = 16L * 1024 * 1024;
+  private static final long INDEX_WRITE_BUFFER_BYTES = 4L * 1024 * 1024;
+
+  /**
+   * The bound on this database's native memory: memtables of all column families together, charged
+   * to the block cache, which holds this much in all. Blocks live in blob files, so memtables hold
+   * small references and index entries; RocksDB's defaults (64 MiB write buffers per family, two
+   * each) would let an idle-looking replica grow by hundreds of MiB.
+   */
+  private static final long MEMORY_BUDGET_BYTES = 32L * 1024 * 1024;
+
   private static final long SYNC_STEP_BYTES = 1024 * 1024;
 
   static {
@@ -62,8 +75,12 @@ final class LedgerDatabase implements AutoCloseable {
   static LedgerDatabase open(Path directory) {
     List<AbstractNativeReference> resources = new ArrayList<>();
     try {
+      LRUCache cache = add(resources, new LRUCache(MEMORY_BUDGET_BYTES));
+      WriteBufferManager memtables =
+          add(resources, new WriteBufferManager(MEMORY_BUDGET_BYTES / 2, cache));
       DBOptions options =
           add(resources, new DBOptions())
+              .setWriteBufferManager(memtables)
               .setCreateIfMissing(true)
               .setCreateMissingColumnFamilies(true)
               .setMaxBackgroundJobs(2)
@@ -77,8 +94,12 @@ final class LedgerDatabase implements AutoCloseable {
               .setBlobFileSize(BLOB_FILE_BYTES)
               .setEnableBlobGarbageCollection(true)
               .setBlobCompressionType(CompressionType.NO_COMPRESSION)
-              .setWriteBufferSize(WRITE_BUFFER_BYTES);
-      ColumnFamilyOptions indexOptions = add(resources, new ColumnFamilyOptions());
+              .setWriteBufferSize(BLOCKS_WRITE_BUFFER_BYTES)
+              .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
+      ColumnFamilyOptions indexOptions =
+          add(resources, new ColumnFamilyOptions())
+              .setWriteBufferSize(INDEX_WRITE_BUFFER_BYTES)
+              .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
       List<ColumnFamilyDescriptor> families =
           List.of(
               new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, indexOptions),

@@ -17,13 +17,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Multiplexes all of a replica's channels on one thread, after java.nio's selector but carrying
  * whole messages over any {@link Transport}. Each {@link #select} flushes what the channels queued
  * (data, fragments, credit), performs the transport's I/O, and hands every key that is ready for
  * one of its interests to the handler. Not thread-safe: one thread owns a selector and its
- * channels.
+ * channels; only {@link #wakeup} may be called from other threads.
  */
 public final class Selector implements AutoCloseable {
 
@@ -37,6 +38,7 @@ public final class Selector implements AutoCloseable {
   private final EnumSet<Interest> ready = EnumSet.noneOf(Interest.class);
   private final long[] droppedByFinished = new long[DropReason.values().length];
   private final Events events = new Events();
+  private final AtomicBoolean wakeupPending = new AtomicBoolean();
   private long connectsStarted;
   private long reconnects;
   private long accepted;
@@ -85,20 +87,34 @@ public final class Selector implements AutoCloseable {
 
   /**
    * Does one turn of I/O and hands each ready key to {@code handler}; when none is ready, waits up
-   * to {@code timeoutMillis} for one. Returns how many keys were handed over.
+   * to {@code timeoutMillis} for one, or until {@link #wakeup}. Returns how many keys were handed
+   * over.
    */
   public int select(KeyHandler handler, long timeoutMillis) throws IOException {
     dutyCycles();
     transport.poll(events, 0);
     dutyCycles();
     int selected = dispatch(handler);
-    if (selected == 0 && timeoutMillis > 0) {
+    // The flag is cleared only here, just before waiting: a wakeup that came earlier (even while
+    // the poll above consumed the transport's own wakeup) keeps this select from waiting.
+    if (selected == 0 && timeoutMillis > 0 && !wakeupPending.getAndSet(false)) {
       transport.poll(events, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
       dutyCycles();
       selected = dispatch(handler);
     }
     forgetFinished();
     return selected;
+  }
+
+  /**
+   * Makes a {@link #select} that is waiting return at once, or the next one not wait, so another
+   * thread that queued work for the selector's thread gets it handled now. Any thread may call it;
+   * calls while one is pending cost no system call.
+   */
+  public void wakeup() {
+    if (!wakeupPending.get() && !wakeupPending.getAndSet(true)) {
+      transport.wakeup();
+    }
   }
 
   /** Hands queued frames of every channel to the transport now (select does it too). */

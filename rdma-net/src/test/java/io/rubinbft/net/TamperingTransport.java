@@ -65,6 +65,11 @@ public final class TamperingTransport implements Transport {
   }
 
   @Override
+  public void wakeup() {
+    delegate.wakeup();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

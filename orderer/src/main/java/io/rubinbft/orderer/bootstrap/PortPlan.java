@@ -12,6 +12,11 @@ public record PortPlan(int broadcast, int cluster, int admin, int operations) {
 
   public static final PortPlan DEFAULT = new PortPlan(7050, 7150, 7250, 8443);
 
+  /** Every port moved by {@code offset}, so a second cluster can run beside the first. */
+  public PortPlan shifted(int offset) {
+    return new PortPlan(broadcast + offset, cluster + offset, admin + offset, operations + offset);
+  }
+
   /** Checks that n nodes fit below 65536 and that no two kinds of port overlap. */
   void check(int nodes) {
     List<int[]> ranges = new ArrayList<>();

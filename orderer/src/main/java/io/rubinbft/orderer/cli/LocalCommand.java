@@ -34,11 +34,19 @@ final class LocalCommand implements Callable<Integer> {
   @Option(names = "--max-message-count", defaultValue = "500")
   int maxMessageCount;
 
+  @Option(
+      names = "--port-offset",
+      defaultValue = "0",
+      description = "added to every default port (7050, 7150, 7250, 8443), for a second cluster")
+  int portOffset;
+
   @Override
   public Integer call() throws Exception {
     NetworkSummary network =
         LocalNetwork.generate(
-            dir, new LocalNetworkSpec(channel, nodes, PortPlan.DEFAULT, maxMessageCount));
+            dir,
+            new LocalNetworkSpec(
+                channel, nodes, PortPlan.DEFAULT.shifted(portOffset), maxMessageCount));
     List<Path> configs = LocalNodeConfigs.write(network);
     System.out.printf("channel %s %s%n", network.channelId(), network.genesisBlock());
     System.out.printf(

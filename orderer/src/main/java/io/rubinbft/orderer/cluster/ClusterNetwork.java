@@ -40,6 +40,12 @@ public final class ClusterNetwork implements AutoCloseable {
   // The selector is the network thread's alone: it publishes a copy of its counters this often.
   private static final long TRAFFIC_MILLIS = 200;
 
+  /**
+   * Longest wait in one select when nothing arrives: senders wake the thread at once, so this only
+   * paces reconnect attempts to peers that are down (their back-off is 500 ms).
+   */
+  private static final long IDLE_SELECT_MILLIS = 100;
+
   private record SendRequest(InetSocketAddress peer, byte[] frame) {}
 
   private final Selector selector;
@@ -106,7 +112,9 @@ public final class ClusterNetwork implements AutoCloseable {
    * blocking: when the network is behind, the frame is dropped and counted (PBFT retransmits).
    */
   public void send(InetSocketAddress peer, String channel, byte[] message) {
-    if (!requests.offer(new SendRequest(peer, ClusterFrames.frame(channel, message)))) {
+    if (requests.offer(new SendRequest(peer, ClusterFrames.frame(channel, message)))) {
+      selector.wakeup();
+    } else {
       droppedQueueFull.incrementAndGet();
     }
   }
@@ -134,6 +142,7 @@ public final class ClusterNetwork implements AutoCloseable {
   @Override
   public void close() {
     running = false;
+    selector.wakeup();
     try {
       thread.join(5_000);
     } catch (InterruptedException e) {
@@ -151,8 +160,8 @@ public final class ClusterNetwork implements AutoCloseable {
           connectIfNeeded(link, now);
           sent.addAndGet(link.flush());
         }
-        selector.select(this::onReady, 1);
-        connectedPeers = (int) links.values().stream().filter(PeerLink::isOpen).count();
+        selector.select(this::onReady, requests.isEmpty() ? IDLE_SELECT_MILLIS : 0);
+        connectedPeers = countOpenLinks();
         if (now >= nextTrafficMillis) {
           traffic = new NetworkTraffic(selector.stats(), links.keySet());
           nextTrafficMillis = now + TRAFFIC_MILLIS;
@@ -169,6 +178,14 @@ public final class ClusterNetwork implements AutoCloseable {
       links.values().forEach(PeerLink::close);
       server.close();
     }
+  }
+
+  private int countOpenLinks() {
+    int open = 0;
+    for (PeerLink link : links.values()) {
+      open += link.isOpen() ? 1 : 0;
+    }
+    return open;
   }
 
   private void drainRequests() {
@@ -189,7 +206,7 @@ public final class ClusterNetwork implements AutoCloseable {
     linkOfChannel.values().remove(link);
     try {
       Channel channel = selector.connect(link.address(), authenticator);
-      channel.key().interests(EnumSet.of(Interest.CONNECT, Interest.SEND));
+      channel.key().interests(EnumSet.of(Interest.CONNECT));
       linkOfChannel.put(channel, link);
       link.connected(channel, now);
     } catch (IOException e) {

@@ -2,9 +2,11 @@ package io.rubinbft.orderer.cluster;
 
 import io.rubinbft.net.Channel;
 import io.rubinbft.net.ChannelState;
+import io.rubinbft.net.Interest;
 import io.rubinbft.net.SendResult;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.EnumSet;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -50,6 +52,11 @@ final class PeerLink {
   }
 
   void connected(Channel newChannel, long nowMillis) {
+    if (channel != null) {
+      // Closed: with no interest left, the selector forgets it (its close was never selected,
+      // since an idle link asks for CONNECT only).
+      channel.key().interests(EnumSet.noneOf(Interest.class));
+    }
     channel = newChannel;
     nextConnectMillis = nowMillis + RECONNECT_MILLIS;
   }
@@ -58,7 +65,11 @@ final class PeerLink {
     return channel != null && channel.state() == ChannelState.OPEN;
   }
 
-  /** Sends queued frames until the peer's credit runs out; returns how many went. */
+  /**
+   * Sends queued frames until the peer's credit runs out; returns how many went. The channel's key
+   * asks for SEND readiness only while frames are left over: SEND is level-triggered, and an idle
+   * link that asked for it would keep the network thread from ever waiting.
+   */
   int flush() {
     if (!isOpen()) {
       return 0;
@@ -71,6 +82,11 @@ final class PeerLink {
       }
       queued.pollFirst();
       sent++;
+    }
+    if (queued.isEmpty()) {
+      channel.key().removeInterest(Interest.SEND);
+    } else {
+      channel.key().addInterest(Interest.SEND);
     }
     return sent;
   }

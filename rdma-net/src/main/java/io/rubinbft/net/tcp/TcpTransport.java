@@ -100,6 +100,11 @@ public final class TcpTransport implements Transport {
     return reported;
   }
 
+  @Override
+  public void wakeup() {
+    nioSelector.wakeup();
+  }
+
   private void onKey(SelectionKey key) {
     reported++;
     try {

@@ -29,6 +29,12 @@ public interface Transport extends AutoCloseable {
    */
   int poll(LinkEvents events, long timeoutNanos) throws IOException;
 
+  /**
+   * Makes a {@link #poll} that is waiting return at once, or the next one not wait. The one method
+   * any thread may call.
+   */
+  void wakeup();
+
   @Override
   void close();
 }

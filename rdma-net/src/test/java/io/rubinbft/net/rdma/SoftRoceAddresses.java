@@ -50,6 +50,11 @@ final class SoftRoceAddresses implements Transport {
   }
 
   @Override
+  public void wakeup() {
+    delegate.wakeup();
+  }
+
+  @Override
   public void close() {
     delegate.close();
   }

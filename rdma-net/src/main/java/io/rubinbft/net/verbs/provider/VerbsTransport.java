@@ -137,6 +137,10 @@ public final class VerbsTransport implements Transport {
     return reported;
   }
 
+  /** A poll idles at most {@link #MAX_PARK_NANOS} before it returns: nothing to cut short. */
+  @Override
+  public void wakeup() {}
+
   private void onCompletion(
       int queuePairNumber,
       long workRequestId,

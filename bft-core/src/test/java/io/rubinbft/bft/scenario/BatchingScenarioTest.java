@@ -1,0 +1,97 @@
+package io.rubinbft.bft.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Event;
+import io.rubinbft.bft.Outbound;
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.protocol.Replica;
+import io.rubinbft.bft.sim.SimApplication;
+import io.rubinbft.bft.sim.SimKeys;
+import io.rubinbft.bft.spi.ReplicaServices;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When the primary cuts a batch (OSDI'99 section 4.2 leaves batching to the implementation, section
+ * 5.1 batches while the pipeline is busy): at once when none of its proposals is undecided, and
+ * while one is, only for a full batch or when the oldest request has waited the batch timeout.
+ */
+class BatchingScenarioTest {
+
+  private static final int MAX_COUNT = 4;
+  private static final int TIMEOUT_TICKS = 5;
+
+  private Replica primary;
+
+  @BeforeEach
+  void startPrimary() {
+    ReplicaConfig config =
+        new ReplicaConfig(
+            4, 0, MAX_COUNT, 1 << 16, TIMEOUT_TICKS, 16, 4, 500, 1024, 60, 20, 8, 64, 10_000);
+    SimKeys keys = new SimKeys(4, 1);
+    SimApplication application = new SimApplication();
+    primary =
+        Replica.start(
+            config,
+            new ReplicaServices(
+                keys.crypto(0), keys.signer(0, new Random(1)), application, application));
+  }
+
+  @Test
+  void anIdlePrimaryProposesALoneRequestAtOnce() {
+    List<PrePrepare> proposed = prePrepares(submit("tx-1"));
+
+    assertThat(proposed).singleElement().satisfies(p -> assertThat(requestCount(p)).isEqualTo(1));
+  }
+
+  @Test
+  void whileAProposalIsUndecidedAPartialBatchWaitsForTheTimeout() {
+    submit("tx-1");
+    assertThat(prePrepares(submit("tx-2"))).isEmpty();
+
+    for (int tick = 1; tick < TIMEOUT_TICKS; tick++) {
+      assertThat(prePrepares(primary.step(new Event.Tick()))).as("tick %d", tick).isEmpty();
+    }
+    List<PrePrepare> proposed = prePrepares(primary.step(new Event.Tick()));
+
+    assertThat(proposed).singleElement().satisfies(p -> assertThat(requestCount(p)).isEqualTo(1));
+    assertThat(proposed.getFirst().sequence()).isEqualTo(2);
+  }
+
+  @Test
+  void whileAProposalIsUndecidedAFullBatchGoesAtOnce() {
+    submit("tx-1");
+    for (int i = 2; i <= MAX_COUNT; i++) {
+      assertThat(prePrepares(submit("tx-" + i))).isEmpty();
+    }
+    List<PrePrepare> proposed = prePrepares(submit("tx-" + (MAX_COUNT + 1)));
+
+    assertThat(proposed)
+        .singleElement()
+        .satisfies(p -> assertThat(requestCount(p)).isEqualTo(MAX_COUNT));
+  }
+
+  private Effects submit(String key) {
+    return primary.step(
+        new Event.ClientRequest(new Request(new RequestId("client", key), new byte[10])));
+  }
+
+  private static List<PrePrepare> prePrepares(Effects effects) {
+    return effects.sendAfterPersist().stream()
+        .map(Outbound::message)
+        .filter(PrePrepare.class::isInstance)
+        .map(PrePrepare.class::cast)
+        .toList();
+  }
+
+  private static int requestCount(PrePrepare prePrepare) {
+    return prePrepare.proposal().requests().size();
+  }
+}

@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# End-to-end benchmark matrix of the orderer: 4 replicas on loopback (the README's local cluster)
+# and the load generator, all on this machine. For each block size (BatchSize.MaxMessageCount) a
+# fresh cluster is generated and started; on it runs one saturating load per envelope payload and
+# one light-load run at a fixed rate. Prints a table and writes results.csv (plot.py draws it).
+#
+#   deploy/bench/e2e.sh                       # tcp, blocks of 100 and 500, payloads 2800 and 300
+#   deploy/bench/e2e.sh --transport shm --transactions 20000 --out /tmp/bench
+#
+# Options (defaults in brackets):
+#   --transport tcp|shm|rdma   replica-to-replica transport [tcp]; a node that cannot run it
+#                              refuses at start, and the script stops with the node's reason
+#   --blocks "100 500"         block sizes (MaxMessageCount), one cluster each
+#   --payloads "2800 300"      random payload bytes per envelope (2800 gives ~3.5 KB envelopes;
+#                              headers, creator certificate and signature add ~1 KB to any payload)
+#   --transactions N [5000]    per saturating run;  --streams N [32] concurrent submitters
+#   --light-rate R [200]       tx/s of the light-load run (payload 2800); 0 skips it
+#   --light-transactions N [2000]
+#   --port-offset N [1000]     added to the local cluster's default ports (7050, 7150, 7250, 8443)
+#   --out DIR [deploy/bench/results]   --no-build  (reuse orderer/target's distribution)
+# Every row records the 1-minute load average before and after it (this machine is shared: compare
+# rows measured under similar load), the CPU time all 4 nodes spent per delivered transaction
+# (from /proc/<pid>/stat, a load-independent cost), the CPU the 4 idle nodes used (percent of one
+# core, measured over 10 s after start), and the largest node RSS seen during the run.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+transport=tcp blocks="100 500" payloads="2800 300" transactions=5000 streams=32
+light_rate=200 light_transactions=2000 port_offset=1000 out=deploy/bench/results build=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --transport) transport=$2; shift 2 ;;
+    --blocks) blocks=$2; shift 2 ;;
+    --payloads) payloads=$2; shift 2 ;;
+    --transactions) transactions=$2; shift 2 ;;
+    --streams) streams=$2; shift 2 ;;
+    --light-rate) light_rate=$2; shift 2 ;;
+    --light-transactions) light_transactions=$2; shift 2 ;;
+    --port-offset) port_offset=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --no-build) build=0; shift ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "e2e.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+case "$transport" in
+  tcp | shm | rdma) ;;
+  *) echo "e2e.sh: --transport is '$transport' but must be tcp, shm or rdma" >&2; exit 2 ;;
+esac
+
+source scripts/jdk.sh
+if [ "$build" = 1 ]; then
+  echo "e2e.sh: building the orderer distribution..."
+  mvn -B -ntp -q -Pdist -pl orderer -am -DskipTests package
+fi
+bin=$(realpath "$(ls -d orderer/target/rubin-orderer-*/bin/rubin-orderer | head -1)")
+mkdir -p "$out"
+out=$(realpath "$out")
+csv="$out/results.csv"
+echo "date_utc,transport,block_size,payload_bytes,rate_tx_s,submitted,accepted,delivered,blocks,tx_per_s,p50_ms,p90_ms,p99_ms,max_ms,duplicates,lost,result,node_cpu_ms_per_tx,idle_nodes_cpu_pct,max_node_rss_mb,load1_before,load1_after" >"$csv"
+
+pids=()
+sampler=""
+stop_cluster() {
+  [ -n "$sampler" ] && kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
+  sampler=""
+  if [ ${#pids[@]} -gt 0 ]; then
+    kill "${pids[@]}" 2>/dev/null || true
+    wait "${pids[@]}" 2>/dev/null || true
+  fi
+  pids=()
+}
+trap stop_cluster EXIT
+trap 'exit 130' INT TERM
+
+load1() { cut -d' ' -f1 /proc/loadavg; }
+
+# Sum of user+system clock ticks of the node processes.
+node_ticks() {
+  local total=0 pid fields
+  for pid in "${pids[@]}"; do
+    read -ra fields <<<"$(sed 's/^.*) //' "/proc/$pid/stat")"
+    total=$((total + fields[11] + fields[12]))
+  done
+  echo "$total"
+}
+
+# Starts the 4 nodes of cluster folder $1 and joins them to its channel; sets $plan and $endpoints.
+start_cluster() {
+  local dir=$1 name config grpc admin ops
+  plan=$("$bin" local --dir "$dir" --max-message-count "$2" --port-offset "$port_offset")
+  read -r _ channel genesis <<<"$(grep '^channel ' <<<"$plan")"
+  read -r _ admin_cert admin_key admin_ca <<<"$(grep '^admin ' <<<"$plan")"
+  read -r _ client_msp client_msp_id <<<"$(grep '^client ' <<<"$plan")"
+  mkdir -p "$dir/logs"
+  while read -r _ name config grpc admin ops; do
+    ORDERER_GENERAL_CLUSTER_TRANSPORT=$transport "$bin" start --config "$config" \
+      >"$dir/logs/$name.log" 2>&1 &
+    pids+=($!)
+  done < <(grep '^node ' <<<"$plan")
+  endpoints=()
+  local i=0
+  while read -r _ name config grpc admin ops; do
+    until curl -fs "http://127.0.0.1:$ops/healthz" >/dev/null 2>&1; do
+      if ! kill -0 "${pids[$i]}" 2>/dev/null; then
+        echo "e2e.sh: $name refused to start with transport '$transport':" >&2
+        grep -m3 -iE 'error|exception|refus|not supported|only' "$dir/logs/$name.log" >&2 || tail -5 "$dir/logs/$name.log" >&2
+        exit 3
+      fi
+      sleep 0.5
+    done
+    local url="https://127.0.0.1:$admin/participation/v1/channels"
+    curl -fsS --cacert "$admin_ca" --cert "$admin_cert" --key "$admin_key" \
+      -F "config-block=@$genesis" "$url" >/dev/null
+    endpoints+=(--orderer "127.0.0.1:$grpc")
+    i=$((i + 1))
+  done < <(grep '^node ' <<<"$plan")
+}
+
+# One loadgen run; appends a CSV row. $1 block size, $2 payload, $3 rate (0: saturating), $4 count.
+run_load() {
+  local block=$1 payload=$2 rate=$3 count=$4 report rss_file before_ticks after_ticks before after
+  local rate_args=()
+  [ "$rate" != 0 ] && rate_args=(--rate "$rate")
+  rss_file=$(mktemp)
+  (while true; do ps -o rss= -p "$(IFS=,; echo "${pids[*]}")" >>"$rss_file" 2>/dev/null; sleep 1; done) &
+  sampler=$!
+  before=$(load1)
+  before_ticks=$(node_ticks)
+  report=$("$bin" loadgen "${endpoints[@]}" --channel "$channel" --tls-ca "$admin_ca" \
+    --msp-dir "$client_msp" --msp-id "$client_msp_id" --transactions "$count" \
+    --streams "$streams" --payload-bytes "$payload" "${rate_args[@]}" 2>>"$out/loadgen.err" || true)
+  after_ticks=$(node_ticks)
+  after=$(load1)
+  kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
+  sampler=""
+  echo "$report" >>"$out/loadgen.log"
+  local max_rss
+  max_rss=$(sort -n "$rss_file" | tail -1)
+  rm -f "$rss_file"
+  awk -v date="$(date -u +%Y-%m-%dT%H:%MZ)" -v transport="$transport" -v block="$block" \
+    -v payload="$payload" -v rate="$rate" -v ticks=$((after_ticks - before_ticks)) \
+    -v hz="$(getconf CLK_TCK)" -v rss="${max_rss:-0}" -v l0="$before" -v l1="$after" \
+    -v idle="$idle_cpu" '
+    /^submitted/ {submitted=$2}
+    /^accepted/ {accepted=$3}
+    /^delivered/ {delivered=$2; blocks=$4; tps=$6; sub(/^\(/, "", tps)}
+    /^latency/ {p50=$4; p90=$6; p99=$8; max=$10}
+    /^duplicates/ {dup=$2}
+    /^lost/ {lost=$2}
+    /^result/ {result=$2}
+    END {
+      cpu = delivered > 0 ? ticks / hz * 1000 / delivered : 0
+      printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%s,%.3f,%s,%.0f,%s,%s\n",
+        date, transport, block, payload, rate, submitted, accepted, delivered, blocks, tps, p50,
+        p90, p99, max, dup, lost, (result == "" ? "NO-REPORT" : result), cpu, idle, rss / 1024, l0, l1
+    }' <<<"$report" >>"$csv"
+  tail -1 "$csv"
+}
+
+: >"$out/loadgen.log"
+: >"$out/loadgen.err"
+for block in $blocks; do
+  dir="$out/cluster-$block"
+  rm -rf "$dir"
+  echo "e2e.sh: blocks of $block, transport $transport (cluster in $dir)"
+  start_cluster "$dir" "$block"
+  sleep 5 # past the start-up JIT work
+  ticks=$(node_ticks)
+  sleep 10
+  idle_cpu=$(awk -v t=$(($(node_ticks) - ticks)) -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", t / hz / 10 * 100}')
+  for payload in $payloads; do
+    run_load "$block" "$payload" 0 "$transactions"
+  done
+  if [ "$light_rate" != 0 ]; then
+    run_load "$block" 2800 "$light_rate" "$light_transactions"
+  fi
+  stop_cluster
+done
+
+echo
+column -s, -t "$csv"
+echo
+echo "e2e.sh: results in $csv (loadgen reports in $out/loadgen.log); plot: python3 deploy/bench/plot.py $csv"
