@@ -75,11 +75,11 @@ class ReplicaProgressTest {
   }
 
   private static Effects persisting(WalRecord record) {
-    return new Effects(List.of(record), List.of(), List.of(), List.of(), List.of());
+    return new Effects(List.of(record), List.of(), List.of(), List.of(), List.of(), List.of());
   }
 
   private static Effects deciding(Proposal proposal) {
     Decision decision = new Decision(proposal, Digest.GENESIS, List.of());
-    return new Effects(List.of(), List.of(), List.of(), List.of(decision), List.of());
+    return new Effects(List.of(), List.of(), List.of(), List.of(decision), List.of(), List.of());
   }
 }
