@@ -19,6 +19,12 @@ final class ChannelMetrics {
   private static final double[] BATCH_SIZE_BUCKETS = {
     1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000
   };
+
+  /** Up to a minute: a decision that waits for a view change takes tens of seconds. */
+  private static final double[] DECISION_BUCKETS = {
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60
+  };
+
   private static final double NANOS_PER_SECOND = 1e9;
 
   private final Supplier<List<ChannelView>> channels;
@@ -46,7 +52,7 @@ final class ChannelMetrics {
             .help("Seconds from accepting a proposal to its decision on this replica.")
             .labelNames("channel")
             .classicOnly()
-            .classicUpperBounds(BroadcastMetrics.DURATION_BUCKETS)
+            .classicUpperBounds(DECISION_BUCKETS)
             .register(registry);
   }
 
