@@ -1,5 +1,7 @@
 package io.rubinbft.orderer.consensus;
 
+import io.rubinbft.bft.ArchiveRead;
+import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
@@ -7,6 +9,7 @@ import io.rubinbft.bft.Rejection;
 import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.wire.Decoded;
@@ -55,6 +58,7 @@ public final class ReplicaHost implements AutoCloseable {
   private final ClusterNetwork network;
   private final ReplicaDirectory directory;
   private final LedgerWriter ledgerWriter;
+  private final LedgerDecisionArchive archive;
   private final long tickNanos;
   private final BlockingQueue<Input> inputs = new ArrayBlockingQueue<>(QUEUE);
   private final AtomicLong droppedPeerMessages = new AtomicLong();
@@ -78,6 +82,7 @@ public final class ReplicaHost implements AutoCloseable {
       ClusterNetwork network,
       ReplicaDirectory directory,
       ChannelLedger ledger,
+      LedgerDecisionArchive archive,
       Duration tick) {
     this.channel = channel;
     this.self = self;
@@ -87,6 +92,7 @@ public final class ReplicaHost implements AutoCloseable {
     this.network = network;
     this.directory = directory;
     this.ledgerWriter = new LedgerWriter(ledger);
+    this.archive = archive;
     this.tickNanos = tick.toNanos();
     this.status = replica.status();
     network.register(channel, this::onPeerMessage);
@@ -100,7 +106,7 @@ public final class ReplicaHost implements AutoCloseable {
    */
   public CompletableFuture<Optional<String>> submit(String txId, byte[] envelope) {
     CompletableFuture<Optional<String>> outcome = new CompletableFuture<>();
-    Request request = new Request(new RequestId("tx", txId), envelope);
+    Request request = FabricRequests.request(txId, envelope);
     if (!running || !inputs.offer(new ClientInput(request, outcome))) {
       outcome.complete(Optional.of("pool full: the replica of channel '" + channel + "' is busy"));
     }
@@ -225,8 +231,22 @@ public final class ReplicaHost implements AutoCloseable {
 
   private Effects persistAndSendNow(Effects effects) {
     send(effects.sendNow());
+    serveFromLedger(effects.archiveReads());
     log.append(effects.persist());
     return effects;
+  }
+
+  /**
+   * Old decisions for a peer catching up, read on this thread: bft-core asks at most once per peer
+   * and status interval, for at most a window of blocks.
+   */
+  private void serveFromLedger(List<ArchiveRead> reads) {
+    for (ArchiveRead read : reads) {
+      List<Decision> decisions = archive.decisions(read);
+      if (!decisions.isEmpty()) {
+        send(List.of(Outbound.toReplica(read.replica(), new Decisions(decisions, self))));
+      }
+    }
   }
 
   private void send(List<Outbound> messages) {

@@ -18,6 +18,8 @@ import io.rubinbft.orderer.channel.NotAConsenterException;
 import io.rubinbft.orderer.consensus.BroadcastEnvelopeChecks;
 import io.rubinbft.orderer.consensus.ChannelReplicas;
 import io.rubinbft.orderer.consensus.ConsensusLog;
+import io.rubinbft.orderer.consensus.FabricRequests;
+import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
 import io.rubinbft.orderer.consensus.ProposalBlocks;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.consensus.ReplicaHost;
@@ -30,7 +32,6 @@ import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -123,6 +124,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
             node.network(),
             ReplicaDirectory.fromMapping(config.consenters()),
             ledger,
+            new LedgerDecisionArchive(ledger, config.consenters(), services.crypto(), sha256),
             node.tick());
     host.progress().listen(node.metrics().decisions(config.channelId()));
     return new ChannelRuntime(config, ledger, rules, verified, sha256, host);
@@ -152,7 +154,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     byte[] bytes = envelope.toByteArray();
     // The Broadcast service validated it (signature, Writers): backups need not verify it again.
     verified.add(bytes);
-    String key = txId.isEmpty() ? "sha256:" + HexFormat.of().formatHex(sha256.hash(bytes)) : txId;
+    String key = FabricRequests.key(txId, bytes, sha256);
     Optional<String> refusal;
     try {
       refusal = host.submit(key, bytes).get(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

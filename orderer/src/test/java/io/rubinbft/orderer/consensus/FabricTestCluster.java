@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.consensus;
 
 import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
@@ -56,6 +57,7 @@ final class FabricTestCluster implements AutoCloseable {
   private final List<Replica> replicas = new ArrayList<>();
   private final List<ConsensusLog> logs = new ArrayList<>();
   private final List<List<Block>> chains = new ArrayList<>();
+  private final List<List<Digest>> digests = new ArrayList<>();
 
   /**
    * @param walSegmentBytes segment size of every replica's consensus WAL (small to see truncation)
@@ -70,6 +72,7 @@ final class FabricTestCluster implements AutoCloseable {
     client = new EnvelopeFactory(user1(), Clock.systemUTC());
     for (int r = 0; r < NODES; r++) {
       chains.add(new ArrayList<>());
+      digests.add(new ArrayList<>());
       replicas.add(null);
       logs.add(null);
     }
@@ -114,6 +117,11 @@ final class FabricTestCluster implements AutoCloseable {
 
   List<Block> chain(int replica) {
     return chains.get(replica);
+  }
+
+  /** The proposal digests replica {@code replica} decided, in chain order. */
+  List<Digest> decidedDigests(int replica) {
+    return digests.get(replica);
   }
 
   int orderedCount(int replica) {
@@ -179,6 +187,7 @@ final class FabricTestCluster implements AutoCloseable {
       // After recovery a decision the application already has may be handed over again.
       if (decision.sequence() >= next) {
         chain.add(ProposalBlocks.signedBlock(decision));
+        digests.get(replica).add(decision.digest());
       }
     }
   }

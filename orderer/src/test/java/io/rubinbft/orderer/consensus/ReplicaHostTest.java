@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.protocol.Replica;
+import io.rubinbft.bft.spi.ReplicaServices;
 import io.rubinbft.bft.wire.MessageCodec;
 import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.ledger.BlockHashing;
@@ -23,6 +24,7 @@ import io.rubinbft.orderer.config.ClusterTransport;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
+import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.tls.Pem;
@@ -141,17 +143,22 @@ class ReplicaHostTest {
             new WalRecordCodec(ChannelReplicas.wireLimits(config)),
             ledger::height);
     EcdsaSigner key = FabricTestCluster.enrollmentKey(consenterId);
-    Replica replica =
-        Replica.start(
-            config,
-            ChannelReplicas.services(
-                fixture.channel,
-                fixture.genesis.getHeader(),
-                0,
-                consenterId,
-                key,
-                FabricTestCluster.envelopeValidator(fixture.channel),
-                FabricTestCluster.PROVIDER));
+    ReplicaServices services =
+        ChannelReplicas.services(
+            fixture.channel,
+            fixture.genesis.getHeader(),
+            0,
+            consenterId,
+            key,
+            FabricTestCluster.envelopeValidator(fixture.channel),
+            FabricTestCluster.PROVIDER);
+    Replica replica = Replica.start(config, services);
+    LedgerDecisionArchive archive =
+        new LedgerDecisionArchive(
+            ledger,
+            fixture.channel.consenters(),
+            services.crypto(),
+            new Sha256(FabricTestCluster.PROVIDER));
     return new ReplicaHost(
         "fixture",
         r,
@@ -161,6 +168,7 @@ class ReplicaHostTest {
         networks.get(r),
         directory,
         ledger,
+        archive,
         TICK);
   }
 

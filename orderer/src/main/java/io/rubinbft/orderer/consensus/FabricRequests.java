@@ -1,0 +1,51 @@
+package io.rubinbft.orderer.consensus;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.RequestId;
+import io.rubinbft.orderer.crypto.Sha256;
+import java.util.HexFormat;
+import org.hyperledger.fabric.protos.common.ChannelHeader;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Payload;
+
+/**
+ * The bft-core request an envelope is ordered as. Its id is part of what the replicas sign (the
+ * proposal digest covers request ids), so the Broadcast path and the rebuilding of decisions from
+ * the ledger ({@link LedgerDecisionArchive}) must derive it the same way: the tx id, or for
+ * envelopes without one (other header types) their hash, so two different ones are never taken for
+ * duplicates.
+ */
+public final class FabricRequests {
+
+  private static final String CLIENT = "tx";
+
+  private FabricRequests() {}
+
+  /** The request key of an envelope whose channel header carries {@code txId} (maybe empty). */
+  public static String key(String txId, byte[] envelope, Sha256 sha256) {
+    return txId.isEmpty() ? "sha256:" + HexFormat.of().formatHex(sha256.hash(envelope)) : txId;
+  }
+
+  /** The request for {@code envelope} under {@code key} (see {@link #key}). */
+  public static Request request(String key, byte[] envelope) {
+    return new Request(new RequestId(CLIENT, key), envelope);
+  }
+
+  /**
+   * The request an envelope of a decided block was ordered as.
+   *
+   * @throws IllegalStateException when it is not an envelope with a channel header, which cannot
+   *     happen for an envelope the replicas validated and decided
+   */
+  static Request ofOrdered(byte[] envelope, Sha256 sha256) {
+    String txId;
+    try {
+      Payload payload = Payload.parseFrom(Envelope.parseFrom(envelope).getPayload());
+      txId = ChannelHeader.parseFrom(payload.getHeader().getChannelHeader()).getTxId();
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a decided envelope has no channel header", e);
+    }
+    return request(key(txId, envelope, sha256), envelope);
+  }
+}

@@ -1,0 +1,112 @@
+package io.rubinbft.orderer.consensus;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.bft.ArchiveRead;
+import io.rubinbft.bft.CommitSignature;
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.message.SignedBytes;
+import io.rubinbft.bft.spi.Crypto;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.StoredBlock;
+import io.rubinbft.orderer.block.SignedBlocks;
+import io.rubinbft.orderer.channel.ConsenterMapping;
+import io.rubinbft.orderer.crypto.Sha256;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.IdentifierHeader;
+import org.hyperledger.fabric.protos.common.MetadataSignature;
+
+/**
+ * Serves bft-core's {@link ArchiveRead}s from the channel's ledger, so a replica any distance
+ * behind catches up: block {@code s} is decision {@code s} (see {@link LedgerWriter}), and as
+ * stored it carries the consenters' signatures, which are the commit certificate. The proposal is
+ * rebuilt exactly as the replicas signed it (the block without signatures and data as payload, the
+ * envelopes as requests under their {@link FabricRequests} ids), so its digest, the chain and every
+ * signature check out at the requester, which verifies them all itself.
+ */
+public final class LedgerDecisionArchive {
+
+  private final ChannelLedger ledger;
+  private final ConsenterMapping consenters;
+  private final Crypto crypto;
+  private final Sha256 sha256;
+
+  /**
+   * @param crypto the replica's crypto provider (its digest is the proposal digest)
+   */
+  public LedgerDecisionArchive(
+      ChannelLedger ledger, ConsenterMapping consenters, Crypto crypto, Sha256 sha256) {
+    this.ledger = ledger;
+    this.consenters = consenters;
+    this.crypto = crypto;
+    this.sha256 = sha256;
+  }
+
+  /**
+   * The decisions {@code read} asks for, stopping early at the ledger's height; the first chains to
+   * the requester's {@code read.previous()}. Their count is bounded by the replica's window and
+   * each block by the batch limits, which is what bounds a Decisions message, so no byte limit is
+   * added here.
+   */
+  public List<Decision> decisions(ArchiveRead read) {
+    List<StoredBlock> blocks =
+        ledger.range(
+            read.from(), read.from() + read.maxCount() - 1, read.maxCount(), Long.MAX_VALUE);
+    List<Decision> decisions = new ArrayList<>(blocks.size());
+    Digest previous = read.previous();
+    for (StoredBlock stored : blocks) {
+      Decision decision = decision(stored.block(), previous);
+      previous = decision.digest();
+      decisions.add(decision);
+    }
+    return decisions;
+  }
+
+  private Decision decision(Block block, Digest previous) {
+    Block unsigned = SignedBlocks.withSignatures(block, List.of());
+    List<Request> requests = new ArrayList<>(block.getData().getDataCount());
+    for (ByteString envelope : block.getData().getDataList()) {
+      requests.add(FabricRequests.ofOrdered(envelope.toByteArray(), sha256));
+    }
+    Proposal proposal =
+        new Proposal(
+            block.getHeader().getNumber(), previous, requests, ProposalBlocks.payload(unsigned));
+    Digest digest = new Digest(crypto.digest(SignedBytes.proposal(proposal)));
+    return new Decision(proposal, digest, certificate(block));
+  }
+
+  private List<CommitSignature> certificate(Block block) {
+    List<MetadataSignature> signatures;
+    try {
+      signatures = SignedBlocks.signatures(block.getMetadata()).getSignaturesList();
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException(
+          "ledger block " + block.getHeader().getNumber() + " has no SIGNATURES metadata", e);
+    }
+    List<CommitSignature> certificate = new ArrayList<>(signatures.size());
+    for (MetadataSignature signature : signatures) {
+      replicaOf(signature)
+          .ifPresent(
+              replica -> certificate.add(new CommitSignature(replica, signature.toByteArray())));
+    }
+    return certificate;
+  }
+
+  /** The replica index of the signing consenter; empty for a signer that is not one. */
+  private Optional<Integer> replicaOf(MetadataSignature signature) {
+    try {
+      long consenterId =
+          Integer.toUnsignedLong(
+              IdentifierHeader.parseFrom(signature.getIdentifierHeader()).getIdentifier());
+      return consenters.replicaIndex(consenterId);
+    } catch (InvalidProtocolBufferException e) {
+      return Optional.empty();
+    }
+  }
+}

@@ -1,0 +1,114 @@
+package io.rubinbft.orderer.consensus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.bft.ArchiveRead;
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Event;
+import io.rubinbft.bft.Outbound;
+import io.rubinbft.bft.message.Decisions;
+import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.Status;
+import io.rubinbft.bft.protocol.Replica;
+import io.rubinbft.bft.spi.ReplicaServices;
+import io.rubinbft.ledger.BlockStore;
+import io.rubinbft.ledger.BlockStoreConfig;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.Durability;
+import io.rubinbft.orderer.crypto.Sha256;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.hyperledger.fabric.protos.common.Block;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Decisions rebuilt from a ledger that four real replicas wrote are what those replicas decided
+ * (the same proposal digests, or a replica that caught up from them could not chain to the next
+ * proposal), and a fresh replica (the fixture's fourth consenter, with its real Fabric crypto)
+ * accepts every one through state transfer, checking chain, digests and the consenters' signatures
+ * itself.
+ */
+class LedgerDecisionArchiveTest {
+
+  private static final int FRESH = 3;
+
+  @TempDir Path data;
+
+  @Test
+  void aFreshReplicaAcceptsEveryDecisionRebuiltFromTheLedger() throws Exception {
+    try (FabricTestCluster cluster = new FabricTestCluster(data.resolve("wal"), 64L << 20);
+        BlockStore store = BlockStore.open(BlockStoreConfig.defaults(data.resolve("ledger")))) {
+      cluster.submit(40);
+      cluster.runUntilOrdered(40, 4_000);
+      List<Block> chain = cluster.chain(0);
+      assertThat(chain).hasSizeGreaterThan(1);
+      ChannelLedger ledger = store.createChannel("fixture");
+      ledger.append(cluster.genesis.toByteArray(), Durability.SYNCED);
+      for (Block block : chain) {
+        ledger.append(block.toByteArray(), Durability.SYNCED);
+      }
+      ReplicaServices services = services(cluster);
+      LedgerDecisionArchive archive =
+          new LedgerDecisionArchive(
+              ledger,
+              cluster.channel.consenters(),
+              services.crypto(),
+              new Sha256(FabricTestCluster.PROVIDER));
+      Replica fresh =
+          Replica.start(
+              ChannelReplicas.replicaConfig(cluster.channel, FRESH, Duration.ofMillis(10)),
+              services);
+
+      Effects asked = fresh.step(new Event.Received(0, new Status(0, true, chain.size(), 0)));
+      FetchDecisions fetch = fetchIn(asked);
+      List<Decision> served =
+          archive.decisions(
+              new ArchiveRead(FRESH, fetch.from(), fetch.previous(), fetch.maxCount()));
+      Effects applied = fresh.step(new Event.Received(0, new Decisions(served, 0)));
+
+      assertThat(digests(served)).isEqualTo(cluster.decidedDigests(0));
+      assertThat(digests(applied.decisions())).isEqualTo(digests(served));
+      assertThat(fresh.status().drops()).isEmpty();
+      assertThat(served.stream().map(ProposalBlocks::signedBlock).toList()).isEqualTo(chain);
+
+      // From the middle, chained to the digest the asker holds, the same decisions again.
+      List<Decision> fromSecond =
+          archive.decisions(
+              new ArchiveRead(FRESH, 2, served.getFirst().digest(), fetch.maxCount()));
+      assertThat(digests(fromSecond)).isEqualTo(digests(served.subList(1, served.size())));
+      assertThat(
+              archive.decisions(
+                  new ArchiveRead(FRESH, chain.size() + 1, served.getLast().digest(), 8)))
+          .isEmpty();
+    }
+  }
+
+  private static ReplicaServices services(FabricTestCluster cluster) throws Exception {
+    long consenterId = cluster.channel.consenters().consenters().get(FRESH).id();
+    return ChannelReplicas.services(
+        cluster.channel,
+        cluster.genesis.getHeader(),
+        0,
+        consenterId,
+        FabricTestCluster.enrollmentKey(consenterId),
+        FabricTestCluster.envelopeValidator(cluster.channel),
+        FabricTestCluster.PROVIDER);
+  }
+
+  private static List<Digest> digests(List<Decision> decisions) {
+    return decisions.stream().map(Decision::digest).toList();
+  }
+
+  private static FetchDecisions fetchIn(Effects effects) {
+    return effects.sendNow().stream()
+        .map(Outbound::message)
+        .filter(FetchDecisions.class::isInstance)
+        .map(FetchDecisions.class::cast)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("the fresh replica fetched nothing: " + effects));
+  }
+}
