@@ -33,11 +33,18 @@ final class ChannelEcho {
   private final Supplier<Transport> transports;
   private final Identity server;
   private final Identity client;
+  private final boolean serverSpins;
 
-  ChannelEcho(Supplier<Transport> transports, Identity server, Identity client) {
+  /**
+   * @param serverSpins whether the echo server busy-polls ({@code selectNow}) instead of waiting in
+   *     {@code select} with a 1 ms timeout: separates the stack's cost from the wake-up's
+   */
+  ChannelEcho(
+      Supplier<Transport> transports, Identity server, Identity client, boolean serverSpins) {
     this.transports = transports;
     this.server = server;
     this.client = client;
+    this.serverSpins = serverSpins;
   }
 
   EchoResult run(int size, int roundTrips, int streamed, int window)
@@ -48,7 +55,10 @@ final class ChannelEcho {
         serverSelector.listen(
             new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), pinned(client));
     listener.key().addInterest(Interest.ACCEPT);
-    Thread echo = Thread.ofPlatform().name("channel-echo").start(() -> serve(serverSelector, stop));
+    Thread echo =
+        Thread.ofPlatform()
+            .name("channel-echo")
+            .start(() -> serve(serverSelector, stop, serverSpins));
     try (Selector selector = Selector.open(transports.get(), ChannelConfig.defaults(client))) {
       Channel channel = selector.connect(listener.localAddress(), pinned(server));
       while (channel.state() != ChannelState.OPEN) {
@@ -104,11 +114,11 @@ final class ChannelEcho {
     }
   }
 
-  private static void serve(Selector selector, AtomicBoolean stop) {
+  private static void serve(Selector selector, AtomicBoolean stop, boolean spin) {
     Echoer echoer = new Echoer();
     try (selector) {
       while (!stop.get()) {
-        selector.select(echoer, 1);
+        selector.select(echoer, spin ? 0 : 1);
       }
     } catch (IOException e) {
       throw new IllegalStateException("channel echo server failed", e);
