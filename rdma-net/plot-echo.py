@@ -41,8 +41,12 @@ def main(source, target):
         marker = MARKERS.get(transport, "x")
         latency.plot(sizes, [p[1] for p in points], marker=marker, label=label)
         throughput.plot(sizes, [p[2] for p in points], marker=marker, label=label)
+    sizes = sorted({p[0] for points in series.values() for p in points})
     for axis in (latency, throughput):
         axis.set_xscale("log", base=2)
+        axis.set_xticks(sizes)
+        axis.set_xticklabels([f"{size:g}" for size in sizes])
+        axis.minorticks_off()
         axis.set_xlabel("message size (KB)")
         axis.grid(True, which="both", alpha=0.3)
         axis.legend()

@@ -43,8 +43,8 @@ public final class ClusterTransports {
       case RDMA ->
           throw new ConfigException(
               "General.Cluster.Transport is 'rdma' but the orderer node runs tcp and shm only so"
-                  + " far: rdma-net's rdma provider still has a connection-setup race on real"
-                  + " devices; choose tcp (any network) or shm (nodes on one host)");
+                  + " far (rdma-net's rdma provider is tested inside a Soft-RoCE guest, not yet in"
+                  + " the node); choose tcp (any network) or shm (nodes on one host)");
     };
   }
 }
