@@ -57,6 +57,7 @@ public final class DisniVerbsDevice implements VerbsDevice {
   private final List<RdmaEventChannel> listenerChannels = new ArrayList<>();
   private final Map<RdmaCmId, DisniListener> listeners = new IdentityHashMap<>();
   private final Map<RdmaCmId, DisniConnection> connections = new IdentityHashMap<>();
+  private boolean closed;
 
   private DisniVerbsDevice(
       InetAddress address,
@@ -330,9 +331,13 @@ public final class DisniVerbsDevice implements VerbsDevice {
     listeners.remove(listener.id());
   }
 
-  /** Closes what is left (connections, listeners), then the device's own resources. */
+  /** Closes what is left (connections, listeners), then the device's own resources; once. */
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
     for (DisniConnection connection : List.copyOf(connections.values())) {
       connection.reject();
     }
