@@ -19,9 +19,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * When the primary cuts a batch (OSDI'99 section 4.2 leaves batching to the implementation, section
- * 5.1 batches while the pipeline is busy): at once when none of its proposals is undecided, and
- * while one is, only for a full batch or when the oldest request has waited the batch timeout.
+ * When the primary cuts a batch (batching only while the protocol is busy, as Castro and Liskov's
+ * later PBFT implementation does): at once when none of its proposals is undecided, and while one
+ * is, only for a full batch or when the oldest request has waited the batch timeout.
  */
 class BatchingScenarioTest {
 
