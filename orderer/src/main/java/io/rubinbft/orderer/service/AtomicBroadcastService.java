@@ -44,7 +44,7 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
     this.channels = channels;
     Function<String, Optional<ChannelRules>> rules =
         id -> channels.channel(id).map(ServedChannel::rules);
-    this.broadcastValidator = new BroadcastValidator(rules, clock);
+    this.broadcastValidator = BroadcastValidator.forClients(rules, clock);
     this.seeks =
         new SeekHandler(
             channels, new DeliverValidator(rules, clock, timeWindow, mutualTls, sha256), clock);
