@@ -1,5 +1,6 @@
 package io.rubinbft.bft.protocol;
 
+import io.rubinbft.bft.BatchPolicy;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Proposal;
@@ -47,14 +48,22 @@ final class NormalCase {
       return;
     }
     nextProposal = Math.max(nextProposal, ctx.log.lastDelivered() + 1);
+    BatchPolicy configured =
+        BatchPolicy.uniform(ctx.config.batchMaxCount(), ctx.config.batchMaxBytes());
     while (ctx.log.lastDelivered() >= ctx.viewFloor
         && nextProposal <= ctx.highWatermark()
-        && ctx.chainDigest(nextProposal) != null
-        && ctx.pool.batchReady(ctx.now, ctx.config.batchMaxCount(), batchWaitTicks())) {
-      List<Request> batch =
-          ctx.pool.nextBatch(ctx.config.batchMaxCount(), ctx.config.batchMaxBytes());
+        && ctx.chainDigest(nextProposal) != null) {
+      Proposal previous = ctx.previousProposal(nextProposal);
+      BatchPolicy policy = ctx.services.assembler().batchPolicy(previous, configured);
+      if (!ctx.pool.batchReady(ctx.now, policy.maxCount(), batchWaitTicks())) {
+        return;
+      }
+      List<Request> batch = ctx.pool.nextBatch(policy);
+      if (batch.isEmpty()) {
+        // Every request at the head was dropped: look again at what is left.
+        continue;
+      }
       long sequence = nextProposal++;
-      Proposal previous = ctx.previousProposal(sequence);
       byte[] payload = ctx.services.assembler().assemble(sequence, batch, previous);
       Proposal proposal = new Proposal(sequence, ctx.chainDigest(sequence), batch, payload);
       Digest digest = ctx.digest(proposal);

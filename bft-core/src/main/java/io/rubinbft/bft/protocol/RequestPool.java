@@ -1,5 +1,6 @@
 package io.rubinbft.bft.protocol;
 
+import io.rubinbft.bft.BatchPolicy;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
@@ -73,21 +74,39 @@ final class RequestPool {
         || now - unproposed.peekFirst().arrivalTick() >= batchTimeoutTicks;
   }
 
-  /** The oldest unproposed requests within the limits; the caller proposes them. */
-  List<Request> nextBatch(int maxCount, long maxBytes) {
-    List<Request> batch = new ArrayList<>(Math.min(maxCount, unproposed.size()));
+  /**
+   * The oldest unproposed requests within the policy's limits; the caller proposes them. A request
+   * the policy places ALONE ends the batch before it, or is the whole batch; one it DROPs, or one
+   * that alone exceeds the byte limit (a limit lowered since it arrived), leaves the pool. The
+   * batch is empty only when every request looked at was dropped.
+   */
+  List<Request> nextBatch(BatchPolicy policy) {
+    List<Request> batch = new ArrayList<>(Math.min(policy.maxCount(), unproposed.size()));
+    List<RequestId> dropped = new ArrayList<>();
     long bytes = 0;
     for (Pending entry : unproposed) {
       if (!proposable(entry)) {
         continue;
       }
-      int size = entry.request().size();
-      if (batch.size() == maxCount || bytes + size > maxBytes) {
+      Request request = entry.request();
+      BatchPolicy.Placement placement = policy.placement().apply(request);
+      if (placement == BatchPolicy.Placement.DROP || request.size() > policy.maxBytes()) {
+        dropped.add(request.id());
+        continue;
+      }
+      if (batch.size() == policy.maxCount() || bytes + request.size() > policy.maxBytes()) {
         break;
       }
-      batch.add(entry.request());
-      bytes += size;
+      if (placement == BatchPolicy.Placement.ALONE) {
+        if (batch.isEmpty()) {
+          batch.add(request);
+        }
+        break;
+      }
+      batch.add(request);
+      bytes += request.size();
     }
+    dropped.forEach(pending::remove);
     return batch;
   }
 

@@ -1,5 +1,6 @@
 package io.rubinbft.bft.spi;
 
+import io.rubinbft.bft.BatchPolicy;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import java.util.List;
@@ -12,4 +13,14 @@ public interface ProposalAssembler {
    * {@code sequence - 1}, or {@code null} for sequence 1).
    */
   byte[] assemble(long sequence, List<Request> batch, Proposal previous);
+
+  /**
+   * How to cut the batch that follows {@code previous} (null for sequence 1). By default the
+   * replica config's limits, every request batched with others.
+   *
+   * @param configured the replica config's limits
+   */
+  default BatchPolicy batchPolicy(Proposal previous, BatchPolicy configured) {
+    return configured;
+  }
 }

@@ -14,7 +14,7 @@ import org.hyperledger.fabric.protos.common.Payload;
  * protoutil.IsConfigBlock}, a block whose only envelope has channel header type CONFIG is a config
  * block and points at itself as the last config; a CONFIG envelope is always alone in its block.
  */
-final class EnvelopeHeaders {
+public final class EnvelopeHeaders {
 
   private EnvelopeHeaders() {}
 
@@ -33,8 +33,13 @@ final class EnvelopeHeaders {
     return header.getType() == HeaderType.CONFIG_VALUE;
   }
 
-  static boolean isConfigBlock(List<ByteString> envelopes) {
-    return envelopes.size() == 1
-        && channelHeader(envelopes.getFirst()).filter(EnvelopeHeaders::isConfig).isPresent();
+  /** Whether {@code envelope} is a CONFIG envelope (the result of a config update). */
+  public static boolean isConfigEnvelope(ByteString envelope) {
+    return channelHeader(envelope).filter(EnvelopeHeaders::isConfig).isPresent();
+  }
+
+  /** Whether a block holding {@code envelopes} is a config block. */
+  public static boolean isConfigBlock(List<ByteString> envelopes) {
+    return envelopes.size() == 1 && isConfigEnvelope(envelopes.getFirst());
   }
 }

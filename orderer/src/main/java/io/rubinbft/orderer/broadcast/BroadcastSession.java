@@ -11,6 +11,7 @@ import io.rubinbft.orderer.validation.BroadcastValidator;
 import io.rubinbft.orderer.validation.Verdict;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.HeaderType;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 
@@ -120,7 +121,10 @@ public final class BroadcastSession implements StreamObserver<Envelope> {
           // Removed since validation looked it up: the answer it would have given a moment later.
           yield response(new Verdict(Status.BAD_REQUEST, "channel does not exist"));
         }
-        SubmitOutcome outcome = channel.get().submit(envelope, accepted.channelHeader().getTxId());
+        SubmitOutcome outcome =
+            accepted.channelHeader().getType() == HeaderType.CONFIG_UPDATE_VALUE
+                ? channel.get().submitConfigUpdate(envelope)
+                : channel.get().submit(envelope, accepted.channelHeader().getTxId());
         metrics.enqueued(
             channelId,
             accepted.channelHeader().getType(),

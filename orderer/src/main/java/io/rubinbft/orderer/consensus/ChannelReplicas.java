@@ -5,8 +5,6 @@ import io.rubinbft.bft.spi.ReplicaServices;
 import io.rubinbft.bft.wire.WireLimits;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.block.BlockSigner;
-import io.rubinbft.orderer.block.EnvelopeValidator;
-import io.rubinbft.orderer.block.ProposalVerifier;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.PbftSettings;
 import io.rubinbft.orderer.crypto.CryptoProvider;
@@ -16,7 +14,6 @@ import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.crypto.Sha256;
 import java.security.SecureRandom;
 import java.time.Duration;
-import org.hyperledger.fabric.protos.common.BlockHeader;
 
 /**
  * Builds a channel's PBFT replica from its config: the replica parameters (SmartBFT's options in
@@ -78,27 +75,21 @@ public final class ChannelReplicas {
   /**
    * The Fabric application for this node's replica.
    *
-   * @param base the header of the last block before sequence 1
-   * @param lastConfigIndex the newest config block number in the chain
+   * @param channel the config whose consenters vote and sign blocks
+   * @param proposals block assembly and checks under the config in force at each block
    * @param selfConsenterId this node's consenter id
    * @param enrollmentKey this node's signing key (its consenter identity's key)
-   * @param envelopes the channel's envelope validation, for backups checking proposals
    */
   public static ReplicaServices services(
       ChannelConfig channel,
-      BlockHeader base,
-      long lastConfigIndex,
+      FabricProposals proposals,
       long selfConsenterId,
       EcdsaSigner enrollmentKey,
-      EnvelopeValidator envelopes,
       CryptoProvider provider) {
     EcKeys keys = new EcKeys(provider);
     EcdsaVerifier verifier = new EcdsaVerifier(provider);
     BlockSignatureVerifier blockSignatures =
         new BlockSignatureVerifier(channel.consenters(), keys, verifier);
-    FabricProposals proposals =
-        new FabricProposals(
-            base, lastConfigIndex, channel.batchLimits(), new ProposalVerifier(envelopes));
     return new ReplicaServices(
         new ConsenterVoteCrypto(
             channel.consenters(), enrollmentKey, keys, verifier, new Sha256(provider)),

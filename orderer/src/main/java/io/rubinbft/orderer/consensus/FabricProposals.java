@@ -2,23 +2,30 @@ package io.rubinbft.orderer.consensus;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
+import io.rubinbft.bft.BatchPolicy;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.spi.ProposalAssembler;
 import io.rubinbft.orderer.block.BlockAssembler;
+import io.rubinbft.orderer.block.EnvelopeHeaders;
 import io.rubinbft.orderer.block.ProposalExpectations;
-import io.rubinbft.orderer.block.ProposalVerifier;
 import io.rubinbft.orderer.block.ViewMetadata;
-import io.rubinbft.orderer.channel.BatchLimits;
+import io.rubinbft.orderer.channel.PbftSettings;
 import java.util.List;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
-import org.hyperledger.fabric.protos.common.BlockHeader;
 
 /**
  * The primary's block assembly and the backups' block check for one channel, as bft-core's
  * ProposalAssembler and ProposalVerifier. Sequence {@code s} orders block {@code base + s}, where
  * {@code base} is the last block before consensus started on this channel (the genesis block).
+ *
+ * <p>Each block is cut and checked under the config in force after its predecessor ({@link
+ * ConfigStates}): that config's BatchSize, its MSPs and policies for the envelopes, and its config
+ * block number as last config index. A CONFIG envelope goes alone into its block; an envelope no
+ * longer valid under the config in force (its org was removed, a config update it raced with was
+ * ordered first) leaves the pool instead of being proposed.
  *
  * <p>The consenter metadata is SmartBFT's ViewMetadata with view 0 and the sequence: bft-core does
  * not tell the application its view, and Fabric peers do not read this field (they check the
@@ -27,33 +34,51 @@ import org.hyperledger.fabric.protos.common.BlockHeader;
 public final class FabricProposals
     implements ProposalAssembler, io.rubinbft.bft.spi.ProposalVerifier {
 
-  private final BlockHeader base;
-  private final long lastConfigIndex;
-  private final BatchLimits limits;
-  private final ProposalVerifier verifier;
+  private final Block base;
+  private final ConfigStates configs;
 
   /**
-   * @param base the header of the last block before sequence 1
-   * @param lastConfigIndex the newest config block number in the chain
-   * @param limits BatchSize of the config in force
-   * @param verifier the block checks, with the channel's envelope validation
+   * @param base the last block before sequence 1 (the genesis block)
+   * @param configs the config in force after each block
    */
-  public FabricProposals(
-      BlockHeader base, long lastConfigIndex, BatchLimits limits, ProposalVerifier verifier) {
+  public FabricProposals(Block base, ConfigStates configs) {
     this.base = base;
-    this.lastConfigIndex = lastConfigIndex;
-    this.limits = limits;
-    this.verifier = verifier;
+    this.configs = configs;
   }
 
   @Override
   public byte[] assemble(long sequence, List<Request> batch, Proposal previous) {
+    Block previousBlock = previousBlock(previous);
+    ConfigState state = stateAfter(previousBlock);
     List<ByteString> envelopes =
         batch.stream().map(request -> ByteString.copyFrom(request.payload())).toList();
     Block block =
         BlockAssembler.assemble(
-            previousHeader(previous), envelopes, lastConfigIndex, consenterMetadata(sequence));
+            previousBlock.getHeader(),
+            envelopes,
+            state.config().blockNumber(),
+            consenterMetadata(sequence));
+    configs.record(block, state);
     return ProposalBlocks.payload(block);
+  }
+
+  @Override
+  public BatchPolicy batchPolicy(Proposal previous, BatchPolicy configured) {
+    ConfigState state = stateAfter(previousBlock(previous));
+    PbftSettings pbft = state.config().pbft();
+    long maxBytes = Math.max(pbft.batchMaxBytes(), pbft.requestMaxBytes());
+    return new BatchPolicy(
+        pbft.batchMaxCount(),
+        Math.min(configured.maxBytes(), maxBytes),
+        request -> {
+          ByteString envelope = UnsafeByteOperations.unsafeWrap(request.payload());
+          if (state.envelopes().invalidReason(envelope).isPresent()) {
+            return BatchPolicy.Placement.DROP;
+          }
+          return EnvelopeHeaders.isConfigEnvelope(envelope)
+              ? BatchPolicy.Placement.ALONE
+              : BatchPolicy.Placement.WITH_OTHERS;
+        });
   }
 
   @Override
@@ -62,21 +87,48 @@ public final class FabricProposals
     if (block.isEmpty()) {
       return Optional.of("proposal " + proposal.sequence() + "'s payload is not a block header");
     }
+    Block previousBlock = previousBlock(previous);
+    Optional<ConfigState> state = configs.after(previousBlock);
+    if (state.isEmpty()) {
+      return Optional.of(
+          "the config in force after block "
+              + previousBlock.getHeader().getNumber()
+              + " is unknown to this replica");
+    }
     ProposalExpectations expected =
         new ProposalExpectations(
-            previousHeader(previous),
-            lastConfigIndex,
-            limits,
+            previousBlock.getHeader(),
+            state.get().config().blockNumber(),
+            state.get().config().batchLimits(),
             consenterMetadata(proposal.sequence()));
-    return verifier.invalidReason(block.get(), expected);
+    Optional<String> reason = state.get().proposals().invalidReason(block.get(), expected);
+    if (reason.isEmpty()) {
+      configs.record(block.get(), state.get());
+    }
+    return reason;
   }
 
-  private BlockHeader previousHeader(Proposal previous) {
+  private ConfigState stateAfter(Block previous) {
+    return configs
+        .after(previous)
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "the primary builds on block "
+                        + previous.getHeader().getNumber()
+                        + " whose config it does not know"));
+  }
+
+  /**
+   * The previous block's header and metadata (its data stays in the proposal's requests: only the
+   * header hash matters to find the config in force after it).
+   */
+  private Block previousBlock(Proposal previous) {
     if (previous == null) {
       return base;
     }
     try {
-      return Block.parseFrom(previous.payload()).getHeader();
+      return Block.parseFrom(previous.payload());
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException(
           "accepted proposal " + previous.sequence() + " is not a block header", e);

@@ -6,7 +6,9 @@ import io.rubinbft.bft.RequestId;
 import io.rubinbft.orderer.crypto.Sha256;
 import java.util.HexFormat;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
+import org.hyperledger.fabric.protos.common.ConfigEnvelope;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.HeaderType;
 import org.hyperledger.fabric.protos.common.Payload;
 
 /**
@@ -27,6 +29,15 @@ public final class FabricRequests {
     return txId.isEmpty() ? "sha256:" + HexFormat.of().formatHex(sha256.hash(envelope)) : txId;
   }
 
+  /**
+   * The request key of the CONFIG envelope made from config update {@code update}: the update's
+   * hash, so the same update sent to every orderer is ordered once, whichever node's CONFIG
+   * envelope wins.
+   */
+  public static String configKey(byte[] update, Sha256 sha256) {
+    return "config-update:" + HexFormat.of().formatHex(sha256.hash(update));
+  }
+
   /** The request for {@code envelope} under {@code key} (see {@link #key}). */
   public static Request request(String key, byte[] envelope) {
     return new Request(new RequestId(CLIENT, key), envelope);
@@ -39,13 +50,16 @@ public final class FabricRequests {
    *     happen for an envelope the replicas validated and decided
    */
   static Request ofOrdered(byte[] envelope, Sha256 sha256) {
-    String txId;
     try {
       Payload payload = Payload.parseFrom(Envelope.parseFrom(envelope).getPayload());
-      txId = ChannelHeader.parseFrom(payload.getHeader().getChannelHeader()).getTxId();
+      ChannelHeader header = ChannelHeader.parseFrom(payload.getHeader().getChannelHeader());
+      if (header.getType() == HeaderType.CONFIG_VALUE) {
+        byte[] update = ConfigEnvelope.parseFrom(payload.getData()).getLastUpdate().toByteArray();
+        return request(configKey(update, sha256), envelope);
+      }
+      return request(key(header.getTxId(), envelope, sha256), envelope);
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("a decided envelope has no channel header", e);
+      throw new IllegalStateException("a decided envelope does not decode", e);
     }
-    return request(key(txId, envelope, sha256), envelope);
   }
 }

@@ -1,18 +1,24 @@
 package io.rubinbft.orderer.node;
 
+import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
+import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.net.PeerAuthenticator;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.channel.NotAConsenterException;
+import io.rubinbft.orderer.participation.BlockId;
 import io.rubinbft.orderer.participation.ChannelInfo;
 import io.rubinbft.orderer.participation.ChannelParticipation;
 import io.rubinbft.orderer.participation.ParticipationException;
 import io.rubinbft.orderer.participation.ParticipationException.Reason;
 import io.rubinbft.orderer.service.Channels;
 import io.rubinbft.orderer.service.ServedChannel;
+import io.rubinbft.orderer.service.SubmitOutcome;
+import io.rubinbft.orderer.validation.BroadcastResult;
+import io.rubinbft.orderer.validation.BroadcastValidator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -24,6 +30,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.stream.Stream;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Envelope;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,6 +110,51 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     }
     LOG.info("joined channel {} as consenter", name);
     return info(name).orElseThrow();
+  }
+
+  /**
+   * Fabric's UpdateChannel: the update passes the Broadcast checks (size, /Channel/Writers) and the
+   * config update processing; the answer carries the height before the config block is written.
+   */
+  @Override
+  public ChannelInfo update(String name, Envelope update) throws ParticipationException {
+    ChannelRuntime runtime = channels.get(name);
+    if (runtime == null) {
+      throw new ParticipationException(Reason.NOT_A_CHANNEL, "channel does not exist");
+    }
+    long height = runtime.ledger().height();
+    String failed = "failed update config of channel " + name + ": ";
+    BroadcastValidator validator =
+        BroadcastValidator.forClients(channel -> Optional.of(runtime.rules()), node.clock());
+    if (validator.validate(update) instanceof BroadcastResult.Rejected rejected) {
+      throw new ParticipationException(
+          Reason.BAD_REQUEST,
+          failed
+              + "config update for existing channel did not pass initial checks: "
+              + rejected.verdict().info());
+    }
+    SubmitOutcome outcome = runtime.submitConfigUpdate(update);
+    if (!(outcome instanceof SubmitOutcome.Accepted)) {
+      throw new ParticipationException(Reason.BAD_REQUEST, failed + outcome.info());
+    }
+    return new ChannelInfo(name, ChannelInfo.url(name), "consenter", "active", height);
+  }
+
+  @Override
+  public ByteString block(String name, BlockId block) throws ParticipationException {
+    ChannelRuntime runtime = channels.get(name);
+    if (runtime == null) {
+      throw new ParticipationException(Reason.NOT_FOUND, "channel does not exist");
+    }
+    ChannelLedger ledger = runtime.ledger();
+    long number = block.numberIn(ledger.block(ledger.height() - 1).orElseThrow().block());
+    return ledger
+        .block(number)
+        .map(StoredBlock::bytes)
+        .orElseThrow(
+            () ->
+                new ParticipationException(
+                    Reason.NOT_FOUND, "no such block number [" + number + "] in index"));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.rubinbft.orderer.node;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.protocol.Replica;
@@ -9,24 +11,27 @@ import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.bft.wire.WireLimits;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
+import io.rubinbft.ledger.HeightSubscription;
+import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.ledger.wal.WalConfig;
+import io.rubinbft.orderer.block.EnvelopeHeaders;
 import io.rubinbft.orderer.channel.ChannelConfig;
-import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.Consenter;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.channel.NotAConsenterException;
-import io.rubinbft.orderer.consensus.BroadcastEnvelopeChecks;
+import io.rubinbft.orderer.configtx.ConfigEnvelopeSigner;
+import io.rubinbft.orderer.configtx.ConfigUpdateException;
 import io.rubinbft.orderer.consensus.ChannelReplicas;
+import io.rubinbft.orderer.consensus.ConfigState;
+import io.rubinbft.orderer.consensus.ConfigStates;
 import io.rubinbft.orderer.consensus.ConsensusLog;
+import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.FabricRequests;
 import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
 import io.rubinbft.orderer.consensus.ProposalBlocks;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.consensus.ReplicaHost;
-import io.rubinbft.orderer.consensus.VerifiedEnvelopes;
 import io.rubinbft.orderer.crypto.Sha256;
-import io.rubinbft.orderer.msp.MspConfigException;
-import io.rubinbft.orderer.policy.PolicyConfigException;
 import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
@@ -37,72 +42,83 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.ConfigEnvelope;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Payload;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * One channel served by this node: its config, ledger, validation rules and PBFT replica.
- *
- * <p>The config is the channel's genesis block (block 0); config updates arrive with a later issue.
- * Sequence {@code s} of the replica orders block {@code s}.
+ * One channel served by this node: its ledger, its PBFT replica, and the configs in force along its
+ * chain ({@link ConfigStates}). Broadcast and Deliver use the newest committed config; config
+ * updates become CONFIG envelopes signed by this node and ordered alone in a block; every block is
+ * cut and checked under the config its predecessor leaves in force. Sequence {@code s} of the
+ * replica orders block {@code s}.
  */
 public final class ChannelRuntime implements ServedChannel, AutoCloseable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(ChannelRuntime.class);
   private static final int IDENTITY_CACHE = 4096;
 
   /** How long Broadcast waits for the replica thread to take a request (normally a few ms). */
   private static final Duration SUBMIT_TIMEOUT = Duration.ofSeconds(5);
 
-  /** Envelope digests remembered as verified at ingress: about 5 MB at this bound. */
+  /** Envelope digests remembered as verified per config: about 5 MB at this bound. */
   private static final int MAX_VERIFIED_ENVELOPES = 50_000;
 
-  private final ChannelConfig config;
   private final ChannelLedger ledger;
-  private final ChannelRules rules;
-  private final VerifiedEnvelopes verified;
+  private final ConfigStates configs;
+  private final ConfigEnvelopeSigner configSigner;
   private final Sha256 sha256;
   private final ReplicaHost host;
+  private final HeightSubscription commits;
+  private final ConfigForwarding forwarding;
 
   private ChannelRuntime(
-      ChannelConfig config,
       ChannelLedger ledger,
-      ChannelRules rules,
-      VerifiedEnvelopes verified,
+      ConfigStates configs,
+      ConfigEnvelopeSigner configSigner,
       Sha256 sha256,
-      ReplicaHost host) {
-    this.config = config;
+      ReplicaHost host,
+      Function<Consumer<byte[]>, ConfigForwarding> forwarding) {
     this.ledger = ledger;
-    this.rules = rules;
-    this.verified = verified;
+    this.configs = configs;
+    this.configSigner = configSigner;
     this.sha256 = sha256;
     this.host = host;
+    this.commits = ledger.onHeight(configs::heightReached);
+    this.forwarding = forwarding.apply(this::admitForwarded);
   }
 
   /**
-   * Starts serving the channel whose ledger is {@code ledger} (holding at least its genesis block),
-   * recovering the replica from its WAL if it has one.
+   * Starts serving the channel whose ledger is {@code ledger} (holding at least its genesis block)
+   * under its newest config block, recovering the replica from its WAL if it has one.
    *
    * @throws InvalidConfigException when the channel's config cannot be served by this node
    */
   public static ChannelRuntime start(NodeContext node, ChannelLedger ledger)
       throws InvalidConfigException {
     Block genesis = ledger.block(0).orElseThrow().block();
-    ChannelConfig config = ConfigBlockReader.read(genesis);
+    ConfigStates configs =
+        new ConfigStates(
+            ConfigState.factory(
+                node.provider(), node.clock(), IDENTITY_CACHE, MAX_VERIFIED_ENVELOPES),
+            number -> ledger.block(number).map(StoredBlock::block),
+            ledger.block(ledger.height() - 1).orElseThrow().block());
+    ChannelConfig config = configs.committed().config();
     Consenter self = thisNode(config, node.identity().certificate());
     int index = config.consenters().replicaIndex(self.id()).orElseThrow();
     ReplicaConfig replicaConfig = ChannelReplicas.replicaConfig(config, index, node.tick());
     WireLimits limits = ChannelReplicas.wireLimits(replicaConfig);
-    ChannelRules rules = rules(config, node);
-    Sha256 sha256 = new Sha256(node.provider());
-    VerifiedEnvelopes verified = new VerifiedEnvelopes(sha256, MAX_VERIFIED_ENVELOPES);
     ReplicaServices services =
         ChannelReplicas.services(
             config,
-            genesis.getHeader(),
-            0,
+            new FabricProposals(genesis, configs),
             self.id(),
             node.identity().signer(),
-            BroadcastEnvelopeChecks.of(rules, node.clock(), verified),
             node.provider());
     ConsensusLog.Opened log =
         ConsensusLog.open(
@@ -114,6 +130,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
         log.records().isEmpty()
             ? Replica.start(replicaConfig, services)
             : Replica.recover(replicaConfig, services, log.records());
+    ReplicaDirectory directory = ReplicaDirectory.fromMapping(config.consenters());
+    Sha256 sha256 = new Sha256(node.provider());
     ReplicaHost host =
         new ReplicaHost(
             config.channelId(),
@@ -122,16 +140,23 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
             log.log(),
             new MessageCodec(limits),
             node.network(),
-            ReplicaDirectory.fromMapping(config.consenters()),
+            directory,
             ledger,
             new LedgerDecisionArchive(ledger, config.consenters(), services.crypto(), sha256),
             node.tick());
     host.progress().listen(node.metrics().decisions(config.channelId()));
-    return new ChannelRuntime(config, ledger, rules, verified, sha256, host);
+    return new ChannelRuntime(
+        ledger,
+        configs,
+        new ConfigEnvelopeSigner(node.identity(), node.clock()),
+        sha256,
+        host,
+        admit -> new ConfigForwarding(config.channelId(), node.network(), directory, index, admit));
   }
 
+  /** The newest committed config. */
   public ChannelConfig config() {
-    return config;
+    return configs.committed().config();
   }
 
   @Override
@@ -139,10 +164,10 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     return ledger;
   }
 
-  /** The rules Broadcast and Deliver validate this channel's envelopes with. */
+  /** The rules of the newest committed config, which Broadcast and Deliver apply. */
   @Override
   public ChannelRules rules() {
-    return rules;
+    return configs.committed().rules();
   }
 
   /**
@@ -153,8 +178,59 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   public SubmitOutcome submit(Envelope envelope, String txId) {
     byte[] bytes = envelope.toByteArray();
     // The Broadcast service validated it (signature, Writers): backups need not verify it again.
-    verified.add(bytes);
-    String key = FabricRequests.key(txId, bytes, sha256);
+    configs.committed().verified().add(bytes);
+    return offer(FabricRequests.key(txId, bytes, sha256), bytes);
+  }
+
+  /**
+   * Turns a CONFIG_UPDATE (its signature already found to satisfy /Channel/Writers) into the CONFIG
+   * envelope this node signs, and offers that to the pool. It is keyed by the update's hash: the
+   * same update sent to every orderer is ordered once, whichever node's CONFIG envelope wins.
+   */
+  @Override
+  public SubmitOutcome submitConfigUpdate(Envelope update) {
+    ConfigState state = configs.committed();
+    Envelope config;
+    try {
+      config = state.processor().process(update, configSigner);
+    } catch (ConfigUpdateException e) {
+      return new SubmitOutcome.Refused(e.status(), e.getMessage());
+    }
+    byte[] bytes = config.toByteArray();
+    state.verified().add(bytes);
+    SubmitOutcome outcome = offer(FabricRequests.configKey(update.toByteArray(), sha256), bytes);
+    if (outcome instanceof SubmitOutcome.Accepted) {
+      forwarding.forward(bytes);
+    }
+    return outcome;
+  }
+
+  /**
+   * A CONFIG envelope another consenter made and forwarded: offered to the pool under the same key
+   * once it passes the backup's check under this node's committed config.
+   */
+  private void admitForwarded(byte[] bytes) {
+    ByteString envelope = ByteString.copyFrom(bytes);
+    ConfigState state = configs.committed();
+    Optional<String> invalid =
+        EnvelopeHeaders.isConfigEnvelope(envelope)
+            ? state.envelopes().invalidReason(envelope)
+            : Optional.of("not a CONFIG envelope");
+    if (invalid.isPresent()) {
+      LOG.warn(
+          "channel {}: forwarded config envelope refused: {}", config().channelId(), invalid.get());
+      return;
+    }
+    try {
+      Payload payload = Payload.parseFrom(Envelope.parseFrom(envelope).getPayload());
+      Envelope update = ConfigEnvelope.parseFrom(payload.getData()).getLastUpdate();
+      offer(FabricRequests.configKey(update.toByteArray(), sha256), bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a CONFIG envelope that passed its check does not decode", e);
+    }
+  }
+
+  private SubmitOutcome offer(String key, byte[] bytes) {
     Optional<String> refusal;
     try {
       refusal = host.submit(key, bytes).get(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -170,7 +246,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   /** bft-core's refusals name their kind first ("pool full: ...", "duplicate: ..."). */
   private SubmitOutcome outcomeOf(String refusal) {
     if (refusal.startsWith("pool full")) {
-      return new SubmitOutcome.PoolFull(config.pbft().requestPoolSize());
+      return new SubmitOutcome.PoolFull(config().pbft().requestPoolSize());
     }
     if (refusal.startsWith("duplicate")) {
       return new SubmitOutcome.AlreadyProcessed();
@@ -184,7 +260,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
 
   /** Whether {@code certificate} is one of this channel's consenters' TLS certificates. */
   public boolean isConsenterCertificate(X509Certificate certificate) {
-    return config.consenters().consenters().stream()
+    return config().consenters().consenters().stream()
         .anyMatch(
             c ->
                 c.clientTlsCertificate().equals(certificate)
@@ -193,6 +269,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
 
   @Override
   public void close() {
+    forwarding.close();
+    commits.close();
     host.close();
   }
 
@@ -202,19 +280,6 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       return config.thisNode(certificate);
     } catch (NotAConsenterException e) {
       throw new InvalidConfigException(e.getMessage());
-    }
-  }
-
-  private static ChannelRules rules(ChannelConfig config, NodeContext node)
-      throws InvalidConfigException {
-    try {
-      return ChannelRules.fromConfig(
-          config.config(),
-          node.provider(),
-          config.batchLimits().absoluteMaxBytes(),
-          IDENTITY_CACHE);
-    } catch (MspConfigException | PolicyConfigException e) {
-      throw new InvalidConfigException("channel '" + config.channelId() + "': " + e.getMessage());
     }
   }
 

@@ -1,8 +1,10 @@
 package io.rubinbft.orderer.participation;
 
+import com.google.protobuf.ByteString;
 import java.util.List;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Envelope;
 
 /** What the participation API asks of the node: the channels it serves, joining and leaving. */
 public interface ChannelParticipation {
@@ -23,6 +25,24 @@ public interface ChannelParticipation {
    *     block, or this node is not one of its consenters) or INTERNAL
    */
   ChannelInfo join(Block configBlock, byte[] configBlockBytes) throws ParticipationException;
+
+  /**
+   * Orders a config update on {@code channel}, as Broadcast would: {@code update}'s signature must
+   * satisfy /Channel/Writers and its signatures the changed elements' mod_policies. Answers the
+   * channel's info once the resulting CONFIG envelope is in the request pool (not yet ordered).
+   *
+   * @throws ParticipationException with NOT_A_CHANNEL when this node does not serve {@code
+   *     channel}, BAD_REQUEST with Fabric's reason when the update is refused
+   */
+  ChannelInfo update(String channel, Envelope update) throws ParticipationException;
+
+  /**
+   * The bytes of one block of the channel, exactly as the ledger stores them (and Deliver serves
+   * them).
+   *
+   * @throws ParticipationException with NOT_FOUND when the channel or the block does not exist
+   */
+  ByteString block(String channel, BlockId block) throws ParticipationException;
 
   /**
    * Stops serving the channel and removes its ledger and consensus state.

@@ -11,6 +11,8 @@ public final class ParticipationException extends Exception {
     NOT_FOUND(404),
     /** Joining a channel that exists: 405, as Fabric answers. */
     ALREADY_EXISTS(405),
+    /** Updating a channel this node does not serve: 405, as Fabric answers. */
+    NOT_A_CHANNEL(405),
     /** The channel is being removed: 409. */
     PENDING_REMOVAL(409),
     /** This node could not do it (disk, ledger): 500. */

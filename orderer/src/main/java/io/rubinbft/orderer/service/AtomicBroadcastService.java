@@ -57,7 +57,7 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
     this.deliverMetrics = deliverMetrics;
     Function<String, Optional<ChannelRules>> rules =
         id -> channels.channel(id).map(ServedChannel::rules);
-    this.broadcastValidator = new BroadcastValidator(rules, clock);
+    this.broadcastValidator = BroadcastValidator.forClients(rules, clock);
     this.seeks =
         new SeekHandler(
             channels,

@@ -27,4 +27,12 @@ public interface ServedChannel {
    *     recently committed requests
    */
   SubmitOutcome submit(Envelope envelope, String txId);
+
+  /**
+   * Applies a CONFIG_UPDATE envelope (its signature already found to satisfy /Channel/Writers) to
+   * the current config and hands the resulting CONFIG envelope to the request pool: {@link
+   * SubmitOutcome.Refused} with Fabric's status and message when the update is not authorized or
+   * not applicable, else as {@link #submit}.
+   */
+  SubmitOutcome submitConfigUpdate(Envelope update);
 }

@@ -4,8 +4,9 @@ import org.hyperledger.fabric.protos.common.Status;
 
 /**
  * The request pool's answer to {@link ServedChannel#submit}, and the Broadcast response it becomes.
- * Every refusal is 503 SERVICE_UNAVAILABLE with an info starting "failed to submit request: ", as
- * Fabric's BFT chain answers a request its SmartBFT pool refuses.
+ * The pool's refusals are 503 SERVICE_UNAVAILABLE with an info starting "failed to submit request:
+ * ", as Fabric's BFT chain answers a request its SmartBFT pool refuses; a config update that cannot
+ * be applied is {@link Refused} with Fabric's status and message.
  */
 public sealed interface SubmitOutcome {
 
@@ -68,4 +69,10 @@ public sealed interface SubmitOutcome {
       return "failed to submit request: " + reason;
     }
   }
+
+  /**
+   * A config update refused before it reached the pool, e.g. BAD_REQUEST "error applying config
+   * update to existing channel 'ch': error authorizing update: ...".
+   */
+  record Refused(Status status, String info) implements SubmitOutcome {}
 }

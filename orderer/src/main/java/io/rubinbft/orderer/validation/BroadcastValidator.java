@@ -20,18 +20,40 @@ import org.hyperledger.fabric.protos.common.SignatureHeader;
  */
 public final class BroadcastValidator {
 
-  static final String CONFIG_UPDATES_NOT_SUPPORTED = "config updates not supported yet";
+  static final String CONFIG_UPDATE_NOT_ORDERED =
+      "a CONFIG_UPDATE is not ordered as is: orderers order the CONFIG envelope made from it";
 
   private final Function<String, Optional<ChannelRules>> channels;
   private final Clock clock;
+  private final boolean acceptsConfigUpdates;
 
   /**
+   * The check of envelopes in a proposed block: a CONFIG_UPDATE is refused there.
+   *
    * @param channels the current rules of a channel this node serves, by channel ID
    * @param clock the time creator certificates must not have expired at
    */
   public BroadcastValidator(Function<String, Optional<ChannelRules>> channels, Clock clock) {
+    this(channels, clock, false);
+  }
+
+  private BroadcastValidator(
+      Function<String, Optional<ChannelRules>> channels,
+      Clock clock,
+      boolean acceptsConfigUpdates) {
     this.channels = channels;
     this.clock = clock;
+    this.acceptsConfigUpdates = acceptsConfigUpdates;
+  }
+
+  /**
+   * The check at Broadcast ingress: a CONFIG_UPDATE passes the same size and /Channel/Writers
+   * checks as a normal message (Fabric's filters on the config path), and is then accepted for the
+   * config update processing its header type calls for.
+   */
+  public static BroadcastValidator forClients(
+      Function<String, Optional<ChannelRules>> channels, Clock clock) {
+    return new BroadcastValidator(channels, clock, true);
   }
 
   public BroadcastResult validate(Envelope envelope) {
@@ -72,9 +94,11 @@ public final class BroadcastValidator {
 
   /** Fabric's StandardChannel.ClassifyMsg: every type but these three is a normal message. */
   @SuppressWarnings("deprecation") // ORDERER_TRANSACTION: deprecated because v3 rejects it, as here
-  private static Optional<Verdict> typeProblem(int type) {
+  private Optional<Verdict> typeProblem(int type) {
     if (type == HeaderType.CONFIG_UPDATE_VALUE) {
-      return Optional.of(Verdict.badRequest(CONFIG_UPDATES_NOT_SUPPORTED));
+      return acceptsConfigUpdates
+          ? Optional.empty()
+          : Optional.of(Verdict.badRequest(CONFIG_UPDATE_NOT_ORDERED));
     }
     if (type == HeaderType.CONFIG_VALUE) {
       return Optional.of(

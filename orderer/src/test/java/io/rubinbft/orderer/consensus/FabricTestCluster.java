@@ -13,17 +13,15 @@ import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
 import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.ledger.wal.WalConfig;
-import io.rubinbft.orderer.block.EnvelopeValidator;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
+import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
-import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.testing.FabricFixtures;
-import io.rubinbft.orderer.validation.ChannelRules;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import org.hyperledger.fabric.protos.common.Block;
 
@@ -51,7 +50,6 @@ final class FabricTestCluster implements AutoCloseable {
   final ChannelConfig channel;
   private final Path walRoot;
   private final long walSegmentBytes;
-  private final EnvelopeValidator envelopes;
   private final EnvelopeFactory client;
   private final Queue<Delivery> network = new ArrayDeque<>();
   private final List<Replica> replicas = new ArrayList<>();
@@ -68,7 +66,6 @@ final class FabricTestCluster implements AutoCloseable {
     genesis =
         Block.parseFrom(Files.readAllBytes(FabricFixtures.root().resolve("bft-genesis.block")));
     channel = ConfigBlockReader.read(genesis);
-    envelopes = envelopeValidator(channel);
     client = new EnvelopeFactory(user1(), Clock.systemUTC());
     for (int r = 0; r < NODES; r++) {
       chains.add(new ArrayList<>());
@@ -149,14 +146,20 @@ final class FabricTestCluster implements AutoCloseable {
   private void open(int r) throws Exception {
     long consenterId = channel.consenters().consenters().get(r).id();
     ReplicaConfig config = ChannelReplicas.replicaConfig(channel, r, TICK);
+    List<Block> chain = chains.get(r);
+    ConfigStates configs =
+        configStates(
+            n ->
+                n == 0
+                    ? Optional.of(genesis)
+                    : Optional.ofNullable(n <= chain.size() ? chain.get((int) n - 1) : null),
+            chain.isEmpty() ? genesis : chain.getLast());
     ReplicaServices services =
         ChannelReplicas.services(
             channel,
-            genesis.getHeader(),
-            0,
+            new FabricProposals(genesis, configs),
             consenterId,
             enrollmentKey(consenterId),
-            envelopes,
             PROVIDER);
     ConsensusLog.Opened opened =
         ConsensusLog.open(
@@ -206,12 +209,11 @@ final class FabricTestCluster implements AutoCloseable {
     }
   }
 
-  static EnvelopeValidator envelopeValidator(ChannelConfig channel) throws Exception {
-    return BroadcastEnvelopeChecks.of(
-        ChannelRules.fromConfig(
-            channel.config(), PROVIDER, channel.batchLimits().absoluteMaxBytes(), 1024),
-        Clock.systemUTC(),
-        new VerifiedEnvelopes(new Sha256(PROVIDER), 1024));
+  /** The configs along a chain whose committed blocks are {@code blocks}, up to {@code tip}. */
+  static ConfigStates configStates(ConfigStates.CommittedBlocks blocks, Block tip)
+      throws InvalidConfigException {
+    return new ConfigStates(
+        ConfigState.factory(PROVIDER, Clock.systemUTC(), 1024, 1024), blocks, tip);
   }
 
   static EcdsaSigner enrollmentKey(long consenterId) throws Exception {

@@ -21,6 +21,7 @@ import io.rubinbft.orderer.crypto.Sha256;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,13 +90,15 @@ class LedgerDecisionArchiveTest {
 
   private static ReplicaServices services(FabricTestCluster cluster) throws Exception {
     long consenterId = cluster.channel.consenters().consenters().get(FRESH).id();
+    // The fresh replica holds the genesis block only: the config in force is the genesis config.
+    ConfigStates configs =
+        FabricTestCluster.configStates(
+            n -> n == 0 ? Optional.of(cluster.genesis) : Optional.empty(), cluster.genesis);
     return ChannelReplicas.services(
         cluster.channel,
-        cluster.genesis.getHeader(),
-        0,
+        new FabricProposals(cluster.genesis, configs),
         consenterId,
         FabricTestCluster.enrollmentKey(consenterId),
-        FabricTestCluster.envelopeValidator(cluster.channel),
         FabricTestCluster.PROVIDER);
   }
 

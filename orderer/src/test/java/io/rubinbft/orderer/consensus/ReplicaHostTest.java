@@ -12,6 +12,7 @@ import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
+import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.ledger.wal.WalConfig;
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
@@ -146,11 +147,12 @@ class ReplicaHostTest {
     ReplicaServices services =
         ChannelReplicas.services(
             fixture.channel,
-            fixture.genesis.getHeader(),
-            0,
+            new FabricProposals(
+                fixture.genesis,
+                FabricTestCluster.configStates(
+                    n -> ledger.block(n).map(StoredBlock::block), fixture.genesis)),
             consenterId,
             key,
-            FabricTestCluster.envelopeValidator(fixture.channel),
             FabricTestCluster.PROVIDER);
     Replica replica = Replica.start(config, services);
     LedgerDecisionArchive archive =

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.participation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
@@ -16,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -145,6 +147,90 @@ class ParticipationHandlerTest {
         "invalid channel ID: 'Bad_Name' contains illegal characters, allowed are [a-z][a-z0-9.-]*");
   }
 
+  /** osnadmin channel fetch: the stored bytes, as Fabric serves them (fixtures fact 22). */
+  @Test
+  void fetchServesBlockBytesAsFabricDoes() throws Exception {
+    join(genesisBlock());
+    for (int n = 1; n <= 9; n++) {
+      channels.append("fixture", fixtureBlock(n));
+    }
+
+    HttpResponse<byte[]> first = getBytes("/fixture/blocks/1");
+    assertThat(first.statusCode()).isEqualTo(200);
+    assertThat(first.headers().firstValue("Content-Type")).contains("application/octet-stream");
+    assertThat(first.headers().firstValue("Cache-Control")).contains("no-store");
+    assertThat(first.body()).isEqualTo(fixtureBlock(1).toByteArray());
+    assertThat(getBytes("/fixture/blocks/config").body()).isEqualTo(fixtureBlock(7).toByteArray());
+    assertThat(getBytes("/fixture/blocks/newest").body()).isEqualTo(fixtureBlock(9).toByteArray());
+    assertThat(getBytes("/fixture/blocks/oldest").body()).isEqualTo(genesisBlock());
+  }
+
+  @Test
+  void fetchRefusesUnknownChannelsBlocksAndIdsAsFabricDoes() throws Exception {
+    join(genesisBlock());
+
+    assertError(get("/fixture/blocks/1"), 404, "no block 1");
+    assertError(get("/nosuch/blocks/0"), 404, "channel does not exist");
+    assertError(
+        get("/fixture/blocks/latest"),
+        400,
+        "invalid block ID: 'latest' not equal <newest|oldest|config|(number)>");
+    HttpResponse<String> post =
+        client.send(
+            request("/fixture/blocks/0").POST(HttpRequest.BodyPublishers.noBody()).build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertError(post, 405, "invalid request method: POST");
+  }
+
+  /** osnadmin channel update: the fixture's update, multipart part config-update-envelope. */
+  @Test
+  void updateTakesTheConfigUpdateEnvelopeAsFabricDoes() throws Exception {
+    join(genesisBlock());
+    byte[] update =
+        Files.readAllBytes(
+            FabricFixtures.root().resolve("config-update/anchorpeer-update.envelope"));
+
+    HttpResponse<String> answer = put(form("config-update-envelope", update));
+    assertThat(answer.statusCode()).isEqualTo(201);
+    assertThat(answer.headers().firstValue("Location"))
+        .contains("/participation/v1/channels/fixture");
+    assertThat(channels.updates).containsExactly(Envelope.parseFrom(update));
+
+    assertError(
+        put(form("config-block", update)),
+        400,
+        "form does not contains part key: config-update-envelope");
+    assertError(
+        put(
+            form(
+                "config-update-envelope",
+                Files.readAllBytes(FabricFixtures.root().resolve("envelopes/tx-valid.envelope")))),
+        400,
+        "invalid config update envelope: bad type");
+    channels.remove("fixture");
+    assertError(
+        put(form("config-update-envelope", update)), 405, "cannot update: channel does not exist");
+  }
+
+  private HttpResponse<String> put(byte[] body) throws IOException, InterruptedException {
+    return client.send(
+        request("")
+            .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<byte[]> getBytes(String path) throws IOException, InterruptedException {
+    return client.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  private static ByteString fixtureBlock(int number) throws IOException {
+    return ByteString.copyFrom(
+        Files.readAllBytes(
+            FabricFixtures.root().resolve(String.format("blocks/bft-%03d.block", number))));
+  }
+
   private static void assertError(HttpResponse<String> response, int status, String message) {
     assertThat(response.statusCode()).isEqualTo(status);
     assertThat(response.body()).isEqualTo("{\"error\":\"" + message + "\"}\n");
@@ -208,6 +294,46 @@ class ParticipationHandlerTest {
   private static final class ChannelTable implements ChannelParticipation {
 
     private final Map<String, ChannelInfo> joined = new TreeMap<>();
+    private final Map<String, List<ByteString>> chains = new TreeMap<>();
+    private final List<Envelope> updates = new ArrayList<>();
+
+    /** Appends blocks after a channel's join block, as ordering would. */
+    synchronized void append(String channel, ByteString block) {
+      chains.get(channel).add(block);
+    }
+
+    /** Records the update: ordering is not under test here. */
+    @Override
+    public synchronized ChannelInfo update(String channel, Envelope update)
+        throws ParticipationException {
+      ChannelInfo info = joined.get(channel);
+      if (info == null) {
+        throw new ParticipationException(
+            ParticipationException.Reason.NOT_A_CHANNEL, "channel does not exist");
+      }
+      updates.add(update);
+      return info;
+    }
+
+    @Override
+    public synchronized ByteString block(String channel, BlockId block)
+        throws ParticipationException {
+      List<ByteString> chain = chains.get(channel);
+      if (chain == null) {
+        throw new ParticipationException(
+            ParticipationException.Reason.NOT_FOUND, "channel does not exist");
+      }
+      try {
+        long number = block.numberIn(Block.parseFrom(chain.getLast()));
+        if (number < 0 || number >= chain.size()) {
+          throw new ParticipationException(
+              ParticipationException.Reason.NOT_FOUND, "no block " + number);
+        }
+        return chain.get((int) number);
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalStateException(e);
+      }
+    }
 
     @Override
     public synchronized List<String> channelNames() {
@@ -229,11 +355,13 @@ class ParticipationHandlerTest {
       }
       ChannelInfo info = new ChannelInfo(name, ChannelInfo.url(name), "consenter", "active", 1);
       joined.put(name, info);
+      chains.put(name, new ArrayList<>(List.of(ByteString.copyFrom(configBlockBytes))));
       return info;
     }
 
     @Override
     public synchronized void remove(String channel) throws ParticipationException {
+      chains.remove(channel);
       if (joined.remove(channel) == null) {
         throw new ParticipationException(
             ParticipationException.Reason.NOT_FOUND, "channel does not exist");

@@ -108,10 +108,11 @@ class BroadcastServiceTest {
   }
 
   @Test
-  void wrongHeaderTypesAreRefused() throws InterruptedException {
+  void configUpdatesGoToTheConfigPathAndConfigEnvelopesAreRefused() throws InterruptedException {
     SigningIdentity user1 = ServiceNode.user1();
-    assertThat(single(SignedEnvelopes.signed(user1, HeaderType.CONFIG_UPDATE, "fixture", bytes())))
-        .isEqualTo(response(Status.BAD_REQUEST, "config updates not supported yet"));
+    Envelope update = SignedEnvelopes.signed(user1, HeaderType.CONFIG_UPDATE, "fixture", bytes());
+    assertThat(single(update)).isEqualTo(response(Status.SUCCESS, ""));
+    assertThat(node.channel.configUpdates()).containsExactly(update);
     assertThat(single(SignedEnvelopes.signed(user1, HeaderType.CONFIG, "fixture", bytes())))
         .isEqualTo(
             response(Status.BAD_REQUEST, "message is of type that cannot be processed directly"));

@@ -22,6 +22,7 @@ final class RecordingChannel implements ServedChannel {
   private final int capacity;
   private final List<Submission> submissions = new ArrayList<>();
   private final Set<String> txIds = new HashSet<>();
+  private final List<Envelope> configUpdates = new ArrayList<>();
   private volatile ChannelRules rules;
 
   RecordingChannel(ChannelRules rules, ChannelLedger ledger, int capacity) {
@@ -56,6 +57,17 @@ final class RecordingChannel implements ServedChannel {
     txIds.add(txId);
     submissions.add(new Submission(txId, envelope));
     return new SubmitOutcome.Accepted();
+  }
+
+  /** Config updates are recorded apart, unprocessed: config update processing is not under test. */
+  @Override
+  public synchronized SubmitOutcome submitConfigUpdate(Envelope update) {
+    configUpdates.add(update);
+    return new SubmitOutcome.Accepted();
+  }
+
+  synchronized List<Envelope> configUpdates() {
+    return List.copyOf(configUpdates);
   }
 
   synchronized List<Submission> submissions() {

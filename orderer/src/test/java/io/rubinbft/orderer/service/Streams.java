@@ -13,7 +13,7 @@ import java.util.concurrent.TimeoutException;
  * The client side of one server stream: every response in arrival order and how the stream ended.
  * Waits are bounded so a broken server fails the test instead of hanging it.
  */
-final class Streams<R> implements StreamObserver<R> {
+public final class Streams<R> implements StreamObserver<R> {
 
   private static final long WAIT_SECONDS = 30;
 
@@ -36,7 +36,7 @@ final class Streams<R> implements StreamObserver<R> {
   }
 
   /** The next response. */
-  R next() throws InterruptedException {
+  public R next() throws InterruptedException {
     R response = responses.poll(WAIT_SECONDS, TimeUnit.SECONDS);
     if (response == null) {
       throw new AssertionError("no response within " + WAIT_SECONDS + " s");
@@ -45,7 +45,7 @@ final class Streams<R> implements StreamObserver<R> {
   }
 
   /** How the server ended the stream. */
-  Status end() throws InterruptedException {
+  public Status end() throws InterruptedException {
     try {
       return end.get(WAIT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {

@@ -137,11 +137,18 @@ class BroadcastValidatorTest {
   }
 
   @Test
-  void answersConfigUpdatesThatTheyAreNotSupportedYet() throws Exception {
+  void refusesConfigUpdatesInProposalsButPassesThemToTheConfigPathAtIngress() throws Exception {
     Envelope update = Envelope.parseFrom(Fixtures.bytes("config-update/batchsize-update.envelope"));
 
     assertThat(verdict(update))
-        .isEqualTo(new Verdict(Status.BAD_REQUEST, "config updates not supported yet"));
+        .isEqualTo(new Verdict(Status.BAD_REQUEST, BroadcastValidator.CONFIG_UPDATE_NOT_ORDERED));
+    Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+    assertThat(BroadcastValidator.forClients(id -> Optional.of(FIXTURE), clock).validate(update))
+        .isInstanceOfSatisfying(
+            BroadcastResult.Accepted.class,
+            accepted ->
+                assertThat(accepted.channelHeader().getType())
+                    .isEqualTo(HeaderType.CONFIG_UPDATE_VALUE));
   }
 
   @Test

@@ -1,0 +1,174 @@
+package io.rubinbft.orderer.consensus;
+
+import com.google.protobuf.ByteString;
+import io.rubinbft.ledger.BlockHashing;
+import io.rubinbft.orderer.block.EnvelopeHeaders;
+import io.rubinbft.orderer.block.LastConfigIndex;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.ConfigBlockReader;
+import io.rubinbft.orderer.channel.InvalidConfigException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.hyperledger.fabric.protos.common.Block;
+
+/**
+ * Which config is in force after each block of a channel's chain, committed or still in flight, so
+ * that the primary's batches and every backup's proposal check use the config the chain itself
+ * determines: a config block's config applies from the next block on, and a proposal is judged by
+ * the config after its predecessor, whether or not that one is decided yet. Keyed by block header
+ * hash, so a proposal replaced in a view change never lends its config to the chain that replaced
+ * it. Also tracks the committed config, which Broadcast and Deliver use.
+ *
+ * <p>Thread-safe: the replica thread records and looks up, the ledger's appending thread reports
+ * commits, Broadcast threads read the committed state.
+ */
+public final class ConfigStates {
+
+  /** States remembered by header hash: far more than the blocks in flight (window 64). */
+  private static final int REMEMBERED = 1024;
+
+  /** Committed config states kept by block number (replicas far behind rebuild older ones). */
+  private static final int COMMITTED_CONFIGS = 8;
+
+  /** Builds the state for a config; configs reaching here passed ingress and proposal checks. */
+  @FunctionalInterface
+  public interface Factory {
+    ConfigState build(ChannelConfig config) throws InvalidConfigException;
+  }
+
+  private record After(long blockNumber, ConfigState state) {}
+
+  /** The committed blocks of the chain, by number. */
+  @FunctionalInterface
+  public interface CommittedBlocks {
+    Optional<Block> block(long number);
+  }
+
+  private final Factory factory;
+  private final CommittedBlocks ledger;
+  private final Map<ByteString, After> afterBlock =
+      new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ByteString, After> eldest) {
+          return size() > REMEMBERED;
+        }
+      };
+  private final Map<Long, ConfigState> byConfigBlock =
+      new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, ConfigState> eldest) {
+          return size() > COMMITTED_CONFIGS;
+        }
+      };
+  private final TreeSet<Long> uncommittedConfigBlocks = new TreeSet<>();
+  private volatile ConfigState committed;
+
+  /**
+   * @param ledger the channel's committed blocks
+   * @param tip the newest committed block: the config it names is the committed config
+   */
+  public ConfigStates(Factory factory, CommittedBlocks ledger, Block tip)
+      throws InvalidConfigException {
+    this.factory = factory;
+    this.ledger = ledger;
+    this.committed = committedState(LastConfigIndex.of(tip));
+    remember(tip, committed);
+  }
+
+  /** The config of the newest committed config block. */
+  public ConfigState committed() {
+    return committed;
+  }
+
+  /**
+   * The config in force for the block after {@code previous}, or empty when {@code previous} is
+   * neither a block this replica checked or assembled nor one of its ledger.
+   */
+  public synchronized Optional<ConfigState> after(Block previous) {
+    After entry = afterBlock.get(hash(previous));
+    if (entry != null) {
+      return Optional.of(entry.state());
+    }
+    Optional<Block> stored = ledger.block(previous.getHeader().getNumber());
+    if (stored.isEmpty() || !stored.get().getHeader().equals(previous.getHeader())) {
+      return Optional.empty();
+    }
+    try {
+      ConfigState state = committedState(LastConfigIndex.of(stored.get()));
+      remember(previous, state);
+      return Optional.of(state);
+    } catch (InvalidConfigException e) {
+      throw new IllegalStateException("committed config block is not valid: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Records the config in force after {@code block}, which was checked (or assembled) under {@code
+   * before}: its own config if it is a config block, else {@code before}.
+   *
+   * @throws IllegalStateException when a config block that passed the checks cannot be read
+   */
+  public synchronized ConfigState record(Block block, ConfigState before) {
+    ConfigState after = before;
+    if (EnvelopeHeaders.isConfigBlock(block.getData().getDataList())) {
+      try {
+        after = factory.build(ConfigBlockReader.read(block));
+      } catch (InvalidConfigException e) {
+        throw new IllegalStateException(
+            "config block " + block.getHeader().getNumber() + " passed its checks but: " + e, e);
+      }
+      uncommittedConfigBlocks.add(block.getHeader().getNumber());
+    }
+    remember(block, after);
+    return after;
+  }
+
+  /**
+   * Called with the ledger's new height (on the appending thread): when a config block this replica
+   * saw in a proposal may have been committed, installs the newest committed config. Does nothing,
+   * cheaply, for every other block.
+   */
+  public void heightReached(long height) {
+    synchronized (this) {
+      if (uncommittedConfigBlocks.isEmpty() || uncommittedConfigBlocks.first() >= height) {
+        return;
+      }
+      uncommittedConfigBlocks.headSet(height).clear();
+    }
+    try {
+      Block tip = ledger.block(height - 1).orElseThrow();
+      ConfigState state = committedState(LastConfigIndex.of(tip));
+      synchronized (this) {
+        if (state.config().blockNumber() > committed.config().blockNumber()) {
+          committed = state;
+        }
+      }
+    } catch (InvalidConfigException e) {
+      throw new IllegalStateException("committed config block is not valid: " + e.getMessage(), e);
+    }
+  }
+
+  /** The state of ledger block {@code configBlock}: the one its proposal check built, if any. */
+  private synchronized ConfigState committedState(long configBlock) throws InvalidConfigException {
+    ConfigState known = byConfigBlock.get(configBlock);
+    if (known != null) {
+      return known;
+    }
+    Block block = ledger.block(configBlock).orElseThrow();
+    After checked = afterBlock.get(hash(block));
+    ConfigState state =
+        checked != null ? checked.state() : factory.build(ConfigBlockReader.read(block));
+    byConfigBlock.put(configBlock, state);
+    return state;
+  }
+
+  private void remember(Block block, ConfigState state) {
+    afterBlock.put(hash(block), new After(block.getHeader().getNumber(), state));
+  }
+
+  private static ByteString hash(Block block) {
+    return ByteString.copyFrom(BlockHashing.headerHash(block.getHeader()));
+  }
+}

@@ -1,0 +1,267 @@
+package io.rubinbft.orderer.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.block.BlockSignatureVerifier;
+import io.rubinbft.orderer.bootstrap.LocalNetwork;
+import io.rubinbft.orderer.bootstrap.LocalNetworkSpec;
+import io.rubinbft.orderer.bootstrap.NetworkSummary;
+import io.rubinbft.orderer.bootstrap.PortPlan;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.ConfigBlockReader;
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.config.NodeConfigLoader;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.EcdsaVerifier;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.loadgen.LoadGenerator;
+import io.rubinbft.orderer.loadgen.LoadReport;
+import io.rubinbft.orderer.loadgen.LoadSpec;
+import io.rubinbft.orderer.loadgen.OrdererChannels;
+import io.rubinbft.orderer.local.LocalNodeConfigs;
+import io.rubinbft.orderer.operations.LogLevels;
+import io.rubinbft.orderer.participation.ParticipationHandler;
+import io.rubinbft.orderer.testing.FreePorts;
+import io.rubinbft.orderer.testing.TlsClients;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.TimeUnit;
+import org.hyperledger.fabric.protos.common.Block;
+
+/**
+ * Four orderer nodes on loopback, made the way an operator makes them: crypto and genesis block
+ * from our bootstrap, an orderer.yaml per node, channels joined through the participation API over
+ * mutual TLS with the orderer admin's certificate.
+ */
+final class LocalCluster implements AutoCloseable {
+
+  static final String CHANNEL = "mychannel";
+
+  final NetworkSummary network;
+  final List<OrdererNode> nodes = new ArrayList<>();
+  private final List<Path> configs;
+
+  private LocalCluster(NetworkSummary network, List<Path> configs) {
+    this.network = network;
+    this.configs = configs;
+  }
+
+  /** Generates the network's files under {@code dir}; no node runs yet. */
+  static LocalCluster generate(Path dir) throws IOException {
+    PortPlan ports =
+        new PortPlan(
+            FreePorts.block(4), FreePorts.block(4), FreePorts.block(4), FreePorts.block(4));
+    NetworkSummary network =
+        LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 4, ports, 10));
+    return new LocalCluster(network, LocalNodeConfigs.write(network));
+  }
+
+  void startAll() throws Exception {
+    for (Path config : configs) {
+      nodes.add(OrdererNode.start(NodeConfigLoader.load(config, Map.of()), new LogLevels("info")));
+    }
+  }
+
+  /** Starts every node and joins each to the channel with the genesis block. */
+  void startAndJoin() throws Exception {
+    startAll();
+    for (OrdererNode node : nodes) {
+      HttpResponse<String> joined = join(node);
+      assertThat(joined.statusCode()).as(joined.body()).isEqualTo(201);
+      assertThat(joined.body()).contains("\"consensusRelation\":\"consenter\"");
+    }
+  }
+
+  void stopAll() {
+    nodes.forEach(OrdererNode::close);
+    nodes.clear();
+  }
+
+  @Override
+  public void close() {
+    stopAll();
+  }
+
+  HttpResponse<String> join(OrdererNode node) throws Exception {
+    return form(node, "POST", "config-block", Files.readAllBytes(network.genesisBlock()));
+  }
+
+  /** {@code osnadmin channel update}: PUT of a CONFIG_UPDATE envelope. */
+  HttpResponse<String> update(OrdererNode node, byte[] envelope) throws Exception {
+    return form(node, "PUT", "config-update-envelope", envelope);
+  }
+
+  /** {@code osnadmin channel fetch}: GET of one block's bytes. */
+  HttpResponse<byte[]> fetch(OrdererNode node, String blockId) throws Exception {
+    return admin()
+        .send(
+            HttpRequest.newBuilder(adminUri(node, "/" + CHANNEL + "/blocks/" + blockId))
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  private HttpResponse<String> form(OrdererNode node, String method, String part, byte[] content)
+      throws Exception {
+    String boundary = "rubinform";
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    body.write(
+        ("--"
+                + boundary
+                + "\r\nContent-Disposition: form-data; name=\""
+                + part
+                + "\"; filename=\"upload.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+    body.write(content);
+    body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
+    return admin()
+        .send(
+            HttpRequest.newBuilder(adminUri(node, ""))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpClient admin() throws Exception {
+    NetworkSummary.Identity admin = network.ordererAdmin();
+    return TlsClients.https(admin.tlsCaCert(), admin.tlsCert(), admin.tlsKey());
+  }
+
+  private static URI adminUri(OrdererNode node, String path) {
+    return URI.create(
+        "https://localhost:"
+            + node.adminAddress().getPort()
+            + ParticipationHandler.CHANNELS_PATH
+            + path);
+  }
+
+  /** gRPC connections to every node's Broadcast/Deliver endpoint. */
+  OrdererChannels connect() throws IOException {
+    List<HostPort> endpoints =
+        nodes.stream().map(n -> new HostPort("localhost", n.grpcAddress().getPort())).toList();
+    NetworkSummary.Node first = network.nodes().getFirst();
+    return OrdererChannels.connect(
+        endpoints,
+        new OrdererChannels.ClientTls(
+            Optional.of(first.tlsCaCert()), Optional.empty(), Optional.empty()));
+  }
+
+  /**
+   * Submits through Broadcast to every node, as Fabric's gateway does, and follows Deliver: the
+   * load generator checks the chain, every block's consenter signatures, and that nothing accepted
+   * by a quorum is lost or ordered twice. A node may answer "request already processed" to a copy
+   * that reaches it after the others ordered the transaction (as Fabric's do), so callers count the
+   * ordered transactions in the ledgers ({@link #awaitTransactions}).
+   */
+  LoadReport submit(EnvelopeFactory client, int count) throws Exception {
+    try (OrdererChannels connections = connect()) {
+      ChannelConfig channel = ConfigBlockReader.read(Files.readAllBytes(network.genesisBlock()));
+      CryptoProvider provider = CryptoProvider.preferNative();
+      BlockSignatureVerifier signatures =
+          new BlockSignatureVerifier(
+              channel.consenters(), new EcKeys(provider), new EcdsaVerifier(provider));
+      LoadReport report =
+          new LoadGenerator(
+                  new LoadSpec(
+                      CHANNEL, count, 300, 4, 3, OptionalDouble.empty(), Duration.ofSeconds(60)),
+                  client,
+                  connections.channels(),
+                  ByteString.EMPTY,
+                  block -> signatures.check(block.getHeader(), block.getMetadata()).invalidReason())
+              .run();
+      assertThat(report.passed()).as(report.format() + "\n" + describeNodes()).isTrue();
+      return report;
+    }
+  }
+
+  /** Each node's replica state, for failure messages. */
+  String describeNodes() {
+    StringBuilder text = new StringBuilder();
+    for (OrdererNode node : nodes) {
+      ChannelRuntime runtime = node.channels().runtime(CHANNEL).orElseThrow();
+      text.append(runtime.host().status())
+          .append(' ')
+          .append(runtime.host().failure().orElse("running"))
+          .append(" height ")
+          .append(runtime.ledger().height())
+          .append('\n');
+    }
+    return text.toString();
+  }
+
+  /** Waits until every node's ledger holds {@code count} envelopes after the genesis block. */
+  void awaitTransactions(int count) throws InterruptedException {
+    for (OrdererNode node : nodes) {
+      ChannelLedger ledger = ledger(node);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (transactions(ledger) < count && System.nanoTime() < deadline) {
+        ledger.awaitHeight(ledger.height() + 1, Duration.ofMillis(200));
+      }
+      assertThat(transactions(ledger)).isEqualTo(count);
+    }
+  }
+
+  static ChannelLedger ledger(OrdererNode node) {
+    return node.channels().runtime(CHANNEL).orElseThrow().ledger();
+  }
+
+  private static int transactions(ChannelLedger ledger) {
+    int total = 0;
+    for (long n = 1; n < ledger.height(); n++) {
+      total += ledger.block(n).orElseThrow().block().getData().getDataCount();
+    }
+    return total;
+  }
+
+  /** Every block of the node's chain. */
+  static List<Block> blocks(OrdererNode node) {
+    ChannelLedger ledger = ledger(node);
+    List<Block> blocks = new ArrayList<>();
+    for (long n = 0; n < ledger.height(); n++) {
+      blocks.add(ledger.block(n).orElseThrow().block());
+    }
+    return blocks;
+  }
+
+  SigningIdentity clientIdentity() {
+    return SigningIdentity.fromMspDirectory(
+        network.client().mspDir(), network.clientMspId(), CryptoProvider.preferNative());
+  }
+
+  /** The application org's admin (cryptogen's Admin@ user beside the client user). */
+  SigningIdentity clientOrgAdmin() throws IOException {
+    Path users = network.client().mspDir().getParent().getParent();
+    try (var listing = Files.list(users)) {
+      Path admin =
+          listing
+              .filter(p -> p.getFileName().toString().startsWith("Admin@"))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("no Admin@ user in " + users));
+      return SigningIdentity.fromMspDirectory(
+          admin.resolve("msp"), network.clientMspId(), CryptoProvider.preferNative());
+    }
+  }
+
+  SigningIdentity ordererAdmin() {
+    return SigningIdentity.fromMspDirectory(
+        network.ordererAdmin().mspDir(), network.ordererMspId(), CryptoProvider.preferNative());
+  }
+}
