@@ -7,7 +7,6 @@ import io.rubinbft.ledger.BlockHashing;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.testing.DeliverCalls;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -24,16 +23,20 @@ import org.hyperledger.fabric.protos.orderer.SeekPosition;
 import org.hyperledger.fabric.protos.orderer.SeekSpecified;
 
 /**
- * A channel's chain as one orderer serves it through Deliver, with the checks a Fabric peer makes:
- * consecutive numbers, each header's previous hash and data hash, a quorum of valid consenter
- * signatures on every block after the genesis block.
+ * A channel's chain as one orderer serves it through Deliver, checked block by block as a Fabric
+ * peer checks it: consecutive numbers, each header's previous hash and data hash, a quorum of valid
+ * consenter signatures on every block after the genesis block. Only the headers (whose data hashes
+ * were checked against the data) and the transaction ids are kept, so long chains stay small.
  *
- * @param blocks blocks 0 to height - 1
+ * @param headers the headers of blocks 0 to height - 1
+ * @param txIdCounts how often each transaction id occurs in the chain's data
+ * @param problems what is wrong with the chain, empty if nothing
  */
-record Chain(List<Block> blocks) {
+record Chain(List<BlockHeader> headers, Map<String, Integer> txIdCounts, List<String> problems) {
 
-  /** Reads blocks 0 to {@code height - 1} from {@code orderer}. */
-  static Chain read(Channel orderer, EnvelopeFactory reader, long height)
+  /** Reads and checks blocks 0 to {@code height - 1} from {@code orderer}. */
+  static Chain read(
+      Channel orderer, EnvelopeFactory reader, long height, BlockSignatureVerifier signatures)
       throws InterruptedException {
     SeekInfo seek =
         SeekInfo.newBuilder()
@@ -41,63 +44,45 @@ record Chain(List<Block> blocks) {
             .setStop(specified(height - 1))
             .setBehavior(SeekInfo.SeekBehavior.FAIL_IF_NOT_READY)
             .build();
-    DeliverCalls.Answer answer =
-        DeliverCalls.request(
+    Chain chain = new Chain(new ArrayList<>(), new HashMap<>(), new ArrayList<>());
+    Status status =
+        DeliverCalls.stream(
             orderer,
             reader.seek(ProcessCluster.CHANNEL, seek, ByteString.EMPTY),
-            Duration.ofMinutes(1));
-    if (answer.status() != Status.SUCCESS) {
+            ProcessCluster.PATIENCE,
+            block -> chain.check(block, signatures));
+    if (status != Status.SUCCESS) {
       throw new IllegalStateException(
-          "Deliver of blocks 0.." + (height - 1) + " answered " + answer.status());
+          "Deliver of blocks 0.." + (height - 1) + " answered " + status);
     }
-    return new Chain(answer.blocks());
+    return new Chain(List.copyOf(chain.headers), Map.copyOf(chain.txIdCounts), chain.problems);
   }
 
-  /** What is wrong with this chain, or an empty list. */
-  List<String> problems(BlockSignatureVerifier signatures) {
-    List<String> problems = new ArrayList<>();
-    for (int n = 0; n < blocks.size(); n++) {
-      BlockHeader header = blocks.get(n).getHeader();
-      if (header.getNumber() != n) {
-        problems.add("block at position " + n + " has number " + header.getNumber());
-      }
-      if (n > 0
-          && !Arrays.equals(
-              BlockHashing.headerHash(blocks.get(n - 1).getHeader()),
-              header.getPreviousHash().toByteArray())) {
-        problems.add("block " + n + "'s previous hash is not block " + (n - 1) + "'s hash");
-      }
-      if (!Arrays.equals(
-          BlockHashing.dataHash(blocks.get(n).getData()), header.getDataHash().toByteArray())) {
-        problems.add("block " + n + "'s data hash does not match its data");
-      }
-      if (n > 0) {
-        int number = n;
-        signatures
-            .check(header, blocks.get(n).getMetadata())
-            .invalidReason()
-            .ifPresent(reason -> problems.add("block " + number + ": " + reason));
-      }
+  private void check(Block block, BlockSignatureVerifier signatures) {
+    BlockHeader header = block.getHeader();
+    int position = headers.size();
+    if (header.getNumber() != position) {
+      problems.add("block at position " + position + " has number " + header.getNumber());
     }
-    return problems;
-  }
-
-  /** The headers and data, which every replica must agree on (signature sets may differ). */
-  List<List<ByteString>> content() {
-    return blocks.stream()
-        .map(b -> List.of(b.getHeader().toByteString(), b.getData().toByteString()))
-        .toList();
-  }
-
-  /** How often each transaction id occurs in the chain's data. */
-  Map<String, Integer> txIdCounts() {
-    Map<String, Integer> counts = new HashMap<>();
-    for (Block block : blocks.subList(Math.min(1, blocks.size()), blocks.size())) {
+    if (position > 0
+        && !Arrays.equals(
+            BlockHashing.headerHash(headers.getLast()), header.getPreviousHash().toByteArray())) {
+      problems.add("block " + position + "'s previous hash is not block " + (position - 1) + "'s");
+    }
+    if (!Arrays.equals(
+        BlockHashing.dataHash(block.getData()), header.getDataHash().toByteArray())) {
+      problems.add("block " + position + "'s data hash does not match its data");
+    }
+    if (position > 0) {
+      signatures
+          .check(header, block.getMetadata())
+          .invalidReason()
+          .ifPresent(reason -> problems.add("block " + position + ": " + reason));
       for (ByteString data : block.getData().getDataList()) {
-        counts.merge(txId(data), 1, Integer::sum);
+        txIdCounts.merge(txId(data), 1, Integer::sum);
       }
     }
-    return counts;
+    headers.add(header);
   }
 
   private static String txId(ByteString envelope) {

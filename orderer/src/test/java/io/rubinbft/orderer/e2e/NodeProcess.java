@@ -71,8 +71,11 @@ final class NodeProcess {
     }
   }
 
-  synchronized boolean alive() {
-    return process != null && process.isAlive();
+  /** SIGKILL without waiting, for a JVM shutdown hook. */
+  synchronized void destroy() {
+    if (process != null) {
+      process.destroyForcibly();
+    }
   }
 
   /**

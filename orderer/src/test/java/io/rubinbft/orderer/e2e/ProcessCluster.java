@@ -86,7 +86,12 @@ final class ProcessCluster implements AutoCloseable {
       String name = network.nodes().get(i).name();
       nodes.add(new NodeProcess(name, configs.get(i), logs.resolve(name + ".log")));
     }
-    return new ProcessCluster(network, nodes, AdminApi.as(network.ordererAdmin()));
+    ProcessCluster cluster =
+        new ProcessCluster(network, nodes, AdminApi.as(network.ordererAdmin()));
+    // Also when the test JVM is told to exit (e.g. surefire's fork timeout) before @AfterAll.
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(() -> nodes.forEach(NodeProcess::destroy), "kill-nodes"));
+    return cluster;
   }
 
   List<NodeProcess> nodes() {

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
@@ -31,6 +32,19 @@ public final class DeliverCalls {
   public static Answer request(Channel orderer, Envelope seek, Duration timeout)
       throws InterruptedException {
     List<Block> blocks = new ArrayList<>();
+    Status status = stream(orderer, seek, timeout, blocks::add);
+    return new Answer(List.copyOf(blocks), status);
+  }
+
+  /**
+   * Sends {@code seek}, hands each block to {@code consumer} as it arrives (on one gRPC thread at a
+   * time) and returns the final status.
+   *
+   * @throws IllegalStateException when the call fails or no status comes within {@code timeout}
+   */
+  public static Status stream(
+      Channel orderer, Envelope seek, Duration timeout, Consumer<Block> consumer)
+      throws InterruptedException {
     CompletableFuture<Status> status = new CompletableFuture<>();
     StreamObserver<Envelope> requests =
         AtomicBroadcastGrpc.newStub(orderer)
@@ -39,9 +53,7 @@ public final class DeliverCalls {
                   @Override
                   public void onNext(DeliverResponse response) {
                     if (response.hasBlock()) {
-                      synchronized (blocks) {
-                        blocks.add(response.getBlock());
-                      }
+                      consumer.accept(response.getBlock());
                     } else {
                       status.complete(response.getStatus());
                     }
@@ -62,9 +74,7 @@ public final class DeliverCalls {
     try {
       Status ended = status.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       requests.onCompleted();
-      synchronized (blocks) {
-        return new Answer(List.copyOf(blocks), ended);
-      }
+      return ended;
     } catch (ExecutionException | TimeoutException e) {
       requests.onError(new IllegalStateException("test gave up"));
       throw new IllegalStateException("Deliver failed: " + e, e);
