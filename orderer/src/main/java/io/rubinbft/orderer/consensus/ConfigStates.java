@@ -83,20 +83,29 @@ public final class ConfigStates {
   }
 
   /**
-   * The config in force for the block after {@code previous}, or empty when {@code previous} is
-   * neither a block this replica checked or assembled nor one of its ledger.
+   * The config in force for the block after {@code previous}, or empty when this replica cannot
+   * know it: {@code previous} is a config block it has not checked, or names a config block it has
+   * neither checked nor committed.
    */
   public synchronized Optional<ConfigState> after(Block previous) {
     After entry = afterBlock.get(hash(previous));
     if (entry != null) {
       return Optional.of(entry.state());
     }
-    Optional<Block> stored = ledger.block(previous.getHeader().getNumber());
-    if (stored.isEmpty() || !stored.get().getHeader().equals(previous.getHeader())) {
+    long number = previous.getHeader().getNumber();
+    Optional<Block> stored = ledger.block(number);
+    if (stored.isPresent() && !stored.get().getHeader().equals(previous.getHeader())) {
+      return Optional.empty();
+    }
+    // A block of the ledger, or one in flight that this replica neither checked nor assembled (a
+    // new view re-proposes prepared ones): its last config index passed a quorum's checks, and a
+    // committed config block's config is the one in force after it.
+    long configBlock = LastConfigIndex.of(stored.orElse(previous));
+    if (stored.isEmpty() && (configBlock == number || ledger.block(configBlock).isEmpty())) {
       return Optional.empty();
     }
     try {
-      ConfigState state = committedState(LastConfigIndex.of(stored.get()));
+      ConfigState state = committedState(configBlock);
       remember(previous, state);
       return Optional.of(state);
     } catch (InvalidConfigException e) {
