@@ -152,10 +152,11 @@ class BadInputEndToEndTest {
             Status.BAD_REQUEST,
             "channel does not exist"),
         new Refusal(
-            "CONFIG_UPDATE header type",
+            "CONFIG_UPDATE whose data is no ConfigUpdateEnvelope",
             () -> signed(user, HeaderType.CONFIG_UPDATE, Instant.now()),
             Status.BAD_REQUEST,
-            "config updates not supported yet"),
+            "error applying config update to existing channel 'mychannel': error converting"
+                + " envelope to config update"),
         new Refusal(
             "CONFIG header type",
             () -> signed(user, HeaderType.CONFIG, Instant.now()),
