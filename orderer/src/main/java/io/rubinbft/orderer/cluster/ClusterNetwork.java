@@ -16,10 +16,12 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import org.agrona.DirectBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +63,7 @@ public final class ClusterNetwork implements AutoCloseable {
   private final AtomicLong droppedUnknownChannel = new AtomicLong();
   private final AtomicLong droppedMalformed = new AtomicLong();
   private volatile int connectedPeers;
+  private volatile Set<InetSocketAddress> connectedAddresses = Set.of();
   private volatile NetworkTraffic traffic;
   private long nextTrafficMillis;
   private volatile String failure;
@@ -134,6 +137,14 @@ public final class ClusterNetwork implements AutoCloseable {
         droppedMalformed.get());
   }
 
+  /**
+   * The peers this node's outbound connections are open to, as of at most {@value #TRAFFIC_MILLIS}
+   * ms ago: the addresses {@link #send} was given.
+   */
+  public Set<InetSocketAddress> connectedAddresses() {
+    return connectedAddresses;
+  }
+
   /** rdma-net's counters as of at most {@value #TRAFFIC_MILLIS} ms ago; empty before the first. */
   public Optional<NetworkTraffic> traffic() {
     return Optional.ofNullable(traffic);
@@ -164,6 +175,7 @@ public final class ClusterNetwork implements AutoCloseable {
         connectedPeers = countOpenLinks();
         if (now >= nextTrafficMillis) {
           traffic = new NetworkTraffic(selector.stats(), links.keySet());
+          connectedAddresses = openLinkAddresses();
           nextTrafficMillis = now + TRAFFIC_MILLIS;
         }
       }
@@ -176,6 +188,7 @@ public final class ClusterNetwork implements AutoCloseable {
         failure = "cluster network thread died";
       }
       links.values().forEach(PeerLink::close);
+      connectedAddresses = Set.of();
       server.close();
     }
   }
@@ -186,6 +199,13 @@ public final class ClusterNetwork implements AutoCloseable {
       open += link.isOpen() ? 1 : 0;
     }
     return open;
+  }
+
+  private Set<InetSocketAddress> openLinkAddresses() {
+    return links.values().stream()
+        .filter(PeerLink::isOpen)
+        .map(PeerLink::address)
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   private void drainRequests() {

@@ -6,6 +6,8 @@ import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.IntFunction;
 
 /**
@@ -16,13 +18,14 @@ public final class ReplicaDirectory {
 
   private final List<Consenter> consenters;
   private final IntFunction<InetSocketAddress> addresses;
-  private final InetSocketAddress[] resolved;
+  // Written by the replica thread, read by health checks too.
+  private final AtomicReferenceArray<InetSocketAddress> resolved;
 
   /** Replicas at the addresses {@code addresses} gives (tests use ephemeral ports). */
   public ReplicaDirectory(ConsenterMapping mapping, IntFunction<InetSocketAddress> addresses) {
     this.consenters = mapping.consenters();
     this.addresses = addresses;
-    this.resolved = new InetSocketAddress[consenters.size()];
+    this.resolved = new AtomicReferenceArray<>(consenters.size());
   }
 
   /** Replicas at their consenter-mapping host and port. */
@@ -44,7 +47,7 @@ public final class ReplicaDirectory {
    * again on the next call.
    */
   public InetSocketAddress address(int replica) {
-    InetSocketAddress known = resolved[replica];
+    InetSocketAddress known = resolved.get(replica);
     if (known != null && !known.isUnresolved()) {
       return known;
     }
@@ -52,8 +55,23 @@ public final class ReplicaDirectory {
     if (address.isUnresolved()) {
       address = new InetSocketAddress(address.getHostString(), address.getPort());
     }
-    resolved[replica] = address;
+    resolved.set(replica, address);
     return address;
+  }
+
+  /**
+   * How many replicas other than {@code self} are at one of {@code connected}: only addresses
+   * already resolved count (a replica never sent to has no connection), so this does no lookups.
+   */
+  public int countConnected(int self, Set<InetSocketAddress> connected) {
+    int count = 0;
+    for (int i = 0; i < resolved.length(); i++) {
+      InetSocketAddress address = resolved.get(i);
+      if (i != self && address != null && connected.contains(address)) {
+        count++;
+      }
+    }
+    return count;
   }
 
   /** The replica that authenticated with {@code certificate}, if it is one of this channel's. */

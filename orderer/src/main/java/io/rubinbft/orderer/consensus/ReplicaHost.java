@@ -16,12 +16,14 @@ import io.rubinbft.bft.wire.Decoded;
 import io.rubinbft.bft.wire.MessageCodec;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
+import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -125,7 +127,22 @@ public final class ReplicaHost implements AutoCloseable {
 
   /** Why this channel's replica stopped, if it did. */
   public Optional<String> failure() {
-    return Optional.ofNullable(failure).or(ledgerWriter::failure);
+    return Optional.ofNullable(failure);
+  }
+
+  /** Why this channel's ledger writer stopped, if it did: decided blocks no longer reach disk. */
+  public Optional<String> ledgerFailure() {
+    return ledgerWriter.failure();
+  }
+
+  /** The channel's consenters, this node included. */
+  public int consenters() {
+    return directory.size();
+  }
+
+  /** How many of the channel's other consenters are among {@code connected} addresses. */
+  public int connectedPeers(Set<InetSocketAddress> connected) {
+    return directory.countConnected(self, connected);
   }
 
   public long droppedPeerMessages() {

@@ -17,7 +17,6 @@ import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.metrics.OrdererMetrics;
-import io.rubinbft.orderer.operations.HealthChecks;
 import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.operations.OperationsServer;
 import io.rubinbft.orderer.operations.VersionInfo;
@@ -158,7 +157,7 @@ public final class OrdererNode implements AutoCloseable {
         OperationsServer.start(
             config.operations(),
             metrics,
-            health(channels, network),
+            NodeHealth.of(channels, network, Clock.systemUTC()),
             logs,
             VersionInfo.ofThisBuild(),
             Clock.systemUTC());
@@ -199,21 +198,6 @@ public final class OrdererNode implements AutoCloseable {
         channelConfig,
         new InetSocketAddress(config.cluster().listenHost(), port),
         channels.peerAuthenticator());
-  }
-
-  private static HealthChecks health(ChannelRegistry channels, ClusterNetwork network) {
-    HealthChecks health = new HealthChecks();
-    health.register("cluster", network::failure);
-    health.register(
-        "consensus",
-        () ->
-            channels.channelNames().stream()
-                .flatMap(
-                    name ->
-                        channels.runtime(name).flatMap(c -> c.host().failure()).stream()
-                            .map(reason -> "channel '" + name + "': " + reason))
-                .findFirst());
-    return health;
   }
 
   private static void closeAll(List<AutoCloseable> resources) {

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.loadgen.LoadReport;
 import io.rubinbft.orderer.metrics.ClusterMetricsCheck;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -16,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Four orderer nodes on loopback ({@link LocalCluster}) order transactions into identical ledgers,
- * and after all four restart they resume from their ledgers and WALs.
+ * report healthy on /healthz, and after all four restart they resume from their ledgers and WALs.
  */
 class OrdererNodeTest {
 
@@ -42,6 +46,9 @@ class OrdererNodeTest {
     // The load generator read the newest block once, then followed the chain from there.
     new ClusterMetricsCheck(cluster.nodes, LocalCluster.CHANNEL)
         .verify(20, 1 + first.delivery().blocks());
+    for (OrdererNode node : cluster.nodes) {
+      assertThat(healthz(node)).isEqualTo(200);
+    }
 
     cluster.stopAll();
     cluster.startAll();
@@ -51,6 +58,14 @@ class OrdererNodeTest {
     List<BlockHeader> reference = headers(cluster.nodes.getFirst());
     for (OrdererNode node : cluster.nodes) {
       assertThat(headers(node)).isEqualTo(reference);
+    }
+  }
+
+  private static int healthz(OrdererNode node) throws Exception {
+    URI uri = URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/healthz");
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(HttpRequest.newBuilder(uri).GET().build(), BodyHandlers.discarding())
+          .statusCode();
     }
   }
 

@@ -1,0 +1,88 @@
+package io.rubinbft.orderer.node;
+
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.operations.HealthChecks;
+import io.rubinbft.orderer.operations.QuorumConnectivity;
+import io.rubinbft.orderer.operations.QuorumConnectivity.ChannelPeers;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The node's {@code /healthz} checks, each naming the failing channel: "ledger" (the channel's
+ * ledger writer stopped, or its block store cannot be read), "consensus" (the channel's replica
+ * stopped), and "cluster" (the network thread stopped, or a channel lacks a quorum's connections
+ * for longer than {@link #CONNECTIVITY_GRACE}).
+ */
+final class NodeHealth {
+
+  /**
+   * How long a channel may lack a quorum's connections before the node reports unhealthy: long
+   * enough that start-up (peers are dialed on the first status round, and may still be starting)
+   * and a peer's restart do not flap the probes, short enough that a node cut off from its peers is
+   * noticed within a minute.
+   */
+  static final Duration CONNECTIVITY_GRACE = Duration.ofSeconds(30);
+
+  private NodeHealth() {}
+
+  static HealthChecks of(ChannelRegistry channels, ClusterNetwork network, InstantSource clock) {
+    HealthChecks health = new HealthChecks();
+    health.register(
+        "ledger",
+        () -> failures(channels, c -> ledgerFailure(c.ledger(), c.host().ledgerFailure())));
+    health.register("consensus", () -> failures(channels, c -> c.host().failure()));
+    QuorumConnectivity connectivity =
+        new QuorumConnectivity(
+            () -> peers(channels, network.connectedAddresses()), clock, CONNECTIVITY_GRACE);
+    health.register("cluster", () -> network.failure().or(connectivity::failure));
+    return health;
+  }
+
+  /**
+   * Why {@code ledger} cannot take or serve blocks: its writer stopped ({@code writerFailure}), or
+   * reading its first block fails (the store is closed, the block missing or corrupt). Block 0 is
+   * read because a served channel always has it and it is small, so the probe stays cheap however
+   * large the newest blocks are.
+   */
+  static Optional<String> ledgerFailure(ChannelLedger ledger, Optional<String> writerFailure) {
+    if (writerFailure.isPresent()) {
+      return writerFailure;
+    }
+    try {
+      ledger.block(0);
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.of("block store cannot be read: " + e.getMessage());
+    }
+  }
+
+  /** Every failing channel's reason, joined; empty when none fails. */
+  private static Optional<String> failures(
+      ChannelRegistry channels, Function<ChannelRuntime, Optional<String>> check) {
+    return channels.channelNames().stream()
+        .flatMap(
+            name ->
+                channels.runtime(name).flatMap(check).stream()
+                    .map(reason -> "channel '" + name + "': " + reason))
+        .reduce((a, b) -> a + "; " + b);
+  }
+
+  private static List<ChannelPeers> peers(
+      ChannelRegistry channels, Set<InetSocketAddress> connected) {
+    return channels.channelNames().stream()
+        .flatMap(name -> channels.runtime(name).stream().map(c -> channelPeers(name, c, connected)))
+        .toList();
+  }
+
+  private static ChannelPeers channelPeers(
+      String name, ChannelRuntime channel, Set<InetSocketAddress> connected) {
+    return new ChannelPeers(
+        name, channel.host().consenters(), channel.host().connectedPeers(connected));
+  }
+}
