@@ -10,7 +10,6 @@ import io.rubinbft.orderer.channel.InvalidConfigException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
 import org.hyperledger.fabric.protos.common.Block;
 
 /**
@@ -62,7 +61,6 @@ public final class ConfigStates {
           return size() > COMMITTED_CONFIGS;
         }
       };
-  private final TreeSet<Long> uncommittedConfigBlocks = new TreeSet<>();
   private volatile ConfigState committed;
 
   /**
@@ -128,27 +126,27 @@ public final class ConfigStates {
         throw new IllegalStateException(
             "config block " + block.getHeader().getNumber() + " passed its checks but: " + e, e);
       }
-      uncommittedConfigBlocks.add(block.getHeader().getNumber());
     }
     remember(block, after);
     return after;
   }
 
   /**
-   * Called with the ledger's new height (on the appending thread): when a config block this replica
-   * saw in a proposal may have been committed, installs the newest committed config. Does nothing,
-   * cheaply, for every other block.
+   * Called with the ledger's new height (on the appending thread): installs the newest committed
+   * config when the chain's tip names a newer config block than the committed one. The tip's
+   * LAST_CONFIG index is read on every call, not only for config blocks this replica checked: a
+   * replica that caught up by state transfer never checked the config blocks it received, and
+   * Broadcast and Deliver must still apply them at once (a removed org must lose access on every
+   * node, not after a restart). One read of the block just written per commit.
    */
   public void heightReached(long height) {
-    synchronized (this) {
-      if (uncommittedConfigBlocks.isEmpty() || uncommittedConfigBlocks.first() >= height) {
-        return;
-      }
-      uncommittedConfigBlocks.headSet(height).clear();
-    }
     try {
       Block tip = ledger.block(height - 1).orElseThrow();
-      ConfigState state = committedState(LastConfigIndex.of(tip));
+      long configBlock = LastConfigIndex.of(tip);
+      if (configBlock <= committed.config().blockNumber()) {
+        return;
+      }
+      ConfigState state = committedState(configBlock);
       synchronized (this) {
         if (state.config().blockNumber() > committed.config().blockNumber()) {
           committed = state;

@@ -60,6 +60,28 @@ class ConfigStatesTest {
   }
 
   @Test
+  void configBlocksCommittedWithoutACheckTakeEffectAtCommit() throws Exception {
+    // A replica that caught up by state transfer: blocks 6 to 9 reach its ledger without any
+    // proposal check (no record()), and the committed config must still follow them.
+    int[] height = {6};
+    ConfigStates states =
+        new ConfigStates(
+            ConfigState.factory(FabricTestCluster.PROVIDER, Clock.systemUTC(), 64, 64),
+            n -> n < height[0] ? Optional.of(Fixtures.block((int) n)) : Optional.empty(),
+            Fixtures.block(5));
+    assertThat(states.committed().config().blockNumber()).isZero();
+
+    height[0] = 7;
+    states.heightReached(7);
+    assertThat(states.committed().config().blockNumber()).isEqualTo(6);
+
+    height[0] = 10;
+    states.heightReached(10);
+    assertThat(states.committed().config().blockNumber()).isEqualTo(7);
+    assertThat(states.committed().config().sequence()).isEqualTo(2);
+  }
+
+  @Test
   void aBlockThatDiffersFromTheLedgersAtItsHeightIsUnknown() throws Exception {
     ConfigStates states = committedUpTo(10);
     Block forged =
