@@ -28,6 +28,14 @@ public final class ClusterTransports {
   private ClusterTransports() {}
 
   /**
+   * Longest park of an idle shm poller: shm has no file descriptor to block on, so an idle network
+   * thread parks and looks again. 100 us (rdma-net's default, for latency benchmarks) cost 4 idle
+   * nodes both cores of a 2-core machine; 1 ms costs a few percent and adds at most 1 ms to the
+   * first message after a quiet spell (a busy thread never parks that long).
+   */
+  private static final long SHM_MAX_PARK_NANOS = 1_000_000;
+
+  /**
    * The transport for {@code transport}; {@code shmDirectory} is where the shm transport's
    * memory-mapped files live (shared by the nodes of one host).
    */
@@ -39,7 +47,8 @@ public final class ClusterTransports {
           VerbsTransport.open(
               ShmVerbsDevice.open(ShmOptions.defaults(shmDirectory)),
               SHM_MAX_CHANNELS * (channels.sendSlots() + channels.receiveSlots()),
-              SHM_MAX_INLINE_BYTES);
+              SHM_MAX_INLINE_BYTES,
+              SHM_MAX_PARK_NANOS);
       case RDMA ->
           throw new ConfigException(
               "General.Cluster.Transport is 'rdma' but the orderer node runs tcp and shm only so"

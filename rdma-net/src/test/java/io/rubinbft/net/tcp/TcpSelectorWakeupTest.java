@@ -1,69 +1,13 @@
 package io.rubinbft.net.tcp;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.rubinbft.net.ChannelConfig;
-import io.rubinbft.net.Selector;
-import io.rubinbft.net.TestIdentities;
+import io.rubinbft.net.SelectorWakeupContractTest;
+import io.rubinbft.net.transport.Transport;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 
-/**
- * A selector with nothing to do waits in select until its timeout, unless another thread wakes it:
- * what lets a network thread block instead of polling, yet send at once what others queue. The
- * selects below wait up to ten minutes; the one-minute bound on the future is a liveness guard (a
- * lost wakeup fails the test instead of hanging it), not a speed check.
- */
-class TcpSelectorWakeupTest {
+class TcpSelectorWakeupTest extends SelectorWakeupContractTest {
 
-  private static final long TEN_MINUTES_MILLIS = 600_000;
-
-  private Selector selector;
-
-  @BeforeEach
-  void open() throws IOException {
-    selector =
-        Selector.open(
-            TcpTransport.open(),
-            new ChannelConfig(TestIdentities.create("replica-0"), 8, 8, 16 * 1024, 1 << 20, 16));
-  }
-
-  @AfterEach
-  void close() {
-    selector.close();
-  }
-
-  @Test
-  void aWakeupBeforeSelectKeepsItFromWaiting() throws Exception {
-    selector.wakeup();
-
-    assertThat(selectOnAnotherThread().get(1, TimeUnit.MINUTES)).isZero();
-  }
-
-  @Test
-  void aWakeupFromAnotherThreadEndsAWaitingSelect() throws Exception {
-    CompletableFuture<Integer> select = selectOnAnotherThread();
-    selector.wakeup();
-
-    assertThat(select.get(1, TimeUnit.MINUTES)).isZero();
-  }
-
-  private CompletableFuture<Integer> selectOnAnotherThread() {
-    CompletableFuture<Integer> result = new CompletableFuture<>();
-    Thread.ofPlatform()
-        .start(
-            () -> {
-              try {
-                result.complete(selector.select(key -> {}, TEN_MINUTES_MILLIS));
-              } catch (IOException e) {
-                result.completeExceptionally(new UncheckedIOException(e));
-              }
-            });
-    return result;
+  @Override
+  protected Transport transport() throws IOException {
+    return TcpTransport.open();
   }
 }

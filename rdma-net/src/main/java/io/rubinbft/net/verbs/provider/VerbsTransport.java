@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.BackoffIdleStrategy;
 
@@ -56,6 +57,8 @@ public final class VerbsTransport implements Transport {
   private final BackoffIdleStrategy idle;
   private LinkEvents events;
   private int reported;
+  private volatile Thread poller;
+  private volatile boolean woken;
 
   /** A link on its way up, and the listener it arrived at (null for an outgoing link). */
   private record PendingLink(VerbsLink link, VerbsListener listener) {}
@@ -81,10 +84,21 @@ public final class VerbsTransport implements Transport {
    */
   public static VerbsTransport open(VerbsDevice device, int completionCapacity, int maxInlineBytes)
       throws VerbsException {
+    return open(device, completionCapacity, maxInlineBytes, MAX_PARK_NANOS);
+  }
+
+  /**
+   * As {@link #open(VerbsDevice, int, int)}, parking at most {@code maxParkNanos} at a time while
+   * waiting for a completion: longer parks cost less CPU when idle (a poller has no file descriptor
+   * to block on) and add up to that much latency to the first message after a quiet spell.
+   */
+  public static VerbsTransport open(
+      VerbsDevice device, int completionCapacity, int maxInlineBytes, long maxParkNanos)
+      throws VerbsException {
     CompletionQueue sends = device.createCompletionQueue(completionCapacity);
     CompletionQueue receives = device.createCompletionQueue(completionCapacity);
     return new VerbsTransport(
-        device, sends, receives, completionCapacity, maxInlineBytes, MAX_PARK_NANOS);
+        device, sends, receives, completionCapacity, maxInlineBytes, maxParkNanos);
   }
 
   @Override
@@ -108,8 +122,29 @@ public final class VerbsTransport implements Transport {
     return link;
   }
 
+  /**
+   * Polls the connection events and both completion queues; with nothing to report and a timeout,
+   * polls again with back-off (spin, yield, then park, at most the transport's longest park at a
+   * time) until something is reported, the timeout passes, or {@link #wakeup} is called. Waiting
+   * here rather than returning to the selector keeps an idle selector thread from running its whole
+   * loop thousands of times a second.
+   */
   @Override
   public int poll(LinkEvents linkEvents, long timeoutNanos) throws IOException {
+    long deadline = System.nanoTime() + timeoutNanos;
+    poller = Thread.currentThread();
+    while (true) {
+      pollOnce(linkEvents);
+      if (reported > 0 || timeoutNanos <= 0 || woken || System.nanoTime() - deadline >= 0) {
+        woken = false;
+        idle.reset();
+        return reported;
+      }
+      idle.idle();
+    }
+  }
+
+  private void pollOnce(LinkEvents linkEvents) throws IOException {
     this.events = linkEvents;
     reported = device.pollConnectionEvents(connectionEvents);
     reported += receiveCompletions.poll(this::onCompletion, completionCapacity);
@@ -129,17 +164,17 @@ public final class VerbsTransport implements Transport {
       }
     }
     broken.clear();
-    if (reported > 0 || timeoutNanos <= 0) {
-      idle.reset();
-    } else {
-      idle.idle();
-    }
-    return reported;
   }
 
-  /** A poll idles at most {@link #MAX_PARK_NANOS} before it returns: nothing to cut short. */
+  /** Ends a waiting {@link #poll} at once (its park is cut short), or the next one's wait. */
   @Override
-  public void wakeup() {}
+  public void wakeup() {
+    woken = true;
+    Thread thread = poller;
+    if (thread != null) {
+      LockSupport.unpark(thread);
+    }
+  }
 
   private void onCompletion(
       int queuePairNumber,
