@@ -19,6 +19,7 @@ import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
+import io.rubinbft.orderer.metrics.PrometheusText;
 import io.rubinbft.orderer.testing.AdminApi;
 import io.rubinbft.orderer.testing.FreePorts;
 import java.io.IOException;
@@ -33,10 +34,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A 4-node cluster of real orderer processes on loopback, made as deploy/local/run.sh makes one:
@@ -51,10 +51,7 @@ final class ProcessCluster implements AutoCloseable {
   /** How long a condition the cluster should reach may take on a busy two-core machine. */
   static final Duration PATIENCE = Duration.ofMinutes(3);
 
-  private static final Pattern LEADER =
-      Pattern.compile(
-          "^consensus_smartbft_view_leader_id\\{channel=\"" + CHANNEL + "\"} (\\S+)$",
-          Pattern.MULTILINE);
+  private static final String LEADER = "consensus_smartbft_view_leader_id";
 
   private final NetworkSummary network;
   private final List<NodeProcess> nodes;
@@ -136,10 +133,12 @@ final class ProcessCluster implements AutoCloseable {
         http.send(
             HttpRequest.newBuilder(operations(node, "/metrics")).GET().build(),
             HttpResponse.BodyHandlers.ofString());
-    Matcher matcher = LEADER.matcher(metrics.body());
-    return matcher.find()
-        ? OptionalLong.of((long) Double.parseDouble(matcher.group(1)))
-        : OptionalLong.empty();
+    PrometheusText.Family leader = PrometheusText.parse(metrics.body()).get(LEADER);
+    return leader == null
+        ? OptionalLong.empty()
+        : leader.value(LEADER, Map.of("channel", CHANNEL)).stream()
+            .mapToLong(Double::longValue)
+            .findFirst();
   }
 
   /** The node with consenter id {@code id}. */

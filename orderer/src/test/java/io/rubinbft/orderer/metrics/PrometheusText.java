@@ -18,16 +18,16 @@ import java.util.TreeMap;
  * and end in an +Inf bucket equal to its count. No maintained Java parser of the format exists (the
  * Prometheus Java client only writes it), so this one is written to the format's specification.
  */
-final class PrometheusText {
+public final class PrometheusText {
 
   /** One sample line. */
-  record Sample(String name, Map<String, String> labels, double value) {}
+  public record Sample(String name, Map<String, String> labels, double value) {}
 
   /** One metric family: its TYPE (untyped when none was given), HELP and samples. */
-  record Family(String name, String type, String help, List<Sample> samples) {
+  public record Family(String name, String type, String help, List<Sample> samples) {
 
     /** The value of the sample named {@code sampleName} whose labels include {@code labels}. */
-    Optional<Double> value(String sampleName, Map<String, String> labels) {
+    public Optional<Double> value(String sampleName, Map<String, String> labels) {
       return samples.stream()
           .filter(s -> s.name().equals(sampleName))
           .filter(s -> s.labels().entrySet().containsAll(labels.entrySet()))
@@ -52,7 +52,7 @@ final class PrometheusText {
    *
    * @throws IllegalArgumentException naming the line and what is wrong with it
    */
-  static Map<String, Family> parse(String text) {
+  public static Map<String, Family> parse(String text) {
     PrometheusText parser = new PrometheusText();
     for (String line : text.split("\n", -1)) {
       parser.lineNumber++;

@@ -10,12 +10,21 @@ public final class FreePorts {
 
   private static final SplittableRandom RANDOM = new SplittableRandom();
 
+  /**
+   * Ports are picked in [10000, 32000): below Linux's ephemeral range (32768-60999 by default), so
+   * an outgoing connection of a test, a node or the build cannot take a picked port as its source
+   * port between the pick and the node binding it.
+   */
+  private static final int LOWEST = 10_000;
+
+  private static final int BEYOND_HIGHEST = 32_000;
+
   private FreePorts() {}
 
   /** The first of {@code count} consecutive ports free on 127.0.0.1 right now. */
   public static int block(int count) {
     for (int attempt = 0; attempt < 200; attempt++) {
-      int base = 20_000 + RANDOM.nextInt(40_000);
+      int base = LOWEST + RANDOM.nextInt(BEYOND_HIGHEST - LOWEST - count);
       if (allFree(base, count)) {
         return base;
       }
