@@ -136,15 +136,7 @@ final class NetworkMetrics {
         .name("cluster_net_" + name)
         .help(help)
         .labelNames("peer", "direction")
-        .callback(
-            callback ->
-                traffic
-                    .get()
-                    .map(PeerTraffic::of)
-                    .ifPresent(
-                        peers ->
-                            peers.forEach(
-                                p -> callback.call(p.sum(field), p.peer(), p.direction()))))
+        .callback(callback -> eachPeer(field, callback::call))
         .register(registry);
   }
 
@@ -153,16 +145,22 @@ final class NetworkMetrics {
         .name("cluster_net_" + name)
         .help(help)
         .labelNames("peer", "direction")
-        .callback(
-            callback ->
-                traffic
-                    .get()
-                    .map(PeerTraffic::of)
-                    .ifPresent(
-                        peers ->
-                            peers.forEach(
-                                p -> callback.call(p.sum(field), p.peer(), p.direction()))))
+        .callback(callback -> eachPeer(field, callback::call))
         .register(registry);
+  }
+
+  /** A callback metric's sink: a value with its label values. */
+  @FunctionalInterface
+  private interface LabelledSink {
+    void call(double value, String... labelValues);
+  }
+
+  /** Hands {@code field}, summed per peer and direction, to {@code sink}. */
+  private void eachPeer(ToLongFunction<ChannelStats> field, LabelledSink sink) {
+    traffic
+        .get()
+        .map(PeerTraffic::of)
+        .ifPresent(peers -> peers.forEach(p -> sink.call(p.sum(field), p.peer(), p.direction())));
   }
 
   private void selectorCounter(String name, String help, ToDoubleFunction<SelectorStats> field) {

@@ -24,16 +24,10 @@ import io.rubinbft.orderer.loadgen.LoadSpec;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
 import io.rubinbft.orderer.operations.LogLevels;
-import io.rubinbft.orderer.participation.ParticipationHandler;
+import io.rubinbft.orderer.testing.AdminApi;
 import io.rubinbft.orderer.testing.FreePorts;
-import io.rubinbft.orderer.testing.TlsClients;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -100,57 +94,21 @@ final class LocalCluster implements AutoCloseable {
   }
 
   HttpResponse<String> join(OrdererNode node) throws Exception {
-    return form(node, "POST", "config-block", Files.readAllBytes(network.genesisBlock()));
+    return admin().join(node.adminAddress().getPort(), Files.readAllBytes(network.genesisBlock()));
   }
 
   /** {@code osnadmin channel update}: PUT of a CONFIG_UPDATE envelope. */
   HttpResponse<String> update(OrdererNode node, byte[] envelope) throws Exception {
-    return form(node, "PUT", "config-update-envelope", envelope);
+    return admin().update(node.adminAddress().getPort(), envelope);
   }
 
   /** {@code osnadmin channel fetch}: GET of one block's bytes. */
   HttpResponse<byte[]> fetch(OrdererNode node, String blockId) throws Exception {
-    return admin()
-        .send(
-            HttpRequest.newBuilder(adminUri(node, "/" + CHANNEL + "/blocks/" + blockId))
-                .GET()
-                .build(),
-            HttpResponse.BodyHandlers.ofByteArray());
+    return admin().fetch(node.adminAddress().getPort(), CHANNEL, blockId);
   }
 
-  private HttpResponse<String> form(OrdererNode node, String method, String part, byte[] content)
-      throws Exception {
-    String boundary = "rubinform";
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    body.write(
-        ("--"
-                + boundary
-                + "\r\nContent-Disposition: form-data; name=\""
-                + part
-                + "\"; filename=\"upload.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    body.write(content);
-    body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-    return admin()
-        .send(
-            HttpRequest.newBuilder(adminUri(node, ""))
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .method(method, HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-  }
-
-  private HttpClient admin() throws Exception {
-    NetworkSummary.Identity admin = network.ordererAdmin();
-    return TlsClients.https(admin.tlsCaCert(), admin.tlsCert(), admin.tlsKey());
-  }
-
-  private static URI adminUri(OrdererNode node, String path) {
-    return URI.create(
-        "https://localhost:"
-            + node.adminAddress().getPort()
-            + ParticipationHandler.CHANNELS_PATH
-            + path);
+  private AdminApi admin() throws Exception {
+    return AdminApi.as(network.ordererAdmin());
   }
 
   /** gRPC connections to every node's Broadcast/Deliver endpoint. */

@@ -15,7 +15,8 @@ import java.security.GeneralSecurityException;
 /** The channel participation API as {@code osnadmin} calls it, over mutual TLS on loopback. */
 public final class AdminApi {
 
-  private static final String BOUNDARY = "rubinjoin";
+  private static final String BOUNDARY = "rubinform";
+  private static final String FORM = "multipart/form-data; boundary=" + BOUNDARY;
 
   private final HttpClient https;
 
@@ -33,16 +34,43 @@ public final class AdminApi {
   /** Joins the node whose admin port is {@code port} with {@code configBlock}, as osnadmin does. */
   public HttpResponse<String> join(int port, byte[] configBlock)
       throws IOException, InterruptedException {
+    return post(port, FORM, form("config-block", configBlock));
+  }
+
+  /** {@code osnadmin channel update}: PUT of a CONFIG_UPDATE envelope. */
+  public HttpResponse<String> update(int port, byte[] envelope)
+      throws IOException, InterruptedException {
+    return https.send(
+        HttpRequest.newBuilder(uri(port, ParticipationHandler.CHANNELS_PATH))
+            .header("Content-Type", FORM)
+            .PUT(HttpRequest.BodyPublishers.ofByteArray(form("config-update-envelope", envelope)))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** {@code osnadmin channel fetch}: GET of one block's bytes ({@code blockId}: n, newest, ...). */
+  public HttpResponse<byte[]> fetch(int port, String channel, String blockId)
+      throws IOException, InterruptedException {
+    return https.send(
+        HttpRequest.newBuilder(uri(port, ChannelInfo.url(channel) + "/blocks/" + blockId))
+            .GET()
+            .build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  /** A multipart form with one file part named {@code part}, as osnadmin uploads. */
+  private static byte[] form(String part, byte[] content) {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     body.writeBytes(
         ("--"
                 + BOUNDARY
-                + "\r\nContent-Disposition: form-data; name=\"config-block\";"
-                + " filename=\"genesis.block\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+                + "\r\nContent-Disposition: form-data; name=\""
+                + part
+                + "\"; filename=\"upload.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n")
             .getBytes(StandardCharsets.US_ASCII));
-    body.writeBytes(configBlock);
+    body.writeBytes(content);
     body.writeBytes(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-    return post(port, "multipart/form-data; boundary=" + BOUNDARY, body.toByteArray());
+    return body.toByteArray();
   }
 
   /** POSTs {@code body} as it is to the channels resource. */
