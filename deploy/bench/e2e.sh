@@ -18,6 +18,10 @@
 #   --light-transactions N [2000]
 #   --port-offset N [1000]     added to the local cluster's default ports (7050, 7150, 7250, 8443)
 #   --out DIR [deploy/bench/results]   --no-build  (reuse orderer/target's distribution)
+#   --no-aot                   start the nodes without the AOT cache. By default they use the
+#                              distribution's lib/rubin-orderer.aot (bin/rubin-orderer), and the
+#                              first run after a build trains it: a short load on a cluster of its
+#                              own, one node recording, the cache written when that node stops
 # Every row records the 1-minute load average before and after it (this machine is shared: compare
 # rows measured under similar load), the CPU time all 4 nodes spent per delivered transaction
 # (from /proc/<pid>/stat, a load-independent cost), the CPU the 4 idle nodes used (percent of one
@@ -26,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 transport=tcp blocks="100 500" payloads="2800 300" transactions=5000 streams=32
-light_rate=200 light_transactions=2000 port_offset=1000 out=deploy/bench/results build=1
+light_rate=200 light_transactions=2000 port_offset=1000 out=deploy/bench/results build=1 aot=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --transport) transport=$2; shift 2 ;;
@@ -39,6 +43,7 @@ while [ $# -gt 0 ]; do
     --port-offset) port_offset=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --no-build) build=0; shift ;;
+    --no-aot) aot=0; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "e2e.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -54,6 +59,16 @@ if [ "$build" = 1 ]; then
   mvn -B -ntp -q -Pdist -pl orderer -am -DskipTests package
 fi
 bin=$(realpath "$(ls -d orderer/target/rubin-orderer-*/bin/rubin-orderer | head -1)")
+aot_cache=$(realpath "$(dirname "$bin")/../lib")/rubin-orderer.aot
+# A cache older than the jars it describes is refused by the JVM: train a new one.
+if [ -f "$aot_cache" ] && [ -n "$(find "$(dirname "$aot_cache")" -name '*.jar' -newer "$aot_cache")" ]; then
+  rm -f "$aot_cache"
+fi
+if [ "$aot" = 1 ]; then
+  export RUBIN_AOT_CACHE=$aot_cache
+else
+  export RUBIN_AOT_CACHE=none
+fi
 mkdir -p "$out"
 out=$(realpath "$out")
 csv="$out/results.csv"
@@ -61,6 +76,7 @@ echo "date_utc,transport,block_size,payload_bytes,rate_tx_s,submitted,accepted,d
 
 pids=()
 sampler=""
+aot_training="" # the cache file the second node of the next cluster writes, when training
 stop_cluster() {
   [ -n "$sampler" ] && kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
   sampler=""
@@ -94,7 +110,9 @@ start_cluster() {
   read -r _ client_msp client_msp_id <<<"$(grep '^client ' <<<"$plan")"
   mkdir -p "$dir/logs"
   while read -r _ name config grpc admin ops; do
-    ORDERER_GENERAL_CLUSTER_TRANSPORT=$transport "$bin" start --config "$config" \
+    local train=()
+    [ -n "$aot_training" ] && [ ${#pids[@]} = 1 ] && train=(RUBIN_AOT_TRAIN="$aot_training")
+    env "${train[@]}" ORDERER_GENERAL_CLUSTER_TRANSPORT="$transport" "$bin" start --config "$config" \
       >"$dir/logs/$name.log" 2>&1 &
     pids+=($!)
   done < <(grep '^node ' <<<"$plan")
@@ -158,8 +176,35 @@ run_load() {
   tail -1 "$csv"
 }
 
+# Trains the nodes' AOT cache on a cluster of its own: one node (a backup: three of four nodes are)
+# records the classes it loads and its methods' profiles through saturating and light loads of
+# both payloads, and writes the cache when it stops (the JVM assembles it then, which takes a while).
+train_aot() {
+  local dir="$out/cluster-aot-training"
+  echo "e2e.sh: training the nodes' AOT cache $aot_cache (first run after a build)..."
+  rm -rf "$dir"
+  aot_training="${aot_cache%.aot}.training.aot"
+  start_cluster "$dir" 100
+  aot_training=""
+  local common=("${endpoints[@]}" --channel "$channel" --tls-ca "$admin_ca" --msp-dir "$client_msp"
+    --msp-id "$client_msp_id" --streams "$streams")
+  "$bin" loadgen "${common[@]}" --transactions 4000 --payload-bytes 2800 >>"$out/loadgen.err" 2>&1 || true
+  "$bin" loadgen "${common[@]}" --transactions 2000 --payload-bytes 300 >>"$out/loadgen.err" 2>&1 || true
+  "$bin" loadgen "${common[@]}" --transactions 600 --payload-bytes 2800 --rate 200 >>"$out/loadgen.err" 2>&1 || true
+  stop_cluster
+  if [ -f "${aot_cache%.aot}.training.aot" ]; then
+    mv "${aot_cache%.aot}.training.aot" "$aot_cache"
+  else
+    echo "e2e.sh: no AOT cache came out of the training run (see $dir/logs); running without" >&2
+  fi
+  rm -rf "$dir"
+}
+
 : >"$out/loadgen.log"
 : >"$out/loadgen.err"
+if [ "$aot" = 1 ] && [ ! -f "$aot_cache" ]; then
+  train_aot
+fi
 for block in $blocks; do
   dir="$out/cluster-$block"
   rm -rf "$dir"
