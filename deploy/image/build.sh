@@ -91,10 +91,13 @@ java_runtime() {
 }
 
 # A copy of the distribution for linux/amd64 only: rocksdbjni carries RocksDB for 15 platforms
-# (92 MB); the glibc x86_64 one is all this image can use.
+# (92 MB); the glibc x86_64 one is all this image can use. An AOT cache trained beside the
+# distribution (deploy/bench/e2e.sh) stays out: it describes the local JDK and the unmodified jars,
+# so the image's JVM would refuse it at every start.
 image_distribution() {
   local dist=$1 copy=$2 jar
   cp -a "$dist" "$copy"
+  rm -f "$copy"/lib/*.aot
   for jar in "$copy"/lib/rocksdbjni-*.jar; do
     unzip -Z1 "$jar" | grep -E '\.(so|jnilib|dll)$' | grep -vx 'librocksdbjni-linux64.so' |
       xargs zip -q -d "$jar"
