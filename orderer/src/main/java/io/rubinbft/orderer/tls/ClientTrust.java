@@ -10,6 +10,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
@@ -31,8 +32,9 @@ public final class ClientTrust extends X509ExtendedTrustManager {
   private final Supplier<List<X509Certificate>> channelCas;
   private volatile Anchored current;
 
-  /** A trust manager built over one set of CAs. */
-  private record Anchored(List<X509Certificate> channelCas, X509ExtendedTrustManager trust) {}
+  /** A trust manager built over one set of CAs; empty when there are none. */
+  private record Anchored(
+      List<X509Certificate> channelCas, Optional<X509ExtendedTrustManager> trust) {}
 
   /**
    * @param ownRoots the listener's configured client root CAs, always trusted
@@ -106,19 +108,28 @@ public final class ClientTrust extends X509ExtendedTrustManager {
   }
 
   /** The trust manager over the CAs in force now. */
-  private X509ExtendedTrustManager trust() {
+  private X509ExtendedTrustManager trust() throws CertificateException {
     List<X509Certificate> cas = channelCas.get();
     Anchored anchored = current;
     if (!anchored.channelCas().equals(cas)) {
       anchored = build(cas);
       current = anchored;
     }
-    return anchored.trust();
+    // The JDK's validator fails with an unchecked error over no anchors; refuse plainly instead.
+    return anchored
+        .trust()
+        .orElseThrow(
+            () ->
+                new CertificateException(
+                    "no client CA is trusted: none configured and no channel names one"));
   }
 
   private Anchored build(List<X509Certificate> cas) {
     LinkedHashSet<X509Certificate> anchors = new LinkedHashSet<>(ownRoots);
     anchors.addAll(cas);
+    if (anchors.isEmpty()) {
+      return new Anchored(List.copyOf(cas), Optional.empty());
+    }
     try {
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);
@@ -131,7 +142,7 @@ public final class ClientTrust extends X509ExtendedTrustManager {
       factory.init(store);
       for (TrustManager manager : factory.getTrustManagers()) {
         if (manager instanceof X509ExtendedTrustManager x509) {
-          return new Anchored(List.copyOf(cas), x509);
+          return new Anchored(List.copyOf(cas), Optional.of(x509));
         }
       }
       throw new IllegalStateException("the JDK's trust manager factory made no X.509 manager");

@@ -57,6 +57,19 @@ class ClientTrustTest {
   }
 
   @Test
+  void withoutOwnRootsOnlyTheChannelsCasAreTrusted() {
+    ClientTrust channelsOnly = new ClientTrust(List.of(), channelCas::get);
+    X509Certificate[] user = {orgRoot.issue("User1", List.of("client")).certificate()};
+    assertThatThrownBy(() -> channelsOnly.checkClientTrusted(user, AUTH_TYPE))
+        .isInstanceOf(CertificateException.class);
+
+    channelCas.set(List.of(orgRoot.certificate()));
+
+    assertThatCode(() -> channelsOnly.checkClientTrusted(user, AUTH_TYPE))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
   void theCertificateRequestNamesNoCas() {
     channelCas.set(List.of(orgRoot.certificate()));
 
