@@ -104,7 +104,12 @@ public final class ChannelConfigFactory {
     return application.build();
   }
 
-  private static ConfigGroup organizationGroup(Organization org) {
+  /**
+   * An organization's group as configtxgen writes it into a channel config (what {@code configtxgen
+   * -printOrg} prints for an org to be added by a config update): its policies, MSP, and endpoints
+   * or anchor peers, every element at version 0 with mod_policy Admins.
+   */
+  public static ConfigGroup organizationGroup(Organization org) {
     ConfigGroup.Builder group = ConfigGroup.newBuilder().setModPolicy(ADMINS);
     for (Map.Entry<String, SignaturePolicyEnvelope> entry : org.policies().entrySet()) {
       group.putPolicies(entry.getKey(), policy(SignaturePolicies.signature(entry.getValue())));

@@ -63,6 +63,9 @@ public final class ConfigStates {
       };
   private volatile ConfigState committed;
 
+  /** The ledger height whose tip {@link #heightReached} last read. */
+  private volatile long accountedHeight;
+
   /**
    * @param ledger the channel's committed blocks
    * @param tip the newest committed block: the config it names is the committed config
@@ -72,11 +75,26 @@ public final class ConfigStates {
     this.factory = factory;
     this.ledger = ledger;
     this.committed = committedState(LastConfigIndex.of(tip));
+    this.accountedHeight = tip.getHeader().getNumber() + 1;
     remember(tip, committed);
   }
 
-  /** The config of the newest committed config block. */
+  /** The config of the newest committed config block the ledger's height listener installed. */
   public ConfigState committed() {
+    return committed;
+  }
+
+  /**
+   * The config of the newest config block among the ledger's first {@code height} blocks. The
+   * height listener runs after the ledger's waiters wake, so a Deliver stream may see a new block
+   * before the listener installed its config; asking with the height it sees makes the block's own
+   * config apply to it: a client the config block removes gets FORBIDDEN instead of that block, and
+   * a Broadcast that follows it is judged by it. One volatile read when nothing is new.
+   */
+  public ConfigState committedAt(long height) {
+    if (height > accountedHeight) {
+      heightReached(height);
+    }
     return committed;
   }
 
@@ -143,15 +161,28 @@ public final class ConfigStates {
     try {
       Block tip = ledger.block(height - 1).orElseThrow();
       long configBlock = LastConfigIndex.of(tip);
-      if (configBlock <= committed.config().blockNumber()) {
-        return;
-      }
-      ConfigState state = committedState(configBlock);
+      ConfigState state =
+          configBlock > committed.config().blockNumber() ? committedState(configBlock) : committed;
       synchronized (this) {
         if (state.config().blockNumber() > committed.config().blockNumber()) {
           committed = state;
         }
+        accountedHeight = Math.max(accountedHeight, height);
       }
+    } catch (InvalidConfigException e) {
+      throw new IllegalStateException("committed config block is not valid: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The state of committed config block {@code configBlock} (e.g. for a Deliver stream reading
+   * blocks older than the newest config).
+   *
+   * @throws IllegalStateException when the committed config block cannot be read
+   */
+  public ConfigState ofConfigBlock(long configBlock) {
+    try {
+      return committedState(configBlock);
     } catch (InvalidConfigException e) {
       throw new IllegalStateException("committed config block is not valid: " + e.getMessage(), e);
     }

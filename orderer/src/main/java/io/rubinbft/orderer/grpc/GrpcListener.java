@@ -10,13 +10,16 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.tls.ClientTrust;
 import io.rubinbft.orderer.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The node's gRPC listener (Broadcast/Deliver). Calls run on virtual threads: a Deliver stream
@@ -41,16 +44,24 @@ public final class GrpcListener implements AutoCloseable {
   /**
    * Binds {@code address} and starts serving {@code services}.
    *
+   * @param channelClientCas with client authentication on, the CAs trusted besides {@code
+   *     tls.clientRootCas()}: the TLS CAs of the served channels' current configs ({@link
+   *     ClientTrust})
    * @param maxInboundBytes the largest message a client may send (General.MaxRecvMsgSize)
    */
   public static GrpcListener start(
-      HostPort address, TlsSettings tls, long maxInboundBytes, List<BindableService> services)
+      HostPort address,
+      TlsSettings tls,
+      Supplier<List<X509Certificate>> channelClientCas,
+      long maxInboundBytes,
+      List<BindableService> services)
       throws IOException {
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     HealthStatusManager health = new HealthStatusManager();
     var builder =
         NettyServerBuilder.forAddress(
-                new InetSocketAddress(address.host(), address.port()), credentials(tls))
+                new InetSocketAddress(address.host(), address.port()),
+                credentials(tls, channelClientCas))
             .executor(executor)
             .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, maxInboundBytes))
             .permitKeepAliveTime(PERMITTED_KEEPALIVE_SECONDS, TimeUnit.SECONDS)
@@ -89,7 +100,8 @@ public final class GrpcListener implements AutoCloseable {
     executor.shutdownNow();
   }
 
-  private static ServerCredentials credentials(TlsSettings tls) {
+  private static ServerCredentials credentials(
+      TlsSettings tls, Supplier<List<X509Certificate>> channelClientCas) {
     if (!tls.enabled()) {
       return InsecureServerCredentials.create();
     }
@@ -97,7 +109,7 @@ public final class GrpcListener implements AutoCloseable {
         TlsServerCredentials.newBuilder().keyManager(ServerTls.keyManagers(tls));
     if (tls.clientAuthRequired()) {
       credentials
-          .trustManager(ServerTls.trustManagers(tls.clientRootCas()))
+          .trustManager(ClientTrust.of(tls.clientRootCas(), channelClientCas))
           .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
     }
     return credentials.build();

@@ -23,10 +23,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.stream.Stream;
 import org.hyperledger.fabric.protos.common.Block;
@@ -74,6 +77,18 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
         channels.values().stream().anyMatch(c -> c.isConsenterCertificate(certificate))
             ? Optional.empty()
             : Optional.of("not a consenter of any channel this node serves");
+  }
+
+  /**
+   * The TLS root and intermediate CAs of every organization in the current config of every channel
+   * served here: with mutual TLS, Broadcast/Deliver clients may present certificates they issued.
+   */
+  public List<X509Certificate> clientTlsCas() {
+    Set<X509Certificate> cas = new LinkedHashSet<>();
+    for (ChannelRuntime channel : channels.values()) {
+      cas.addAll(channel.rules().msps().tlsCaCertificates());
+    }
+    return List.copyOf(cas);
   }
 
   @Override

@@ -15,6 +15,7 @@ import io.rubinbft.ledger.HeightSubscription;
 import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.ledger.wal.WalConfig;
 import io.rubinbft.orderer.block.EnvelopeHeaders;
+import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.Consenter;
 import io.rubinbft.orderer.channel.InvalidConfigException;
@@ -156,7 +157,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
 
   /** The newest committed config. */
   public ChannelConfig config() {
-    return configs.committed().config();
+    return committed().config();
   }
 
   @Override
@@ -167,7 +168,21 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   /** The rules of the newest committed config, which Broadcast and Deliver apply. */
   @Override
   public ChannelRules rules() {
-    return configs.committed().rules();
+    return committed().rules();
+  }
+
+  @Override
+  public ChannelRules rulesAt(Block block) {
+    long configBlock = LastConfigIndex.of(block);
+    ConfigState newest = committed();
+    return configBlock == newest.config().blockNumber()
+        ? newest.rules()
+        : configs.ofConfigBlock(configBlock).rules();
+  }
+
+  /** The config of the newest config block the ledger holds now, whether or not announced yet. */
+  private ConfigState committed() {
+    return configs.committedAt(ledger.height());
   }
 
   /**
@@ -178,7 +193,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   public SubmitOutcome submit(Envelope envelope, String txId) {
     byte[] bytes = envelope.toByteArray();
     // The Broadcast service validated it (signature, Writers): backups need not verify it again.
-    configs.committed().verified().add(bytes);
+    committed().verified().add(bytes);
     return offer(FabricRequests.key(txId, bytes, sha256), bytes);
   }
 
@@ -189,7 +204,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
    */
   @Override
   public SubmitOutcome submitConfigUpdate(Envelope update) {
-    ConfigState state = configs.committed();
+    ConfigState state = committed();
     Envelope config;
     try {
       config = state.processor().process(update, configSigner);
@@ -211,7 +226,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
    */
   private void admitForwarded(byte[] bytes) {
     ByteString envelope = ByteString.copyFrom(bytes);
-    ConfigState state = configs.committed();
+    ConfigState state = committed();
     Optional<String> invalid =
         EnvelopeHeaders.isConfigEnvelope(envelope)
             ? state.envelopes().invalidReason(envelope)

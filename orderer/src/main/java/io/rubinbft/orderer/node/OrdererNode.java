@@ -171,7 +171,11 @@ public final class OrdererNode implements AutoCloseable {
     opened.addFirst(operations);
     GrpcListener grpc =
         GrpcListener.start(
-            config.listen(), config.tls(), config.maxReceiveMessageBytes(), List.of(broadcast));
+            config.listen(),
+            config.tls(),
+            channels::clientTlsCas,
+            config.maxReceiveMessageBytes(),
+            List.of(broadcast));
     opened.addFirst(grpc);
     grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
     LOG.info(

@@ -82,6 +82,29 @@ class ConfigStatesTest {
   }
 
   @Test
+  void aCallerThatSeesAConfigBlockInTheLedgerGetsItsConfigBeforeTheListenerRuns() throws Exception {
+    // The ledger wakes Deliver streams before it calls its height listeners: a stream that sees
+    // block 6 (a config block) must be judged by block 6's config, not by the genesis config.
+    int[] height = {6};
+    ConfigStates states =
+        new ConfigStates(
+            ConfigState.factory(FabricTestCluster.PROVIDER, Clock.systemUTC(), 64, 64),
+            n -> n < height[0] ? Optional.of(Fixtures.block((int) n)) : Optional.empty(),
+            Fixtures.block(5));
+    ConfigState genesis = states.committedAt(6);
+    height[0] = 8;
+
+    ConfigState seen = states.committedAt(8);
+
+    assertThat(genesis.config().blockNumber()).isZero();
+    assertThat(seen.config().blockNumber()).isEqualTo(7);
+    assertThat(states.committed()).isSameAs(seen);
+    assertThat(states.ofConfigBlock(0)).isSameAs(genesis);
+    assertThat(states.ofConfigBlock(7)).isSameAs(seen);
+    assertThat(states.committedAt(7)).as("a caller that saw less").isSameAs(seen);
+  }
+
+  @Test
   void aBlockThatDiffersFromTheLedgersAtItsHeightIsUnknown() throws Exception {
     ConfigStates states = committedUpTo(10);
     Block forged =

@@ -2,13 +2,10 @@ package io.rubinbft.orderer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
-import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
-import io.rubinbft.orderer.loadgen.LoadGenerator;
 import io.rubinbft.orderer.loadgen.LoadReport;
 import io.rubinbft.orderer.loadgen.LoadSpec;
-import io.rubinbft.orderer.loadgen.OrdererChannels;
+import io.rubinbft.orderer.testing.ClientTlsFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,16 +45,11 @@ class MultiProcessClusterTest {
 
   private ProcessCluster cluster;
   private EnvelopeFactory client;
-  private BlockSignatureVerifier signatures;
   private final Set<String> acknowledged = new HashSet<>();
 
   @RegisterExtension
   final TestExecutionExceptionHandler nodeLogsOnFailure =
-      (context, thrown) -> {
-        throw new AssertionError(
-            thrown.getMessage() + "\nnode logs:\n" + (cluster == null ? "none" : cluster.logs()),
-            thrown);
-      };
+      ProcessCluster.logsOnFailure(() -> cluster);
 
   /**
    * A run's size.
@@ -96,10 +88,9 @@ class MultiProcessClusterTest {
 
   private void run(Workload workload) throws Exception {
     Path dir = Files.createDirectories(Path.of("target", "multiproc")).toAbsolutePath();
-    cluster = ProcessCluster.create(Files.createTempDirectory(dir, "cluster-"), 50);
+    cluster = ProcessCluster.create(Files.createTempDirectory(dir, "cluster-"), 50, false);
     CLUSTERS.add(cluster);
     client = cluster.client();
-    signatures = cluster.signatures();
     cluster.start(cluster.nodes());
     cluster.joinAll();
     LOG.info("4 nodes started and joined");
@@ -204,60 +195,32 @@ class MultiProcessClusterTest {
    */
   private LoadReport load(List<NodeProcess> targets, Workload workload, OptionalDouble rate)
       throws Exception {
-    try (OrdererChannels connections = cluster.connect(targets)) {
-      LoadSpec spec =
-          new LoadSpec(
-              ProcessCluster.CHANNEL,
-              workload.transactions(),
-              workload.payloadBytes(),
-              8,
-              cluster.quorum(),
-              rate,
-              Duration.ofMinutes(2));
-      LoadReport report =
-          new LoadGenerator(
-                  spec,
-                  client,
-                  connections.channels(),
-                  ByteString.EMPTY,
-                  block -> signatures.check(block.getHeader(), block.getMetadata()).invalidReason())
-              .run();
-      assertThat(report.passed()).as(report.format()).isTrue();
-      assertThat(report.accepted()).as(report.format()).isPositive();
-      LOG.info("load run passed:\n{}", report.format());
-      synchronized (acknowledged) {
-        acknowledged.addAll(report.delivery().acceptedTxIds());
-      }
-      return report;
+    LoadSpec spec =
+        new LoadSpec(
+            ProcessCluster.CHANNEL,
+            workload.transactions(),
+            workload.payloadBytes(),
+            8,
+            cluster.quorum(),
+            rate,
+            Duration.ofMinutes(2));
+    LoadReport report = cluster.load(targets, spec, client, serverOnlyTls());
+    LOG.info("load run passed:\n{}", report.format());
+    synchronized (acknowledged) {
+      acknowledged.addAll(report.delivery().acceptedTxIds());
     }
+    return report;
   }
 
-  /**
-   * Waits until every node has the height the highest had, reads the chain up to it from each
-   * through Deliver, and checks that all are valid and carry the same headers and data.
-   */
+  /** Every node's chain, read through Deliver: valid and the same on all. */
   private Chain expectIdenticalChains() throws Exception {
-    long height = 0;
-    for (NodeProcess node : cluster.nodes()) {
-      height = Math.max(height, cluster.height(node));
-    }
-    long target = height;
-    List<Chain> chains = new ArrayList<>();
-    try (OrdererChannels connections = cluster.connect(cluster.nodes())) {
-      for (int i = 0; i < cluster.nodes().size(); i++) {
-        NodeProcess node = cluster.node(i);
-        ProcessCluster.awaitCondition(
-            node + " reaches height " + target, () -> cluster.height(node) >= target);
-        Chain chain = Chain.read(connections.channels().get(i), client, target, signatures);
-        assertThat(chain.problems()).as(node.toString()).isEmpty();
-        chains.add(chain);
-      }
-    }
-    for (Chain chain : chains) {
-      assertThat(chain.headers()).isEqualTo(chains.getFirst().headers());
-    }
-    LOG.info("every node serves the same valid chain of {} blocks", target);
-    return chains.getFirst();
+    Chain chain = cluster.identicalChains(client, serverOnlyTls());
+    LOG.info("every node serves the same valid chain of {} blocks", chain.headers().size());
+    return chain;
+  }
+
+  private ClientTlsFiles serverOnlyTls() {
+    return ClientTlsFiles.serverOnly(cluster.ordererTlsCa());
   }
 
   private void expectEveryAcknowledgedTransactionOnce(Chain chain) {

@@ -6,6 +6,7 @@ import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One orderer node as an operating system process: {@code rubin-orderer start --config F} in a JVM
@@ -28,12 +29,17 @@ final class NodeProcess {
   private final String name;
   private final Path config;
   private final Path log;
+  private final Map<String, String> environment;
   private Process process;
 
-  NodeProcess(String name, Path config, Path log) {
+  /**
+   * @param environment ORDERER_... overrides of the node's orderer.yaml
+   */
+  NodeProcess(String name, Path config, Path log, Map<String, String> environment) {
     this.name = name;
     this.config = config;
     this.log = log;
+    this.environment = Map.copyOf(environment);
   }
 
   String name() {
@@ -60,6 +66,7 @@ final class NodeProcess {
             .redirectErrorStream(true)
             .redirectOutput(Redirect.appendTo(log.toFile()));
     builder.environment().put("FABRIC_LOGGING_SPEC", "info");
+    builder.environment().putAll(environment);
     process = builder.start();
   }
 

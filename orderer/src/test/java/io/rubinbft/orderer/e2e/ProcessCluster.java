@@ -17,10 +17,14 @@ import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.loadgen.LoadGenerator;
+import io.rubinbft.orderer.loadgen.LoadReport;
+import io.rubinbft.orderer.loadgen.LoadSpec;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
 import io.rubinbft.orderer.metrics.PrometheusText;
 import io.rubinbft.orderer.testing.AdminApi;
+import io.rubinbft.orderer.testing.ClientTlsFiles;
 import io.rubinbft.orderer.testing.FreePorts;
 import java.io.IOException;
 import java.net.URI;
@@ -35,8 +39,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
  * A 4-node cluster of real orderer processes on loopback, made as deploy/local/run.sh makes one:
@@ -68,8 +75,13 @@ final class ProcessCluster implements AutoCloseable {
     this.channel = ConfigBlockReader.read(Files.readAllBytes(network.genesisBlock()));
   }
 
-  /** Generates a network of 4 nodes under {@code dir} (logs in {@code dir/logs}). */
-  static ProcessCluster create(Path dir, int maxMessageCount)
+  /**
+   * Generates a network of 4 nodes under {@code dir} (logs in {@code dir/logs}).
+   *
+   * @param clientCertificates whether Broadcast/Deliver require client certificates (mutual TLS:
+   *     orderer.yaml trusts the orderer org's TLS CA, the channel config the application orgs')
+   */
+  static ProcessCluster create(Path dir, int maxMessageCount, boolean clientCertificates)
       throws IOException, GeneralSecurityException, InvalidConfigException {
     PortPlan ports =
         new PortPlan(
@@ -78,10 +90,18 @@ final class ProcessCluster implements AutoCloseable {
         LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 4, ports, maxMessageCount));
     List<Path> configs = LocalNodeConfigs.write(network);
     Path logs = Files.createDirectories(dir.resolve("logs"));
+    Map<String, String> environment =
+        clientCertificates
+            ? Map.of(
+                "ORDERER_GENERAL_TLS_CLIENTAUTHREQUIRED",
+                "true",
+                "ORDERER_GENERAL_TLS_CLIENTROOTCAS",
+                "[" + network.nodes().getFirst().tlsCaCert() + "]")
+            : Map.of();
     List<NodeProcess> nodes = new ArrayList<>();
     for (int i = 0; i < configs.size(); i++) {
       String name = network.nodes().get(i).name();
-      nodes.add(new NodeProcess(name, configs.get(i), logs.resolve(name + ".log")));
+      nodes.add(new NodeProcess(name, configs.get(i), logs.resolve(name + ".log"), environment));
     }
     ProcessCluster cluster =
         new ProcessCluster(network, nodes, AdminApi.as(network.ordererAdmin()));
@@ -155,16 +175,37 @@ final class ProcessCluster implements AutoCloseable {
     return spec(node).id();
   }
 
-  /** TLS connections (the client trusts the orderers' TLS CA) to {@code targets}, in order. */
-  OrdererChannels connect(List<NodeProcess> targets) throws IOException {
+  /** TLS connections with {@code tls} (trusting the orderers' TLS CA) to {@code targets}. */
+  OrdererChannels connect(List<NodeProcess> targets, ClientTlsFiles tls) throws IOException {
     List<HostPort> endpoints =
         targets.stream().map(n -> new HostPort("localhost", spec(n).broadcastPort())).toList();
-    return OrdererChannels.connect(
-        endpoints,
-        new OrdererChannels.ClientTls(
-            Optional.of(network.nodes().getFirst().tlsCaCert()),
-            Optional.empty(),
-            Optional.empty()));
+    return OrdererChannels.connect(endpoints, tls.clientTls());
+  }
+
+  /** The CA of the orderers' TLS server certificates. */
+  Path ordererTlsCa() {
+    return network.nodes().getFirst().tlsCaCert();
+  }
+
+  NetworkSummary network() {
+    return network;
+  }
+
+  /** {@code osnadmin channel update} sent to {@code node}, as the orderer admin. */
+  HttpResponse<String> update(NodeProcess node, Envelope update)
+      throws IOException, InterruptedException {
+    return admin.update(spec(node).adminPort(), update.toByteArray());
+  }
+
+  /** The config of the newest config block {@code node} has ({@code osnadmin channel fetch}). */
+  ChannelConfig config(NodeProcess node) throws IOException, InterruptedException {
+    HttpResponse<byte[]> fetched = admin.fetch(spec(node).adminPort(), CHANNEL, "config");
+    assertThat(fetched.statusCode()).as(node.toString()).isEqualTo(200);
+    try {
+      return ConfigBlockReader.read(Block.parseFrom(fetched.body()));
+    } catch (InvalidConfigException e) {
+      throw new AssertionError(node + " serves a config block that is not valid", e);
+    }
   }
 
   /** Envelopes signed by the network's client user (Org1), allowed to write and read. */
@@ -175,6 +216,21 @@ final class ProcessCluster implements AutoCloseable {
         Clock.systemUTC());
   }
 
+  /** The orderer org's admin (the orderer admin of osnadmin and of orderer config changes). */
+  SigningIdentity ordererAdmin() {
+    return SigningIdentity.fromMspDirectory(
+        network.ordererAdmin().mspDir(), network.ordererMspId(), provider);
+  }
+
+  /** Org1's admin (cryptogen's Admin@ user beside the client user). */
+  SigningIdentity clientOrgAdmin() {
+    Path users = network.client().mspDir().getParent().getParent();
+    return SigningIdentity.fromMspDirectory(
+        users.resolve("Admin@" + LocalNetwork.CLIENT_DOMAIN).resolve("msp"),
+        network.clientMspId(),
+        provider);
+  }
+
   /** Checks the consenter signatures of blocks of this channel. */
   BlockSignatureVerifier signatures() {
     return new BlockSignatureVerifier(
@@ -183,6 +239,72 @@ final class ProcessCluster implements AutoCloseable {
 
   int quorum() {
     return channel.consenters().quorums().quorum();
+  }
+
+  /**
+   * Runs {@code spec} as {@code client} connected with {@code tls} to {@code targets} and asserts
+   * that it passed: a quorum acknowledged, everything acknowledged was delivered once, and every
+   * block the load's Deliver read carries a quorum of consenter signatures.
+   */
+  LoadReport load(
+      List<NodeProcess> targets, LoadSpec spec, EnvelopeFactory client, ClientTlsFiles tls)
+      throws IOException, InterruptedException {
+    BlockSignatureVerifier signatures = signatures();
+    try (OrdererChannels connections = connect(targets, tls)) {
+      LoadReport report =
+          new LoadGenerator(
+                  spec,
+                  client,
+                  connections.channels(),
+                  tls.certificateHash(),
+                  block -> signatures.check(block.getHeader(), block.getMetadata()).invalidReason())
+              .run();
+      assertThat(report.passed()).as(report.format()).isTrue();
+      assertThat(report.accepted()).as(report.format()).isPositive();
+      return report;
+    }
+  }
+
+  /**
+   * Waits until every node has the height the highest had, reads the chain up to it from each
+   * through Deliver as {@code reader} connected with {@code tls}, and checks that all are valid
+   * ({@link Chain}) and carry the same headers and data.
+   *
+   * @return the first node's chain
+   */
+  Chain identicalChains(EnvelopeFactory reader, ClientTlsFiles tls)
+      throws IOException, InterruptedException {
+    long height = 0;
+    for (NodeProcess node : nodes) {
+      height = Math.max(height, height(node));
+    }
+    long target = height;
+    List<Chain> chains = new ArrayList<>();
+    try (OrdererChannels connections = connect(nodes, tls)) {
+      for (int i = 0; i < nodes.size(); i++) {
+        NodeProcess node = nodes.get(i);
+        awaitCondition(node + " reaches height " + target, () -> height(node) >= target);
+        Chain chain =
+            Chain.read(
+                connections.channels().get(i), reader, tls.certificateHash(), target, signatures());
+        assertThat(chain.problems()).as(node.toString()).isEmpty();
+        chains.add(chain);
+      }
+    }
+    for (Chain chain : chains) {
+      assertThat(chain.headers()).isEqualTo(chains.getFirst().headers());
+    }
+    return chains.getFirst();
+  }
+
+  /** A failed test's message with the paths of every node log of {@code cluster}, if any. */
+  static TestExecutionExceptionHandler logsOnFailure(Supplier<ProcessCluster> cluster) {
+    return (context, thrown) -> {
+      ProcessCluster current = cluster.get();
+      throw new AssertionError(
+          thrown.getMessage() + "\nnode logs:\n" + (current == null ? "none" : current.logs()),
+          thrown);
+    };
   }
 
   /** Every node's log, for failure messages. */

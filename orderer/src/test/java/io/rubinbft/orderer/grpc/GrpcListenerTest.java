@@ -18,9 +18,11 @@ import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.tls.Pem;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
@@ -35,6 +37,14 @@ class GrpcListenerTest {
   private static final Path NODE_TLS = FabricFixtures.orderer(1).resolve("tls");
   private static final Path ADMIN_TLS =
       FabricFixtures.ordererOrg().resolve("users/Admin@example.com/tls");
+
+  private static final Path ORG1_USER_TLS =
+      FabricFixtures.root()
+          .resolve("crypto/peerOrganizations/org1.example.com/users/User1@org1.example.com/tls");
+
+  /** The TLS CAs of the channels' configs as the node would report them. */
+  private final AtomicReference<List<X509Certificate>> channelCas =
+      new AtomicReference<>(List.of());
 
   private GrpcListener listener;
   private ManagedChannel channel;
@@ -51,7 +61,11 @@ class GrpcListenerTest {
             List.of(NODE_TLS.resolve("ca.crt")));
     listener =
         GrpcListener.start(
-            new HostPort("127.0.0.1", 0), tls, 1 << 20, List.of(new ReportsClientCertificate()));
+            new HostPort("127.0.0.1", 0),
+            tls,
+            channelCas::get,
+            1 << 20,
+            List.of(new ReportsClientCertificate()));
     listener.health().setStatus("", HealthCheckResponse.ServingStatus.SERVING);
   }
 
@@ -106,6 +120,40 @@ class GrpcListenerTest {
                     .withDeadlineAfter(10, TimeUnit.SECONDS)
                     .check(HealthCheckRequest.getDefaultInstance()))
         .isInstanceOf(StatusRuntimeException.class);
+  }
+
+  @Test
+  void clientsOfTheChannelsTlsCasAreTrustedAsTheChannelsChange() throws IOException {
+    ChannelCredentials org1User =
+        TlsChannelCredentials.newBuilder()
+            .trustManager(NODE_TLS.resolve("ca.crt").toFile())
+            .keyManager(
+                ORG1_USER_TLS.resolve("client.crt").toFile(),
+                ORG1_USER_TLS.resolve("client.key").toFile())
+            .build();
+    assertThat(healthCheckPasses(org1User)).as("Org1's TLS CA is in no channel yet").isFalse();
+
+    channelCas.set(Pem.certificates(ORG1_USER_TLS.resolve("ca.crt")));
+    assertThat(healthCheckPasses(org1User)).as("a config added Org1").isTrue();
+    assertThat(healthCheckPasses(credentials(true))).as("orderer.yaml's CA stays").isTrue();
+
+    channelCas.set(List.of());
+    assertThat(healthCheckPasses(org1User)).as("a config removed Org1").isFalse();
+  }
+
+  /** Whether a new connection with {@code credentials} gets a health answer. */
+  private boolean healthCheckPasses(ChannelCredentials credentials) {
+    ManagedChannel connection = connect(credentials);
+    try {
+      HealthGrpc.newBlockingStub(connection)
+          .withDeadlineAfter(10, TimeUnit.SECONDS)
+          .check(HealthCheckRequest.getDefaultInstance());
+      return true;
+    } catch (StatusRuntimeException e) {
+      return false;
+    } finally {
+      connection.shutdownNow();
+    }
   }
 
   private ManagedChannel connect(ChannelCredentials credentials) {

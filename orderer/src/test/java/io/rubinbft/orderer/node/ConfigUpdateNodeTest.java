@@ -17,7 +17,6 @@ import io.rubinbft.orderer.service.Streams;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -80,21 +79,21 @@ class ConfigUpdateNodeTest {
     SigningIdentity orgAdmin = cluster.clientOrgAdmin();
 
     Envelope batchSize =
-        SignedUpdates.signed(batchSizeUpdate(config()), List.of(cluster.ordererAdmin()));
+        SignedUpdates.signed(batchSizeUpdate(cluster.config()), List.of(cluster.ordererAdmin()));
     CompletableFuture<Void> flowing = inBackground(load(user, 60));
     assertThat(broadcast(0, batchSize).getStatus()).isEqualTo(Status.SUCCESS);
     flowing.get(120, TimeUnit.SECONDS);
-    awaitConfigSequence(1);
+    cluster.awaitConfigSequence(1);
     submit(user, 30);
     cluster.awaitTransactions(60 + 1 + 30);
 
     Envelope orgPolicies =
-        SignedUpdates.signed(adminOnlyOrgPolicies(config(), cluster), List.of(orgAdmin));
+        SignedUpdates.signed(adminOnlyOrgPolicies(cluster.config(), cluster), List.of(orgAdmin));
     flowing = inBackground(load(orgAdmin, 40));
     HttpResponse<String> update = cluster.update(cluster.nodes.get(1), orgPolicies.toByteArray());
     assertThat(update.statusCode()).as(update.body()).isEqualTo(201);
     flowing.get(120, TimeUnit.SECONDS);
-    awaitConfigSequence(2);
+    cluster.awaitConfigSequence(2);
     cluster.awaitTransactions(60 + 1 + 30 + 40 + 1);
 
     EnvelopeFactory users = new EnvelopeFactory(user, Clock.systemUTC());
@@ -110,7 +109,7 @@ class ConfigUpdateNodeTest {
     // After a restart every node runs under the newest config block of its ledger.
     cluster.stopAll();
     cluster.startAll();
-    awaitConfigSequence(2);
+    cluster.awaitConfigSequence(2);
     submit(orgAdmin, 10);
     cluster.awaitTransactions(60 + 1 + 30 + 40 + 1 + 10);
     assertThat(
@@ -194,17 +193,6 @@ class ConfigUpdateNodeTest {
         Payload.parseFrom(Envelope.parseFrom(block.getData().getData(0)).getPayload()).getData());
   }
 
-  private Config config() {
-    return cluster
-        .nodes
-        .getFirst()
-        .channels()
-        .runtime(LocalCluster.CHANNEL)
-        .orElseThrow()
-        .config()
-        .config();
-  }
-
   /** BatchSize.MaxMessageCount down to {@link #NEW_MAX_MESSAGE_COUNT}, the rest unchanged. */
   private static ConfigUpdate batchSizeUpdate(Config config) throws InvalidProtocolBufferException {
     ConfigGroup channel = config.getChannelGroup();
@@ -272,17 +260,6 @@ class ConfigUpdateNodeTest {
 
   private void submit(SigningIdentity client, int count) throws Exception {
     cluster.submit(new EnvelopeFactory(client, Clock.systemUTC()), count);
-  }
-
-  private void awaitConfigSequence(long sequence) throws InterruptedException {
-    for (OrdererNode node : cluster.nodes) {
-      ChannelRuntime runtime = node.channels().runtime(LocalCluster.CHANNEL).orElseThrow();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (runtime.config().sequence() < sequence && System.nanoTime() < deadline) {
-        runtime.ledger().awaitHeight(runtime.ledger().height() + 1, Duration.ofMillis(100));
-      }
-      assertThat(runtime.config().sequence()).isEqualTo(sequence);
-    }
   }
 
   private BroadcastResponse broadcast(int node, Envelope envelope) throws Exception {

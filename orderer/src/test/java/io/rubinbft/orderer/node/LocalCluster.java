@@ -2,7 +2,6 @@ package io.rubinbft.orderer.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.bootstrap.LocalNetwork;
@@ -25,6 +24,7 @@ import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
 import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.testing.AdminApi;
+import io.rubinbft.orderer.testing.ClientTlsFiles;
 import io.rubinbft.orderer.testing.FreePorts;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -34,10 +34,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Config;
 
 /**
  * Four orderer nodes on loopback, made the way an operator makes them: crypto and genesis block
@@ -51,6 +51,9 @@ final class LocalCluster implements AutoCloseable {
   final NetworkSummary network;
   final List<OrdererNode> nodes = new ArrayList<>();
   private final List<Path> configs;
+
+  /** ORDERER_... overrides of every node's orderer.yaml, as an operator's environment sets. */
+  private Map<String, String> environment = Map.of();
 
   private LocalCluster(NetworkSummary network, List<Path> configs) {
     this.network = network;
@@ -67,9 +70,23 @@ final class LocalCluster implements AutoCloseable {
     return new LocalCluster(network, LocalNodeConfigs.write(network));
   }
 
+  /**
+   * Makes the nodes started from now on require client certificates on Broadcast/Deliver; their
+   * orderer.yaml trusts the orderer org's TLS CA, the channels' configs the rest.
+   */
+  void requireClientCertificates() {
+    environment =
+        Map.of(
+            "ORDERER_GENERAL_TLS_CLIENTAUTHREQUIRED",
+            "true",
+            "ORDERER_GENERAL_TLS_CLIENTROOTCAS",
+            "[" + network.nodes().getFirst().tlsCaCert() + "]");
+  }
+
   void startAll() throws Exception {
     for (Path config : configs) {
-      nodes.add(OrdererNode.start(NodeConfigLoader.load(config, Map.of()), new LogLevels("info")));
+      nodes.add(
+          OrdererNode.start(NodeConfigLoader.load(config, environment), new LogLevels("info")));
     }
   }
 
@@ -111,15 +128,21 @@ final class LocalCluster implements AutoCloseable {
     return AdminApi.as(network.ordererAdmin());
   }
 
-  /** gRPC connections to every node's Broadcast/Deliver endpoint. */
+  /** gRPC connections to every node's Broadcast/Deliver endpoint, without a client certificate. */
   OrdererChannels connect() throws IOException {
+    return connect(ClientTlsFiles.serverOnly(ordererTlsCa()));
+  }
+
+  /** gRPC connections to every node's Broadcast/Deliver endpoint with {@code tls}. */
+  OrdererChannels connect(ClientTlsFiles tls) throws IOException {
     List<HostPort> endpoints =
         nodes.stream().map(n -> new HostPort("localhost", n.grpcAddress().getPort())).toList();
-    NetworkSummary.Node first = network.nodes().getFirst();
-    return OrdererChannels.connect(
-        endpoints,
-        new OrdererChannels.ClientTls(
-            Optional.of(first.tlsCaCert()), Optional.empty(), Optional.empty()));
+    return OrdererChannels.connect(endpoints, tls.clientTls());
+  }
+
+  /** The CA of the orderers' TLS server certificates. */
+  Path ordererTlsCa() {
+    return network.nodes().getFirst().tlsCaCert();
   }
 
   /**
@@ -130,7 +153,12 @@ final class LocalCluster implements AutoCloseable {
    * ordered transactions in the ledgers ({@link #awaitTransactions}).
    */
   LoadReport submit(EnvelopeFactory client, int count) throws Exception {
-    try (OrdererChannels connections = connect()) {
+    return submit(client, count, ClientTlsFiles.serverOnly(ordererTlsCa()));
+  }
+
+  /** As {@link #submit(EnvelopeFactory, int)}, connected with {@code tls}. */
+  LoadReport submit(EnvelopeFactory client, int count, ClientTlsFiles tls) throws Exception {
+    try (OrdererChannels connections = connect(tls)) {
       ChannelConfig channel = ConfigBlockReader.read(Files.readAllBytes(network.genesisBlock()));
       CryptoProvider provider = CryptoProvider.preferNative();
       BlockSignatureVerifier signatures =
@@ -142,7 +170,7 @@ final class LocalCluster implements AutoCloseable {
                       CHANNEL, count, 300, 4, 3, OptionalDouble.empty(), Duration.ofSeconds(60)),
                   client,
                   connections.channels(),
-                  ByteString.EMPTY,
+                  tls.certificateHash(),
                   block -> signatures.check(block.getHeader(), block.getMetadata()).invalidReason())
               .run();
       assertThat(report.passed()).as(report.format() + "\n" + describeNodes()).isTrue();
@@ -174,6 +202,23 @@ final class LocalCluster implements AutoCloseable {
         ledger.awaitHeight(ledger.height() + 1, Duration.ofMillis(200));
       }
       assertThat(transactions(ledger)).isEqualTo(count);
+    }
+  }
+
+  /** The newest committed channel config of the first node. */
+  Config config() {
+    return nodes.getFirst().channels().runtime(CHANNEL).orElseThrow().config().config();
+  }
+
+  /** Waits until every node runs under the config of sequence {@code sequence}. */
+  void awaitConfigSequence(long sequence) throws InterruptedException {
+    for (OrdererNode node : nodes) {
+      ChannelRuntime runtime = node.channels().runtime(CHANNEL).orElseThrow();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      while (runtime.config().sequence() < sequence && System.nanoTime() < deadline) {
+        runtime.ledger().awaitHeight(runtime.ledger().height() + 1, Duration.ofMillis(100));
+      }
+      assertThat(runtime.config().sequence()).isEqualTo(sequence);
     }
   }
 
