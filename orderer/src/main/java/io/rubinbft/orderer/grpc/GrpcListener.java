@@ -10,13 +10,16 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.tls.ChannelClientTrust;
 import io.rubinbft.orderer.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The node's gRPC listener (Broadcast/Deliver). Calls run on virtual threads: a Deliver stream
@@ -42,15 +45,22 @@ public final class GrpcListener implements AutoCloseable {
    * Binds {@code address} and starts serving {@code services}.
    *
    * @param maxInboundBytes the largest message a client may send (General.MaxRecvMsgSize)
+   * @param channelTlsCas under mutual TLS, the TLS CAs of the channels served now: client
+   *     certificates chaining to them are trusted besides {@code tls.clientRootCas()}
    */
   public static GrpcListener start(
-      HostPort address, TlsSettings tls, long maxInboundBytes, List<BindableService> services)
+      HostPort address,
+      TlsSettings tls,
+      long maxInboundBytes,
+      List<BindableService> services,
+      Supplier<List<X509Certificate>> channelTlsCas)
       throws IOException {
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     HealthStatusManager health = new HealthStatusManager();
     var builder =
         NettyServerBuilder.forAddress(
-                new InetSocketAddress(address.host(), address.port()), credentials(tls))
+                new InetSocketAddress(address.host(), address.port()),
+                credentials(tls, channelTlsCas))
             .executor(executor)
             .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, maxInboundBytes))
             .permitKeepAliveTime(PERMITTED_KEEPALIVE_SECONDS, TimeUnit.SECONDS)
@@ -89,7 +99,8 @@ public final class GrpcListener implements AutoCloseable {
     executor.shutdownNow();
   }
 
-  private static ServerCredentials credentials(TlsSettings tls) {
+  private static ServerCredentials credentials(
+      TlsSettings tls, Supplier<List<X509Certificate>> channelTlsCas) {
     if (!tls.enabled()) {
       return InsecureServerCredentials.create();
     }
@@ -97,7 +108,7 @@ public final class GrpcListener implements AutoCloseable {
         TlsServerCredentials.newBuilder().keyManager(ServerTls.keyManagers(tls));
     if (tls.clientAuthRequired()) {
       credentials
-          .trustManager(ServerTls.trustManagers(tls.clientRootCas()))
+          .trustManager(new ChannelClientTrust(tls.clientRootCas(), channelTlsCas))
           .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
     }
     return credentials.build();

@@ -25,6 +25,7 @@ import io.rubinbft.orderer.service.AtomicBroadcastService;
 import io.rubinbft.orderer.tls.Pem;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,7 +165,11 @@ public final class OrdererNode implements AutoCloseable {
     opened.addFirst(operations);
     GrpcListener grpc =
         GrpcListener.start(
-            config.listen(), config.tls(), config.maxReceiveMessageBytes(), List.of(broadcast));
+            config.listen(),
+            config.tls(),
+            config.maxReceiveMessageBytes(),
+            List.of(broadcast),
+            () -> channelTlsCas(channels));
     opened.addFirst(grpc);
     grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
     LOG.info(
@@ -174,6 +179,14 @@ public final class OrdererNode implements AutoCloseable {
         operations.address(),
         network.localAddress());
     return new OrdererNode(opened, channels, grpc, admin, operations, network);
+  }
+
+  /** Every served channel's org TLS CAs, as Fabric's orderer trusts them for mutual TLS. */
+  private static List<X509Certificate> channelTlsCas(ChannelRegistry channels) {
+    return channels.channelNames().stream()
+        .flatMap(name -> channels.channel(name).stream())
+        .flatMap(channel -> channel.rules().msps().tlsCaCertificates().stream())
+        .toList();
   }
 
   private static ClusterNetwork startNetwork(NodeConfig config, ChannelRegistry channels)

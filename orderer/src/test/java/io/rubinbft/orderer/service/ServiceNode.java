@@ -90,7 +90,8 @@ final class ServiceNode implements AutoCloseable {
             new BroadcastMetrics(metrics),
             new DeliverMetrics(metrics));
     listener =
-        GrpcListener.start(new HostPort("127.0.0.1", 0), tls, MAX_MESSAGE_BYTES, List.of(service));
+        GrpcListener.start(
+            new HostPort("127.0.0.1", 0), tls, MAX_MESSAGE_BYTES, List.of(service), List::of);
   }
 
   /** Plain-text gRPC, a pool that takes {@code poolCapacity} requests. */
