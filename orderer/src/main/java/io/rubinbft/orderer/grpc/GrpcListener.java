@@ -10,16 +10,13 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
-import io.rubinbft.orderer.tls.ChannelClientTrust;
 import io.rubinbft.orderer.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 /**
  * The node's gRPC listener (Broadcast/Deliver). Calls run on virtual threads: a Deliver stream
@@ -45,22 +42,15 @@ public final class GrpcListener implements AutoCloseable {
    * Binds {@code address} and starts serving {@code services}.
    *
    * @param maxInboundBytes the largest message a client may send (General.MaxRecvMsgSize)
-   * @param channelTlsCas under mutual TLS, the TLS CAs of the channels served now: client
-   *     certificates chaining to them are trusted besides {@code tls.clientRootCas()}
    */
   public static GrpcListener start(
-      HostPort address,
-      TlsSettings tls,
-      long maxInboundBytes,
-      List<BindableService> services,
-      Supplier<List<X509Certificate>> channelTlsCas)
+      HostPort address, TlsSettings tls, long maxInboundBytes, List<BindableService> services)
       throws IOException {
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     HealthStatusManager health = new HealthStatusManager();
     var builder =
         NettyServerBuilder.forAddress(
-                new InetSocketAddress(address.host(), address.port()),
-                credentials(tls, channelTlsCas))
+                new InetSocketAddress(address.host(), address.port()), credentials(tls))
             .executor(executor)
             .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, maxInboundBytes))
             .permitKeepAliveTime(PERMITTED_KEEPALIVE_SECONDS, TimeUnit.SECONDS)
@@ -99,8 +89,7 @@ public final class GrpcListener implements AutoCloseable {
     executor.shutdownNow();
   }
 
-  private static ServerCredentials credentials(
-      TlsSettings tls, Supplier<List<X509Certificate>> channelTlsCas) {
+  private static ServerCredentials credentials(TlsSettings tls) {
     if (!tls.enabled()) {
       return InsecureServerCredentials.create();
     }
@@ -108,7 +97,7 @@ public final class GrpcListener implements AutoCloseable {
         TlsServerCredentials.newBuilder().keyManager(ServerTls.keyManagers(tls));
     if (tls.clientAuthRequired()) {
       credentials
-          .trustManager(new ChannelClientTrust(tls.clientRootCas(), channelTlsCas))
+          .trustManager(ServerTls.trustManagers(tls.clientRootCas()))
           .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
     }
     return credentials.build();

@@ -25,7 +25,6 @@ import io.rubinbft.orderer.service.AtomicBroadcastService;
 import io.rubinbft.orderer.tls.Pem;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -165,11 +164,7 @@ public final class OrdererNode implements AutoCloseable {
     opened.addFirst(operations);
     GrpcListener grpc =
         GrpcListener.start(
-            config.listen(),
-            config.tls(),
-            config.maxReceiveMessageBytes(),
-            List.of(broadcast),
-            () -> channelTlsCas(channels));
+            config.listen(), config.tls(), config.maxReceiveMessageBytes(), List.of(broadcast));
     opened.addFirst(grpc);
     grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
     LOG.info(
@@ -179,14 +174,6 @@ public final class OrdererNode implements AutoCloseable {
         operations.address(),
         network.localAddress());
     return new OrdererNode(opened, channels, grpc, admin, operations, network);
-  }
-
-  /** Every served channel's org TLS CAs, as Fabric's orderer trusts them for mutual TLS. */
-  private static List<X509Certificate> channelTlsCas(ChannelRegistry channels) {
-    return channels.channelNames().stream()
-        .flatMap(name -> channels.channel(name).stream())
-        .flatMap(channel -> channel.rules().msps().tlsCaCertificates().stream())
-        .toList();
   }
 
   private static ClusterNetwork startNetwork(NodeConfig config, ChannelRegistry channels)

@@ -90,8 +90,7 @@ final class ServiceNode implements AutoCloseable {
             new BroadcastMetrics(metrics),
             new DeliverMetrics(metrics));
     listener =
-        GrpcListener.start(
-            new HostPort("127.0.0.1", 0), tls, MAX_MESSAGE_BYTES, List.of(service), List::of);
+        GrpcListener.start(new HostPort("127.0.0.1", 0), tls, MAX_MESSAGE_BYTES, List.of(service));
   }
 
   /** Plain-text gRPC, a pool that takes {@code poolCapacity} requests. */
