@@ -176,7 +176,7 @@ class NodeConfigLoaderTest {
 
   /**
    * As in Fabric's orderer.yaml: Broadcast/Deliver under mutual TLS may list no ClientRootCAs, the
-   * served channels' org TLS CAs are trusted (tls.ChannelClientTrust).
+   * served channels' org TLS CAs are trusted (tls.ClientTrust, branch cfgfx).
    */
   @Test
   void broadcastDeliverMutualTlsNeedsNoClientRootCas() throws IOException {
