@@ -121,6 +121,7 @@ public final class NodeConfigLoader {
             Settings.TLS_ROOT_CAS,
             Settings.ADMIN_TLS_CLIENT_AUTH,
             Settings.ADMIN_TLS_CLIENT_ROOT_CAS);
+    requireClientRoots(p, tls, Settings.ADMIN_TLS_CLIENT_ROOT_CAS);
     boolean enabled = p.bool(Settings.PARTICIPATION_ENABLED);
     if (enabled && tls.enabled() && !tls.clientAuthRequired()) {
       throw p.fail(
@@ -145,12 +146,23 @@ public final class NodeConfigLoader {
             Settings.TLS_ROOT_CAS,
             Settings.OPERATIONS_TLS_CLIENT_AUTH,
             Settings.OPERATIONS_TLS_CLIENT_ROOT_CAS);
+    requireClientRoots(p, tls, Settings.OPERATIONS_TLS_CLIENT_ROOT_CAS);
     String provider = p.string(Settings.METRICS_PROVIDER).toLowerCase(Locale.ROOT);
     if (!provider.equals("prometheus") && !provider.equals("disabled")) {
       throw p.fail(Settings.METRICS_PROVIDER, provider, "must be prometheus or disabled");
     }
     return new OperationsSettings(
         address(p, Settings.OPERATIONS_LISTEN_ADDRESS), tls, provider.equals("prometheus"));
+  }
+
+  /**
+   * The admin and operations listeners trust only their ClientRootCAs. (Broadcast/Deliver under
+   * mutual TLS also trusts the served channels' TLS CAs, so there, as in Fabric, none is fine.)
+   */
+  private static void requireClientRoots(SettingParser p, TlsSettings tls, Setting clientRootCas) {
+    if (tls.clientAuthRequired() && tls.clientRootCas().isEmpty()) {
+      throw p.fail(clientRootCas, "", "must name at least one CA when client authentication is on");
+    }
   }
 
   private static TlsSettings tls(
@@ -170,9 +182,6 @@ public final class NodeConfigLoader {
     requireFile(p, key, privateKey);
     boolean mutual = p.bool(clientAuth);
     List<Path> clientRoots = p.paths(clientRootCas);
-    if (mutual && clientRoots.isEmpty()) {
-      throw p.fail(clientRootCas, "", "must name at least one CA when client authentication is on");
-    }
     clientRoots.forEach(root -> requireFile(p, clientRootCas, root));
     return new TlsSettings(true, cert, privateKey, p.paths(rootCas), mutual, clientRoots);
   }

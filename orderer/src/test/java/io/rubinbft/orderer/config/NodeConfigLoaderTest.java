@@ -174,6 +174,27 @@ class NodeConfigLoaderTest {
                 + " shm or rdma");
   }
 
+  /**
+   * As in Fabric's orderer.yaml: Broadcast/Deliver under mutual TLS may list no ClientRootCAs, the
+   * served channels' org TLS CAs are trusted (tls.ClientTrust, branch cfgfx).
+   */
+  @Test
+  void broadcastDeliverMutualTlsNeedsNoClientRootCas() throws IOException {
+    write(
+        """
+        General:
+          LocalMSPID: OrdererMSP
+          TLS: {ClientAuthRequired: true}
+        Admin:
+          TLS: {ClientRootCAs: [tls/admin-ca.crt]}
+        """);
+
+    NodeConfig config = NodeConfigLoader.load(file, Map.of());
+
+    assertThat(config.tls().clientAuthRequired()).isTrue();
+    assertThat(config.tls().clientRootCas()).isEmpty();
+  }
+
   @Test
   void theAdminApiRequiresMutualTlsWithClientCas() throws IOException {
     write("General:\n  LocalMSPID: OrdererMSP\n");
