@@ -193,8 +193,7 @@ public final class OrdererNode implements AutoCloseable {
             Pem.privateKey(config.cluster().privateKey()));
     ChannelConfig channelConfig = ChannelConfig.defaults(identity);
     return ClusterNetwork.start(
-        ClusterTransports.open(
-            config.cluster().transport(), config.cluster().shmDirectory(), channelConfig),
+        ClusterTransports.open(config.cluster(), channelConfig),
         channelConfig,
         new InetSocketAddress(config.cluster().listenHost(), port),
         channels.peerAuthenticator());
