@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.cluster;
 
 import io.rubinbft.net.ChannelConfig;
+import io.rubinbft.net.disni.DisniVerbsDevice;
 import io.rubinbft.net.rdma.FfmVerbsDevice;
 import io.rubinbft.net.rdma.RdmaOptions;
 import io.rubinbft.net.shm.ShmOptions;
@@ -14,6 +15,8 @@ import io.rubinbft.orderer.config.ClusterSettings;
 import io.rubinbft.orderer.config.ConfigException;
 import io.rubinbft.orderer.config.RdmaSettings;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /** Opens the rdma-net transport that {@code General.Cluster.Transport} names. */
 public final class ClusterTransports {
@@ -49,9 +52,9 @@ public final class ClusterTransports {
   /**
    * The transport {@code cluster} names, for channels of {@code channels}' sizes.
    *
-   * @throws ConfigException when rdma is chosen and this host cannot run it: the message says what
-   *     is missing (library, device, port, GID entry) and, where RDMA is missing altogether, which
-   *     transport to choose instead
+   * @throws ConfigException when rdma or disni is chosen and this host cannot run it: the message
+   *     says what is missing (library, device, port, GID entry) and, where RDMA is missing
+   *     altogether, which transport to choose instead
    */
   public static Transport open(ClusterSettings cluster, ChannelConfig channels) throws IOException {
     return switch (cluster.transport()) {
@@ -62,6 +65,7 @@ public final class ClusterTransports {
               channels,
               SHM_MAX_INLINE_BYTES);
       case RDMA -> verbs(openRdma(cluster.rdma()), channels, RDMA_MAX_INLINE_BYTES);
+      case DISNI -> verbs(openDisni(cluster.listenHost()), channels, RDMA_MAX_INLINE_BYTES);
     };
   }
 
@@ -76,6 +80,30 @@ public final class ClusterTransports {
     } catch (VerbsException | RuntimeException e) {
       device.close();
       throw e;
+    }
+  }
+
+  /** DiSNI opens the device that holds an address: the listen address must be that one. */
+  private static DisniVerbsDevice openDisni(String listenHost) {
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(listenHost);
+    } catch (UnknownHostException e) {
+      throw new ConfigException(
+          "General.Cluster.ListenAddress is '" + listenHost + "' but does not resolve", e);
+    }
+    if (address.isAnyLocalAddress()) {
+      throw new ConfigException(
+          "General.Cluster.ListenAddress is '"
+              + listenHost
+              + "' but the disni transport opens the RDMA device holding the listen address:"
+              + " give the RDMA interface's IP address");
+    }
+    try {
+      return DisniVerbsDevice.open(address);
+    } catch (VerbsException e) {
+      throw new ConfigException(
+          "General.Cluster.Transport is 'disni' but it cannot start: " + e.getMessage(), e);
     }
   }
 

@@ -55,7 +55,7 @@ public final class NodeConfigLoader {
     try {
       transport = ClusterTransport.valueOf(transportText.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw p.fail(Settings.CLUSTER_TRANSPORT, transportText, "must be tcp, shm or rdma");
+      throw p.fail(Settings.CLUSTER_TRANSPORT, transportText, "must be tcp, shm, rdma or disni");
     }
     OptionalInt port =
         p.optionalString(Settings.CLUSTER_LISTEN_PORT).isPresent()

@@ -17,10 +17,15 @@ public final class ClusterSettingsForTests {
   private ClusterSettingsForTests() {}
 
   public static ClusterSettings of(ClusterTransport transport, Path shmDirectory) {
+    return of(transport, shmDirectory, "0.0.0.0");
+  }
+
+  public static ClusterSettings of(
+      ClusterTransport transport, Path shmDirectory, String listenHost) {
     Path tls = FabricFixtures.orderer(1).resolve("tls");
     return new ClusterSettings(
         transport,
-        "0.0.0.0",
+        listenHost,
         OptionalInt.empty(),
         tls.resolve("server.crt"),
         tls.resolve("server.key"),

@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
@@ -53,6 +54,35 @@ class ClusterTransportsTest {
         .satisfiesAnyOf(
             message -> assertThat(message).contains("no RDMA device found", "Soft-RoCE"),
             message -> assertThat(message).contains("libibverbs.so.1", "is not installed"));
+  }
+
+  /** Without libdisni (no registry ships it) start-up says so and names the other transports. */
+  @Test
+  void disniWithoutItsLibraryFailsNamingTheTransportsThatNeedNone() {
+    assertThatThrownBy(
+            () ->
+                ClusterTransports.open(
+                    ClusterSettingsForTests.of(ClusterTransport.DISNI, shm, "127.0.0.1"),
+                    channels()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith(
+            "General.Cluster.Transport is 'disni' but it cannot start: disni transport unavailable:")
+        .hasMessageContaining("libdisni")
+        .hasMessageEndingWith(
+            "or choose transport rdma (rdma-core through Java's FFM API, no native build), tcp (any"
+                + " network) or shm (processes on one host) instead");
+  }
+
+  @Test
+  void disniNeedsTheRdmaInterfacesAddressNotTheWildcard() {
+    assertThatThrownBy(
+            () ->
+                ClusterTransports.open(
+                    ClusterSettingsForTests.of(ClusterTransport.DISNI, shm), channels()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage(
+            "General.Cluster.ListenAddress is '0.0.0.0' but the disni transport opens the RDMA"
+                + " device holding the listen address: give the RDMA interface's IP address");
   }
 
   private ConfigException rdmaFailure() {

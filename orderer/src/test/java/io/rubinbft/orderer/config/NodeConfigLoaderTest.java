@@ -208,7 +208,7 @@ class NodeConfigLoaderTest {
             "General.Cluster.Transport (from "
                 + file
                 + ") is 'infiniband' but must be tcp,"
-                + " shm or rdma");
+                + " shm, rdma or disni");
   }
 
   @Test
