@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# rdma-vm-tests.sh — run rdma-net's tests that need a real RDMA device (JUnit tag `rdma-vm`)
-# inside a small QEMU guest with Soft-RoCE (scripts/softroce-vm.sh), for machines without RDMA.
+# rdma-vm-tests.sh — run the tests that need a real RDMA device (JUnit tag `rdma-vm`: rdma-net's
+# verbs binding and channel contract, the orderer's cluster network over rdma) inside a small
+# QEMU guest with Soft-RoCE (scripts/softroce-vm.sh), for machines without RDMA.
 #
-#   scripts/rdma-vm-tests.sh            build rdma-net on the host, boot the guest, run the tests
+#   scripts/rdma-vm-tests.sh            build on the host, boot the guest, run the tests
 #
 # Prints the JUnit tree and summary; exits 0 when every test passed, 1 when one failed, 124 when
 # the run timed out (RDMA_VM_TIMEOUT seconds, boot included; default 900). Where the guest
@@ -43,19 +44,39 @@ fi
 
 source scripts/jdk.sh
 t0=$SECONDS
-log "building rdma-net on the host"
-mvn -B -ntp -q -pl rdma-net test-compile dependency:build-classpath \
-  -Dmdep.includeScope=test -Dmdep.outputFile="$REPO/$OUT/classpath.txt"
-"$JAVA_HOME/bin/jar" cf "$OUT/main.jar" -C rdma-net/target/classes .
-"$JAVA_HOME/bin/jar" cf "$OUT/tests.jar" -C rdma-net/target/test-classes .
-CP="$REPO/$OUT/tests.jar:$REPO/$OUT/main.jar:$(cat "$OUT/classpath.txt")"
-# the flags rdma-net's Surefire runs with (Agrona reaches jdk.internal.misc.Unsafe, DiSNI
-# sun.nio.ch), and a lean JVM
+log "building rdma-net and the orderer on the host"
+mkdir -p "$OUT"
+rm -f "$OUT"/*.jar "$OUT"/*.classpath
+# each module writes its own test classpath (a relative outputFile is the module's own)
+mvn -B -ntp -q -pl orderer -am test-compile dependency:build-classpath \
+  -Dmdep.includeScope=test -Dmdep.outputFile=target/rdma-vm.classpath
+# The JDK's AOT cache takes jars only: each module's classes go into one. The tests of rdma-net
+# and the orderer run; the other modules are on the classpath as the orderer needs them.
+CP=""
+for module in rdma-net orderer; do
+  "$JAVA_HOME/bin/jar" cf "$OUT/$module-tests.jar" -C "$module/target/test-classes" .
+  CP="$CP:$REPO/$OUT/$module-tests.jar"
+done
+for module in bft-core rdma-net ledger orderer; do
+  "$JAVA_HOME/bin/jar" cf "$OUT/$module.jar" -C "$module/target/classes" .
+  CP="$CP:$REPO/$OUT/$module.jar"
+done
+# the libraries both test classpaths name, each once, without the modules' class directories
+CP="${CP#:}:$(cat rdma-net/target/rdma-vm.classpath orderer/target/rdma-vm.classpath | tr ':' '\n' |
+  grep -v '/target/\(test-\)\?classes$' | awk '!seen[$0]++' | paste -sd:)"
+FIXTURES=$(readlink -f "$REPO/../shared/fabric-fixtures")
+# the flags the modules' Surefire runs with (Agrona reaches jdk.internal.misc.Unsafe, DiSNI
+# sun.nio.ch; the orderer's tests find the Fabric fixtures by a property), and a lean JVM
 JVM=(--enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED
-  --add-exports java.base/sun.nio.ch=ALL-UNNAMED -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData)
+  --add-exports java.base/sun.nio.ch=ALL-UNNAMED "-Drubin.fixtures=$FIXTURES"
+  -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:-UsePerfData)
 # `long` soaks (e.g. the contract's ten-minute back-pressure soak) stay out, as on the host
+# Only the two test jars are scanned, and only JUnit Jupiter runs: scanning every library jar of
+# the orderer's classpath, and ArchUnit's engine, took minutes in the emulated guest.
 RUN=(org.junit.platform.console.ConsoleLauncher execute --include-tag rdma-vm --exclude-tag long
-  --select-package io.rubinbft.net.rdma --fail-if-no-tests --disable-banner --disable-ansi-colors)
+  --include-engine junit-jupiter --scan-classpath="$REPO/$OUT/rdma-net-tests.jar:$REPO/$OUT/orderer-tests.jar"
+  --include-package io.rubinbft.net.rdma --include-package io.rubinbft.orderer.cluster
+  --fail-if-no-tests --disable-banner --disable-ansi-colors)
 
 log "training the JVM's AOT cache on the host (the tests skip here)"
 rm -f "$OUT/rdma-vm.aot"
@@ -64,9 +85,19 @@ rm -f "$OUT/rdma-vm.aot"
 [ -f "$OUT/rdma-vm.aot" ] || { tail -n 20 "$OUT/training.log" >&2; log "no AOT cache written"; exit 1; }
 log "host part took $((SECONDS - t0))s; booting the Soft-RoCE guest"
 
-GUEST="java ${JVM[*]} -XX:AOTCache=$REPO/$OUT/rdma-vm.aot -cp $CP ${RUN[*]} --details tree --reports-dir $REPO/$OUT/reports"
+# In the guest: the tests, then how much of the guest's memory the JVM took at its peak (VmHWM,
+# sampled while it runs: heap, registered rings and the AOT cache's mapped classes included).
+GUEST="java ${JVM[*]} -XX:AOTCache=$REPO/$OUT/rdma-vm.aot -cp $CP ${RUN[*]} --details tree --reports-dir $REPO/$OUT/reports &
+pid=\$!; peak=0
+while kill -0 \$pid 2>/dev/null; do
+  kib=\$(awk '/VmHWM/ {print \$2}' /proc/\$pid/status 2>/dev/null); peak=\${kib:-\$peak}; sleep 1
+done
+wait \$pid; rc=\$?
+echo \"rdma-vm-tests: guest JVM peak resident memory \$((peak / 1024)) MiB of \$(awk '/MemTotal/ {print int(\$2 / 1024)}' /proc/meminfo) MiB\"
+exit \$rc"
 rc=0
 bash scripts/softroce-vm.sh run --timeout "$TIMEOUT" --share "$REPO" --share-ro "$HOME/.m2" \
+  --share-ro "$FIXTURES" \
   -- bash -c "$GUEST" || rc=$?
 log "done in $((SECONDS - t0))s, exit status $rc"
 exit "$rc"

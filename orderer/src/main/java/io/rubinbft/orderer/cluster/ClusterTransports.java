@@ -1,59 +1,123 @@
 package io.rubinbft.orderer.cluster;
 
 import io.rubinbft.net.ChannelConfig;
+import io.rubinbft.net.disni.DisniVerbsDevice;
+import io.rubinbft.net.rdma.FfmVerbsDevice;
+import io.rubinbft.net.rdma.RdmaOptions;
 import io.rubinbft.net.shm.ShmOptions;
 import io.rubinbft.net.shm.ShmVerbsDevice;
 import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.net.transport.Transport;
+import io.rubinbft.net.verbs.VerbsDevice;
+import io.rubinbft.net.verbs.VerbsException;
 import io.rubinbft.net.verbs.provider.VerbsTransport;
-import io.rubinbft.orderer.config.ClusterTransport;
+import io.rubinbft.orderer.config.ClusterSettings;
 import io.rubinbft.orderer.config.ConfigException;
+import io.rubinbft.orderer.config.RdmaSettings;
 import java.io.IOException;
-import java.nio.file.Path;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /** Opens the rdma-net transport that {@code General.Cluster.Transport} names. */
 public final class ClusterTransports {
 
   /**
-   * Channels one shm node can hold at once: one per peer and direction, plus handshakes and
-   * reconnects in progress, for clusters of up to about 60 consenters. The completion queues are
-   * sized for this many channels' slots (shm keeps completions in the rings, so this costs no
-   * memory; a channel beyond it is refused at connect).
+   * Channels one verbs node (shm or rdma) can hold at once: one per peer and direction, plus
+   * handshakes and reconnects in progress, for clusters of up to about 60 consenters. The
+   * completion queues are sized for this many channels' slots (8 192 entries with the default
+   * rings: within Soft-RoCE's and any RDMA NIC's limit; shm keeps completions in the rings, so
+   * there this costs no memory); a channel beyond it is refused at connect.
    */
-  static final int SHM_MAX_CHANNELS = 128;
+  static final int VERBS_MAX_CHANNELS = 128;
 
   /** Sends up to this size are copied at post time, as an RDMA NIC's inline sends are. */
   static final int SHM_MAX_INLINE_BYTES = 256;
 
+  /**
+   * Inline sends on RDMA: every device grants 64 bytes (Soft-RoCE and ConnectX grant more, but a
+   * queue pair asking for more than its device has is refused), and a credit frame (48 bytes) fits.
+   */
+  static final int RDMA_MAX_INLINE_BYTES = 64;
+
   private ClusterTransports() {}
 
   /**
-   * Longest park of an idle shm poller: shm has no file descriptor to block on, so an idle network
-   * thread parks and looks again. 100 us (rdma-net's default, for latency benchmarks) cost 4 idle
-   * nodes both cores of a 2-core machine; 1 ms costs a few percent and adds at most 1 ms to the
-   * first message after a quiet spell (a busy thread never parks that long).
+   * Longest park of an idle verbs poller: shm and rdma have no file descriptor the poller blocks
+   * on, so an idle network thread parks and looks again. 100 us (rdma-net's default, for latency
+   * benchmarks) cost 4 idle nodes both cores of a 2-core machine; 1 ms costs a few percent and adds
+   * at most 1 ms to the first message after a quiet spell (a busy thread never parks that long).
    */
-  private static final long SHM_MAX_PARK_NANOS = 1_000_000;
+  private static final long VERBS_MAX_PARK_NANOS = 1_000_000;
 
   /**
-   * The transport for {@code transport}; {@code shmDirectory} is where the shm transport's
-   * memory-mapped files live (shared by the nodes of one host).
+   * The transport {@code cluster} names, for channels of {@code channels}' sizes.
+   *
+   * @throws ConfigException when rdma or disni is chosen and this host cannot run it: the message
+   *     says what is missing (library, device, port, GID entry) and, where RDMA is missing
+   *     altogether, which transport to choose instead
    */
-  public static Transport open(
-      ClusterTransport transport, Path shmDirectory, ChannelConfig channels) throws IOException {
-    return switch (transport) {
+  public static Transport open(ClusterSettings cluster, ChannelConfig channels) throws IOException {
+    return switch (cluster.transport()) {
       case TCP -> TcpTransport.open();
       case SHM ->
-          VerbsTransport.open(
-              ShmVerbsDevice.open(ShmOptions.defaults(shmDirectory)),
-              SHM_MAX_CHANNELS * (channels.sendSlots() + channels.receiveSlots()),
-              SHM_MAX_INLINE_BYTES,
-              SHM_MAX_PARK_NANOS);
-      case RDMA ->
-          throw new ConfigException(
-              "General.Cluster.Transport is 'rdma' but the orderer node runs tcp and shm only so"
-                  + " far (rdma-net's rdma provider is tested inside a Soft-RoCE guest, not yet in"
-                  + " the node); choose tcp (any network) or shm (nodes on one host)");
+          verbs(
+              ShmVerbsDevice.open(ShmOptions.defaults(cluster.shmDirectory())),
+              channels,
+              SHM_MAX_INLINE_BYTES);
+      case RDMA -> verbs(openRdma(cluster.rdma()), channels, RDMA_MAX_INLINE_BYTES);
+      case DISNI -> verbs(openDisni(cluster.listenHost()), channels, RDMA_MAX_INLINE_BYTES);
     };
+  }
+
+  private static VerbsTransport verbs(VerbsDevice device, ChannelConfig channels, int maxInline)
+      throws VerbsException {
+    try {
+      return VerbsTransport.open(
+          device,
+          VERBS_MAX_CHANNELS * (channels.sendSlots() + channels.receiveSlots()),
+          maxInline,
+          VERBS_MAX_PARK_NANOS);
+    } catch (VerbsException | RuntimeException e) {
+      device.close();
+      throw e;
+    }
+  }
+
+  /** DiSNI opens the device that holds an address: the listen address must be that one. */
+  private static DisniVerbsDevice openDisni(String listenHost) {
+    InetAddress address;
+    try {
+      address = InetAddress.getByName(listenHost);
+    } catch (UnknownHostException e) {
+      throw new ConfigException(
+          "General.Cluster.ListenAddress is '" + listenHost + "' but does not resolve", e);
+    }
+    if (address.isAnyLocalAddress()) {
+      throw new ConfigException(
+          "General.Cluster.ListenAddress is '"
+              + listenHost
+              + "' but the disni transport opens the RDMA device holding the listen address:"
+              + " give the RDMA interface's IP address");
+    }
+    try {
+      return DisniVerbsDevice.open(address);
+    } catch (VerbsException e) {
+      throw new ConfigException(
+          "General.Cluster.Transport is 'disni' but it cannot start: " + e.getMessage(), e);
+    }
+  }
+
+  private static FfmVerbsDevice openRdma(RdmaSettings rdma) {
+    RdmaOptions options = RdmaOptions.defaults().withPort(rdma.port());
+    options = rdma.device().map(options::withDeviceName).orElse(options);
+    if (rdma.gidIndex().isPresent()) {
+      options = options.withGidIndex(rdma.gidIndex().getAsInt());
+    }
+    try {
+      return FfmVerbsDevice.open(options);
+    } catch (VerbsException e) {
+      throw new ConfigException(
+          "General.Cluster.Transport is 'rdma' but it cannot start: " + e.getMessage(), e);
+    }
   }
 }

@@ -1,7 +1,6 @@
 package io.rubinbft.orderer.config;
 
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -13,7 +12,7 @@ import java.util.OptionalInt;
  * @param certificate the certificate this node authenticates with to other replicas
  * @param privateKey its key
  * @param shmDirectory where the shared-memory transport keeps its mapped files
- * @param rdmaDevice the RDMA device name, or empty for the first one found
+ * @param rdma the RDMA device, port and GID index the {@code rdma} transport uses
  */
 public record ClusterSettings(
     ClusterTransport transport,
@@ -22,4 +21,4 @@ public record ClusterSettings(
     Path certificate,
     Path privateKey,
     Path shmDirectory,
-    Optional<String> rdmaDevice) {}
+    RdmaSettings rdma) {}

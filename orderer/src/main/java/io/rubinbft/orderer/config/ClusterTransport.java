@@ -7,5 +7,10 @@ public enum ClusterTransport {
   /** Shared-memory verbs emulation: replicas on one host. */
   SHM,
   /** RDMA verbs through rdma-core: needs an RDMA device. */
-  RDMA
+  RDMA,
+  /**
+   * RDMA verbs through DiSNI (com.ibm.disni), for users who run it: needs an RDMA device and the
+   * user's libdisni, which no package registry ships.
+   */
+  DISNI
 }

@@ -55,7 +55,7 @@ public final class NodeConfigLoader {
     try {
       transport = ClusterTransport.valueOf(transportText.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw p.fail(Settings.CLUSTER_TRANSPORT, transportText, "must be tcp, shm or rdma");
+      throw p.fail(Settings.CLUSTER_TRANSPORT, transportText, "must be tcp, shm, rdma or disni");
     }
     OptionalInt port =
         p.optionalString(Settings.CLUSTER_LISTEN_PORT).isPresent()
@@ -81,7 +81,18 @@ public final class NodeConfigLoader {
         certificate,
         key,
         shmDirectory(p, transport),
-        p.optionalString(Settings.CLUSTER_RDMA_DEVICE));
+        rdma(p));
+  }
+
+  private static RdmaSettings rdma(SettingParser p) {
+    OptionalInt gidIndex =
+        p.optionalString(Settings.CLUSTER_RDMA_GID_INDEX).isPresent()
+            ? OptionalInt.of(p.integer(Settings.CLUSTER_RDMA_GID_INDEX, 0, 65535))
+            : OptionalInt.empty();
+    return new RdmaSettings(
+        p.optionalString(Settings.CLUSTER_RDMA_DEVICE),
+        p.integer(Settings.CLUSTER_RDMA_PORT, 1, 255),
+        gidIndex);
   }
 
   /**

@@ -41,6 +41,8 @@ final class Settings {
   static final Setting CLUSTER_SHM_DIRECTORY =
       of("General.Cluster.ShmDirectory", PATH, "/dev/shm/rubin-orderer");
   static final Setting CLUSTER_RDMA_DEVICE = of("General.Cluster.RdmaDevice", STRING, null);
+  static final Setting CLUSTER_RDMA_PORT = of("General.Cluster.RdmaPort", INT, "1");
+  static final Setting CLUSTER_RDMA_GID_INDEX = of("General.Cluster.RdmaGidIndex", INT, null);
 
   static final Setting LEDGER_LOCATION =
       of("FileLedger.Location", PATH, "/var/hyperledger/production/orderer");
@@ -89,6 +91,8 @@ final class Settings {
           CLUSTER_PRIVATE_KEY,
           CLUSTER_SHM_DIRECTORY,
           CLUSTER_RDMA_DEVICE,
+          CLUSTER_RDMA_PORT,
+          CLUSTER_RDMA_GID_INDEX,
           LEDGER_LOCATION,
           WAL_DIR,
           ADMIN_LISTEN_ADDRESS,

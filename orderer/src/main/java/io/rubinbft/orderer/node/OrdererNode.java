@@ -212,8 +212,7 @@ public final class OrdererNode implements AutoCloseable {
             defaults.maxMessageBytes(),
             defaults.acceptBacklog());
     return ClusterNetwork.start(
-        ClusterTransports.open(
-            config.cluster().transport(), config.cluster().shmDirectory(), channelConfig),
+        ClusterTransports.open(config.cluster(), channelConfig),
         channelConfig,
         new InetSocketAddress(config.cluster().listenHost(), port),
         channels.peerAuthenticator());

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -164,6 +166,41 @@ class NodeConfigLoaderTest {
   }
 
   @Test
+  void rdmaSettingsDefaultToTheFirstDevicesPortOneAndTheGidRdmaCmDerives() throws IOException {
+    write(
+        """
+        General:
+          LocalMSPID: OrdererMSP
+          Cluster: {Transport: rdma}
+        Admin:
+          TLS: {ClientRootCAs: [tls/admin-ca.crt]}
+        """);
+    assertThat(NodeConfigLoader.load(file, Map.of()).cluster().rdma())
+        .isEqualTo(new RdmaSettings(Optional.empty(), 1, OptionalInt.empty()));
+
+    NodeConfig chosen =
+        NodeConfigLoader.load(
+            file,
+            Map.of(
+                "ORDERER_GENERAL_CLUSTER_RDMADEVICE", "mlx5_1",
+                "ORDERER_GENERAL_CLUSTER_RDMAPORT", "2",
+                "ORDERER_GENERAL_CLUSTER_RDMAGIDINDEX", "3"));
+    assertThat(chosen.cluster().rdma())
+        .isEqualTo(new RdmaSettings(Optional.of("mlx5_1"), 2, OptionalInt.of(3)));
+
+    assertThatThrownBy(
+            () -> NodeConfigLoader.load(file, Map.of("ORDERER_GENERAL_CLUSTER_RDMAPORT", "0")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("General.Cluster.RdmaPort (from ")
+        .hasMessageEndingWith("is '0' but must be between 1 and 255");
+    assertThatThrownBy(
+            () -> NodeConfigLoader.load(file, Map.of("ORDERER_GENERAL_CLUSTER_RDMAGIDINDEX", "-1")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("General.Cluster.RdmaGidIndex (from ")
+        .hasMessageEndingWith("is '-1' but must be between 0 and 65535");
+  }
+
+  @Test
   void rejectsAnUnknownTransport() throws IOException {
     write("General:\n  LocalMSPID: OrdererMSP\n  Cluster:\n    Transport: infiniband\n");
     assertThatThrownBy(() -> NodeConfigLoader.load(file, Map.of()))
@@ -171,7 +208,7 @@ class NodeConfigLoaderTest {
             "General.Cluster.Transport (from "
                 + file
                 + ") is 'infiniband' but must be tcp,"
-                + " shm or rdma");
+                + " shm, rdma or disni");
   }
 
   /**

@@ -20,6 +20,7 @@ import io.rubinbft.net.PeerAuthenticator;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.channel.Consenter;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.cluster.ClusterSettingsForTests;
 import io.rubinbft.orderer.cluster.ClusterTransports;
 import io.rubinbft.orderer.config.ClusterTransport;
 import io.rubinbft.orderer.crypto.EcKeys;
@@ -115,7 +116,8 @@ class ReplicaHostTest {
       ChannelConfig channels = ChannelConfig.defaults(identity);
       networks.add(
           ClusterNetwork.start(
-              ClusterTransports.open(transport, data.resolve("shm"), channels),
+              ClusterTransports.open(
+                  ClusterSettingsForTests.of(transport, data.resolve("shm")), channels),
               channels,
               new InetSocketAddress("127.0.0.1", 0),
               PeerAuthenticator.pinned(tls)));

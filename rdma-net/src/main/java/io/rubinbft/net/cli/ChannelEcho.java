@@ -64,7 +64,7 @@ final class ChannelEcho {
       while (channel.state() != ChannelState.OPEN) {
         selector.selectNow(key -> {});
         if (channel.state() == ChannelState.CLOSED) {
-          throw new ConnectFailed(channel.closeReason().orElse(""));
+          throw new IOException("connect failed: " + channel.closeReason().orElse(""));
         }
       }
       return measure(selector, channel, size, roundTrips, streamed, window);
@@ -122,15 +122,6 @@ final class ChannelEcho {
       }
     } catch (IOException e) {
       throw new IllegalStateException("channel echo server failed", e);
-    }
-  }
-
-  /** The echo channel closed before it opened. */
-  static final class ConnectFailed extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    ConnectFailed(String reason) {
-      super("connect failed: " + reason);
     }
   }
 

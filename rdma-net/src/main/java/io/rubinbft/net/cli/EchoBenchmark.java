@@ -36,7 +36,6 @@ public final class EchoBenchmark {
   private static final int WARM_UP_STREAMED = 2000;
   private static final int[] SIZES = {1024, 2048, 4096, 8192, 16384, 32768, 65536, 102400};
   private static final int WINDOW = 16;
-  private static final int CONNECT_ATTEMPTS = 3;
 
   /** Completion queue entries of the shm transport: both echo channels' slots, with room. */
   private static final int SHM_COMPLETIONS = 4096;
@@ -92,23 +91,9 @@ public final class EchoBenchmark {
         rows.getFirst().nio().percentileMicros(0.5));
   }
 
-  /**
-   * One run, repeated when the connection fails to come up: the shm provider sometimes refuses the
-   * first send of a new connection under heavy load (reported to the verbs provider's maintainers),
-   * which says nothing about the speed of an open channel.
-   */
   private static EchoResult measure(ChannelEcho echo, int size, int roundTrips, int streamed)
       throws IOException, InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return echo.run(size, roundTrips, streamed, WINDOW);
-      } catch (ChannelEcho.ConnectFailed e) {
-        if (attempt == CONNECT_ATTEMPTS) {
-          throw e;
-        }
-        System.err.println("connect failed, trying again: " + e.getMessage());
-      }
-    }
+    return echo.run(size, roundTrips, streamed, WINDOW);
   }
 
   private static Transport tcp() {

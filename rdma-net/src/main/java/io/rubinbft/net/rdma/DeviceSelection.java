@@ -20,7 +20,9 @@ import java.util.stream.Stream;
  */
 record DeviceSelection(MemorySegment deviceList, MemorySegment context, String name) {
 
-  private static final Path SYSFS_DEVICES = Path.of("/sys/class/infiniband");
+  /** Where the kernel shows its RDMA devices. */
+  static final Path SYSFS_DEVICES = Path.of("/sys/class/infiniband");
+
   private static final long CONTEXT_DEVICE =
       VerbsLayouts.offset(VerbsLayouts.IBV_CONTEXT, "device");
 

@@ -34,22 +34,27 @@ public final class FfmVerbsDevice implements VerbsDevice {
 
   private static final int LISTEN_BACKLOG = 128;
   private static final long CM_ID_VERBS = VerbsLayouts.offset(VerbsLayouts.RDMA_CM_ID, "verbs");
+  private static final long CM_ID_PORT = VerbsLayouts.offset(VerbsLayouts.RDMA_CM_ID, "port_num");
+  private static final long CM_ID_SGID = VerbsLayouts.offset(VerbsLayouts.RDMA_CM_ID, "sgid");
 
   private final Arena arena;
   private final RdmaCore core;
   private final RdmaOptions options;
   private final DeviceSelection device;
+  private final DevicePort port;
   private final MemorySegment protectionDomain;
   private final ConnectionEvents events;
   private final Set<AutoCloseable> resources = new LinkedHashSet<>();
   private boolean closed;
 
-  private FfmVerbsDevice(Arena arena, RdmaCore core, RdmaOptions options, DeviceSelection device)
+  private FfmVerbsDevice(
+      Arena arena, RdmaCore core, RdmaOptions options, DeviceSelection device, DevicePort port)
       throws VerbsException {
     this.arena = arena;
     this.core = core;
     this.options = options;
     this.device = device;
+    this.port = port;
     this.protectionDomain =
         NativeCalls.callForPointer(
             "ibv_alloc_pd on " + device.name(), core.allocPd, device.context());
@@ -62,10 +67,12 @@ public final class FfmVerbsDevice implements VerbsDevice {
   }
 
   /**
-   * Opens the device {@code options} names (or the first one).
+   * Opens the device {@code options} names (or the first one) and checks its port (it exists and is
+   * active) and the GID index if one is chosen.
    *
    * @throws RdmaUnavailableException when the libraries or any RDMA device are missing; its message
    *     says what is missing and which transport to choose instead
+   * @throws VerbsException when the named device, its port or GID entry is missing or not usable
    */
   public static FfmVerbsDevice open(RdmaOptions options) throws VerbsException {
     Arena arena = Arena.ofShared();
@@ -74,7 +81,10 @@ public final class FfmVerbsDevice implements VerbsDevice {
     try {
       core = RdmaCore.load(options, arena);
       device = DeviceSelection.select(core, options.deviceName(), arena);
-      return new FfmVerbsDevice(arena, core, options, device);
+      DevicePort port =
+          DevicePort.check(
+              DeviceSelection.SYSFS_DEVICES, device.name(), options.port(), options.gidIndex());
+      return new FfmVerbsDevice(arena, core, options, device, port);
     } catch (VerbsException | RuntimeException e) {
       if (device != null) {
         NativeCalls.invoke(core.freeDevices, device.deviceList());
@@ -128,6 +138,10 @@ public final class FfmVerbsDevice implements VerbsDevice {
           core.bindAddr,
           cmId,
           SocketAddresses.toNative(address, call));
+      // bound to one address, the id has its device, port and GID now (a wildcard has none yet)
+      if (!cmId.get(ADDRESS, CM_ID_VERBS).equals(MemorySegment.NULL)) {
+        requireThisDevice(cmId, "listen address " + address);
+      }
       NativeCalls.callChecked("rdma_listen on " + address, core.listen, cmId, LISTEN_BACKLOG);
     } catch (VerbsException | RuntimeException e) {
       destroyConnectionId(cmId);
@@ -238,7 +252,10 @@ public final class FfmVerbsDevice implements VerbsDevice {
     }
   }
 
-  /** rdma_cm binds an id to the device its address belongs to; it must be the one opened here. */
+  /**
+   * rdma_cm binds an id to the device, port and source GID its address belongs to; they must be the
+   * device opened here, the chosen port and, if one was chosen, the GID index's entry.
+   */
   private void requireThisDevice(MemorySegment cmId, String what) throws VerbsException {
     MemorySegment verbs = cmId.get(ADDRESS, CM_ID_VERBS);
     if (verbs.address() != device.context().address()) {
@@ -247,6 +264,34 @@ public final class FfmVerbsDevice implements VerbsDevice {
               + " is reached through another RDMA device than "
               + name()
               + "; open the device whose interface carries that address");
+    }
+    int portNumber = Byte.toUnsignedInt(cmId.get(JAVA_BYTE, CM_ID_PORT));
+    if (portNumber != port.number()) {
+      throw new VerbsException(
+          what
+              + " is reached through port "
+              + portNumber
+              + " of "
+              + name()
+              + ", not the configured port "
+              + port.number());
+    }
+    byte[] sourceGid = cmId.asSlice(CM_ID_SGID, DevicePort.GID_BYTES).toArray(JAVA_BYTE);
+    if (!port.acceptsGid(sourceGid)) {
+      throw new VerbsException(
+          what
+              + " uses source GID "
+              + DevicePort.format(sourceGid)
+              + ", not the one at GID index "
+              + options.gidIndex().orElseThrow()
+              + " of "
+              + port.describe()
+              + "; choose the index of the replicas' address (show_gids, or"
+              + " /sys/class/infiniband/"
+              + name()
+              + "/ports/"
+              + port.number()
+              + "/gids)");
     }
   }
 

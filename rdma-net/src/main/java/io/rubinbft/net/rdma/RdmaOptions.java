@@ -1,11 +1,20 @@
 package io.rubinbft.net.rdma;
 
+import java.util.OptionalInt;
+
 /**
  * How the rdma-core binding opens a device and sets up its connections.
  *
  * @param deviceName the RDMA device to use (as {@code ibv_devices} lists it, e.g. {@code mlx5_0} or
  *     {@code rxe0}); empty for the first device. rdma_cm picks the device from the address, so this
  *     must be the device whose network interface carries the replicas' addresses.
+ * @param port the device port the replicas' addresses are on (1 on a single-port NIC and on
+ *     Soft-RoCE); a connection rdma_cm routes through another port is refused
+ * @param gidIndex the entry of the port's GID table the replicas' traffic must use, or empty to
+ *     take whichever rdma_cm derives from the address (RoCE: the entry holding the interface's IP
+ *     address, of the port's default RoCE mode; InfiniBand: the port GID). When set, opening fails
+ *     unless the entry holds a GID, and a connection whose source GID is not that entry's is
+ *     refused: it pins the interface and address the operator meant.
  * @param rnrRetryCount how often the peer's device retries a send that found no receive posted
  *     before failing it with receiver-not-ready (0 to 6; 7 would mean forever and hide the bug)
  * @param transportRetryCount how often a lost packet is retransmitted before the pair fails (0-7)
@@ -16,6 +25,8 @@ package io.rubinbft.net.rdma;
  */
 public record RdmaOptions(
     String deviceName,
+    int port,
+    OptionalInt gidIndex,
     int rnrRetryCount,
     int transportRetryCount,
     int resolveTimeoutMillis,
@@ -26,7 +37,14 @@ public record RdmaOptions(
   /** The layer above always keeps receives posted, so a few RNR retries only ride out a race. */
   public static final int DEFAULT_RNR_RETRY_COUNT = 3;
 
+  /** The first (on a single-port NIC and on Soft-RoCE, the only) port of a device. */
+  public static final int DEFAULT_PORT = 1;
+
   public RdmaOptions {
+    requireRange("port", port, 1, 255);
+    if (gidIndex.isPresent()) {
+      requireRange("gidIndex", gidIndex.getAsInt(), 0, 65_535);
+    }
     requireRange("rnrRetryCount", rnrRetryCount, 0, 6);
     requireRange("transportRetryCount", transportRetryCount, 0, 7);
     requireRange("resolveTimeoutMillis", resolveTimeoutMillis, 1, 60_000);
@@ -36,15 +54,54 @@ public record RdmaOptions(
     }
   }
 
-  /** The first device, rdma-core's libraries by their Debian sonames, and moderate retries. */
+  /**
+   * The first device, its port 1, the GID rdma_cm derives from the address, rdma-core's libraries
+   * by their Debian sonames, and moderate retries: what a single-port RoCE NIC and Soft-RoCE need.
+   */
   public static RdmaOptions defaults() {
     return new RdmaOptions(
-        "", DEFAULT_RNR_RETRY_COUNT, 7, 2_000, 1_024, "libibverbs.so.1", "librdmacm.so.1");
+        "",
+        DEFAULT_PORT,
+        OptionalInt.empty(),
+        DEFAULT_RNR_RETRY_COUNT,
+        7,
+        2_000,
+        1_024,
+        "libibverbs.so.1",
+        "librdmacm.so.1");
   }
 
   public RdmaOptions withDeviceName(String name) {
     return new RdmaOptions(
         name,
+        port,
+        gidIndex,
+        rnrRetryCount,
+        transportRetryCount,
+        resolveTimeoutMillis,
+        maxQueuePairs,
+        verbsLibrary,
+        connectionManagerLibrary);
+  }
+
+  public RdmaOptions withPort(int number) {
+    return new RdmaOptions(
+        deviceName,
+        number,
+        gidIndex,
+        rnrRetryCount,
+        transportRetryCount,
+        resolveTimeoutMillis,
+        maxQueuePairs,
+        verbsLibrary,
+        connectionManagerLibrary);
+  }
+
+  public RdmaOptions withGidIndex(int index) {
+    return new RdmaOptions(
+        deviceName,
+        port,
+        OptionalInt.of(index),
         rnrRetryCount,
         transportRetryCount,
         resolveTimeoutMillis,
@@ -56,6 +113,8 @@ public record RdmaOptions(
   public RdmaOptions withRnrRetryCount(int count) {
     return new RdmaOptions(
         deviceName,
+        port,
+        gidIndex,
         count,
         transportRetryCount,
         resolveTimeoutMillis,
@@ -67,6 +126,8 @@ public record RdmaOptions(
   public RdmaOptions withLibraries(String verbs, String connectionManager) {
     return new RdmaOptions(
         deviceName,
+        port,
+        gidIndex,
         rnrRetryCount,
         transportRetryCount,
         resolveTimeoutMillis,

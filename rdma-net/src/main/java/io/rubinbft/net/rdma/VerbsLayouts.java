@@ -1,6 +1,7 @@
 package io.rubinbft.net.rdma;
 
 import static java.lang.foreign.MemoryLayout.paddingLayout;
+import static java.lang.foreign.MemoryLayout.sequenceLayout;
 import static java.lang.foreign.MemoryLayout.structLayout;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
@@ -181,7 +182,12 @@ final class VerbsLayouts {
           ADDRESS.withName("channel"),
           ADDRESS.withName("context"),
           ADDRESS.withName("qp"),
-          paddingLayout(384));
+          paddingLayout(256), // route.addr: src_addr, dst_addr (sockaddr_storage each)
+          sequenceLayout(16, JAVA_BYTE).withName("sgid"), // route.addr.addr.ibaddr.sgid
+          paddingLayout(40), // dgid, pkey, path_rec, num_paths
+          JAVA_INT.withName("ps"),
+          JAVA_BYTE.withName("port_num"),
+          paddingLayout(67));
 
   /** struct rdma_event_channel: fd 0; size 4. */
   static final StructLayout RDMA_EVENT_CHANNEL = structLayout(JAVA_INT.withName("fd"));

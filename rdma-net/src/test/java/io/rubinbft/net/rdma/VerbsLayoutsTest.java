@@ -140,7 +140,25 @@ class VerbsLayoutsTest {
         20,
         "conn",
         24);
-    assertLayout(VerbsLayouts.RDMA_CM_ID, 416, "verbs", 0, "channel", 8, "context", 16, "qp", 24);
+    // sgid: route (32) .addr .addr.ibaddr after two sockaddr_storage (2 x 128); port_num after
+    // route (312 bytes: rdma_addr 296, path_rec, num_paths) and the port space enum
+    assertLayout(
+        VerbsLayouts.RDMA_CM_ID,
+        416,
+        "verbs",
+        0,
+        "channel",
+        8,
+        "context",
+        16,
+        "qp",
+        24,
+        "sgid",
+        288,
+        "ps",
+        344,
+        "port_num",
+        348);
     assertLayout(VerbsLayouts.RDMA_EVENT_CHANNEL, 4, "fd", 0);
   }
 
