@@ -160,15 +160,6 @@ public final class OrdererNode implements AutoCloseable {
             ParticipationHandler.CHANNELS_PATH,
             new ParticipationHandler(channels, config.admin().maxRequestBodySize()));
     admin.start();
-    OperationsServer operations =
-        OperationsServer.start(
-            config.operations(),
-            metrics,
-            NodeHealth.of(channels, network, Clock.systemUTC()),
-            logs,
-            VersionInfo.ofThisBuild(),
-            Clock.systemUTC());
-    opened.addFirst(operations);
     GrpcListener grpc =
         GrpcListener.start(
             config.listen(),
@@ -178,6 +169,16 @@ public final class OrdererNode implements AutoCloseable {
             List.of(broadcast));
     opened.addFirst(grpc);
     grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
+    // Operations last: /healthz answering 200 tells probes the gRPC port already serves.
+    OperationsServer operations =
+        OperationsServer.start(
+            config.operations(),
+            metrics,
+            NodeHealth.of(channels, network, Clock.systemUTC()),
+            logs,
+            VersionInfo.ofThisBuild(),
+            Clock.systemUTC());
+    opened.addFirst(operations);
     LOG.info(
         "orderer node serving: grpc {}, admin {}, operations {}, cluster {}",
         grpc.address(),

@@ -259,7 +259,7 @@ class BadInputEndToEndTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("refusedSeeks")
   void deliverRefusesAndChangesNothing(Refusal refusal) throws Exception {
-    List<Long> before = heights();
+    List<Long> before = settledHeights();
 
     DeliverCalls.Answer answer =
         DeliverCalls.request(
@@ -271,7 +271,7 @@ class BadInputEndToEndTest {
 
   @Test
   void aDeliverRequestThatIsNotProtobufFailsTheCall() throws Exception {
-    List<Long> before = heights();
+    List<Long> before = settledHeights();
 
     io.grpc.Status status = RawCalls.deliver(grpc.channels().getFirst(), new byte[] {-1, 1});
 
@@ -309,7 +309,7 @@ class BadInputEndToEndTest {
 
   @Test
   void joiningAChannelThatExistsIs405AndChangesNothing() throws Exception {
-    List<Long> before = heights();
+    List<Long> before = settledHeights();
 
     HttpResponse<String> response =
         admin.join(adminPort(), Files.readAllBytes(network.genesisBlock()));
@@ -413,6 +413,23 @@ class BadInputEndToEndTest {
 
   private List<Long> heights() {
     return nodes.stream().map(BadInputEndToEndTest::height).toList();
+  }
+
+  /**
+   * The heights once every node reached the highest: a node may still be catching up on what an
+   * earlier test ordered, and its growth must not count as the effect of the bad input.
+   */
+  private List<Long> settledHeights() throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    List<Long> heights = heights();
+    long highest = heights.stream().mapToLong(Long::longValue).max().orElseThrow();
+    for (OrdererNode node : nodes) {
+      ChannelLedger ledger = ledger(node);
+      while (ledger.height() < highest && System.nanoTime() < deadline) {
+        ledger.awaitHeight(highest, Duration.ofMillis(200));
+      }
+    }
+    return heights();
   }
 
   private static long height(OrdererNode node) {

@@ -43,7 +43,8 @@ public final class ClusterMetricsCheck {
     List<Map<String, PrometheusText.Family>> scrapes = new ArrayList<>();
     for (int i = 0; i < nodes.size(); i++) {
       long blocksSent = i == 0 ? blocksRead : 0;
-      // The last answers and the network's counters may trail the client by a moment.
+      // The last answers and the network's counters may trail the client by a moment, and a
+      // link that came up late carries its first frames with the next status round.
       scrapes.add(
           awaitScrape(
               nodes.get(i),
@@ -53,7 +54,11 @@ public final class ClusterMetricsCheck {
                       && value(m, "deliver_blocks_sent_total", Map.of()) == blocksSent
                       && value(m, "deliver_streams_closed_total", Map.of())
                           == value(m, "deliver_streams_opened_total", Map.of())
-                      && m.containsKey("cluster_net_frames_sent_total")));
+                      && m.containsKey("cluster_net_frames_sent_total")
+                      && peersWithFrames(m, "cluster_net_frames_sent_total", "out").size()
+                          == nodes.size() - 1
+                      && peersWithFrames(m, "cluster_net_frames_received_total", "in").size()
+                          == nodes.size() - 1));
     }
     for (int i = 0; i < nodes.size(); i++) {
       checkNode(nodes.get(i), scrapes.get(i), submitted, i == 0 ? blocksRead : 0);
@@ -129,7 +134,11 @@ public final class ClusterMetricsCheck {
 
   private static Set<String> peersWithFrames(
       Map<String, PrometheusText.Family> metrics, String name, String direction) {
-    return metrics.get(name).samples().stream()
+    PrometheusText.Family family = metrics.get(name);
+    if (family == null) {
+      return Set.of();
+    }
+    return family.samples().stream()
         .filter(s -> s.labels().get("direction").equals(direction) && s.value() > 0)
         .map(s -> s.labels().get("peer"))
         .collect(Collectors.toSet());
