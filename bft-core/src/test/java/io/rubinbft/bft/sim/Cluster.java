@@ -3,6 +3,7 @@ package io.rubinbft.bft.sim;
 import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.ReplicaConfig;
@@ -45,12 +46,12 @@ public final class Cluster {
   private int nextRequest;
   private long now;
 
-  private Cluster(int replicas, long seed, ReplicaConfig template) {
+  private Cluster(int replicas, long seed, ReplicaConfig template, Decision anchor) {
     this.seed = seed;
     this.random = new Random(seed);
     this.keys = new SimKeys(replicas, random.nextLong());
     this.network = new SimNetwork(replicas, new Random(random.nextLong()));
-    this.checker = new InvariantChecker(replicas, keys);
+    this.checker = new InvariantChecker(replicas, keys, anchor == null ? 0 : anchor.sequence());
     this.nodes = new SimNode[replicas];
     SimApplication application = new SimApplication();
     for (int id = 0; id < replicas; id++) {
@@ -60,16 +61,24 @@ public final class Cluster {
               keys.signer(id, new Random(random.nextLong())),
               application,
               application);
-      nodes[id] = new SimNode(id, template.withSelf(id), services);
+      nodes[id] = new SimNode(id, template.withSelf(id), services, anchor);
     }
   }
 
   public static Cluster of(int replicas, long seed) {
-    return new Cluster(replicas, seed, simConfig(replicas));
+    return new Cluster(replicas, seed, simConfig(replicas), null);
   }
 
   public static Cluster of(int replicas, long seed, ReplicaConfig template) {
-    return new Cluster(replicas, seed, template);
+    return new Cluster(replicas, seed, template, null);
+  }
+
+  /**
+   * A cluster of an epoch that starts after {@code anchor} (a decision of an earlier epoch, whose
+   * certificate nobody checks): its replicas order from the anchor's sequence + 1 on.
+   */
+  public static Cluster inEpoch(int replicas, long seed, Decision anchor) {
+    return new Cluster(replicas, seed, simConfig(replicas), anchor);
   }
 
   /** Small limits so that checkpoints, watermarks and timeouts all happen in short runs. */
@@ -133,7 +142,8 @@ public final class Cluster {
 
   public void makeByzantine(int replica, Set<Attack> attacks) {
     nodes[replica].byzantine =
-        new Byzantine(replica, nodes.length, attacks, new Random(random.nextLong()), keys);
+        new Byzantine(
+            replica, nodes.length, Epoch.GENESIS, attacks, new Random(random.nextLong()), keys);
   }
 
   public ReplicaStatus status(int replica) {
@@ -187,6 +197,11 @@ public final class Cluster {
       tick();
     }
     return now - start;
+  }
+
+  /** The decision a replica's application executed at {@code sequence}, or null. */
+  public Decision executedAt(int replica, long sequence) {
+    return nodes[replica].executed(sequence);
   }
 
   /** Decided request count at a replica. */
@@ -319,14 +334,14 @@ public final class Cluster {
         checker.onDecision(node.id, decision);
       }
       decision.proposal().requests().forEach(r -> node.decided.add(r.id()));
-      if (decision.sequence() != node.ledger.size() + 1L) {
+      if (decision.sequence() != node.lastExecuted() + 1) {
         throw new IllegalStateException(
             "replica "
                 + node.id
                 + " handed over "
                 + decision.sequence()
                 + " after "
-                + node.ledger.size());
+                + node.lastExecuted());
       }
       node.ledger.add(decision);
     }

@@ -9,6 +9,7 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.PrePrepare;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -30,10 +31,12 @@ final class InvariantChecker {
   private final Map<RequestId, Long> requestSequence = new HashMap<>();
   private final Map<Long, Map<Digest, Set<Integer>>> commitSigners = new HashMap<>();
 
-  InvariantChecker(int replicas, SimKeys keys) {
+  /** Checks replicas that all start after sequence {@code start} (0, or their epoch's anchor). */
+  InvariantChecker(int replicas, SimKeys keys, long start) {
     this.keys = keys;
     this.quorums = new Quorums(replicas);
     this.lastDelivered = new long[replicas];
+    Arrays.fill(lastDelivered, start);
   }
 
   void onDecision(int replica, Decision decision) {
