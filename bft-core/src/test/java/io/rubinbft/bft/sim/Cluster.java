@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * N replicas, their network and storage, and their clients, in one thread, driven tick by tick from
@@ -37,8 +38,12 @@ public final class Cluster {
   private final long seed;
   private final Random random;
   private final SimKeys keys;
-  private final SimNetwork network;
+  private final SimNetwork<Message> network;
   private final SimNode[] nodes;
+
+  /** Node id = replica index: the one member set of this cluster. */
+  private final List<Integer> everyone;
+
   private final InvariantChecker checker;
   private final Map<RequestId, Request> submitted = new LinkedHashMap<>();
   private final Set<Integer> isolated = new HashSet<>();
@@ -50,9 +55,15 @@ public final class Cluster {
     this.seed = seed;
     this.random = new Random(seed);
     this.keys = new SimKeys(replicas, random.nextLong());
-    this.network = new SimNetwork(replicas, new Random(random.nextLong()));
-    this.checker = new InvariantChecker(replicas, keys, anchor == null ? 0 : anchor.sequence());
+    this.network = new SimNetwork<>(replicas, new Random(random.nextLong()));
+    this.checker =
+        new InvariantChecker(
+            replicas,
+            keys,
+            anchor == null ? 0 : anchor.sequence(),
+            InvariantChecker.fixed(replicas));
     this.nodes = new SimNode[replicas];
+    this.everyone = IntStream.range(0, replicas).boxed().toList();
     SimApplication application = new SimApplication();
     for (int id = 0; id < replicas; id++) {
       ReplicaServices services =
@@ -249,7 +260,7 @@ public final class Cluster {
 
   private void advance() {
     now++;
-    for (SimNetwork.InFlight message : network.due(now)) {
+    for (SimNetwork.InFlight<Message> message : network.due(now)) {
       deliver(message.from(), message.to(), message.message());
     }
     for (SimNode node : nodes) {
@@ -331,7 +342,7 @@ public final class Cluster {
     sendAll(node, effects.sendAfterPersist());
     for (Decision decision : effects.decisions()) {
       if (node.correct()) {
-        checker.onDecision(node.id, decision);
+        checker.onDecision(node.id, decision, everyone);
       }
       decision.proposal().requests().forEach(r -> node.decided.add(r.id()));
       if (decision.sequence() != node.lastExecuted() + 1) {
@@ -368,7 +379,7 @@ public final class Cluster {
             : node.byzantine.rewrite(to, message);
     for (Outbound outbound : actual) {
       if (outbound.message() instanceof Commit commit) {
-        checker.onCommitEmitted(commit);
+        checker.onCommitEmitted(commit.sender(), commit);
       }
       if (node.correct() && outbound.message() instanceof PrePrepare prePrepare) {
         checker.onPrePrepareEmitted(prePrepare, node.replica.status());

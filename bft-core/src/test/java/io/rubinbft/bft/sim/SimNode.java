@@ -48,6 +48,12 @@ final class SimNode {
     startEpoch(config, services, anchor, Handover.NONE);
   }
 
+  /** A node that orders in no epoch yet: it joins later by catching up (no replica, no ledger). */
+  SimNode(int id) {
+    this.id = id;
+    this.ledgerBase = 0;
+  }
+
   /** Drops the current replica and its WAL; starts a replica of the epoch after {@code anchor}. */
   void startEpoch(
       ReplicaConfig config, ReplicaServices services, Decision anchor, Handover handover) {
@@ -95,15 +101,19 @@ final class SimNode {
     replica =
         anchor == null
             ? Replica.recover(config, services, durable)
-            : Replica.recover(config, services, anchor, executedMemory(), durable);
+            : Replica.recover(
+                config, services, anchor, executedMemory(config.decidedIdMemory()), durable);
   }
 
-  /** What the host knows after a crash: its most recently executed request ids, oldest first. */
-  Handover executedMemory() {
+  /**
+   * What the host knows without its replica (after a crash, or when it executed decisions its
+   * replica never delivered): the ids of its last {@code limit} executed requests, oldest first.
+   */
+  Handover executedMemory(int limit) {
     ArrayDeque<RequestId> recent = new ArrayDeque<>();
-    for (int i = ledger.size() - 1; i >= 0 && recent.size() < config.decidedIdMemory(); i--) {
+    for (int i = ledger.size() - 1; i >= 0 && recent.size() < limit; i--) {
       List<Request> requests = ledger.get(i).proposal().requests();
-      for (int r = requests.size() - 1; r >= 0 && recent.size() < config.decidedIdMemory(); r--) {
+      for (int r = requests.size() - 1; r >= 0 && recent.size() < limit; r--) {
         recent.addFirst(requests.get(r).id());
       }
     }
