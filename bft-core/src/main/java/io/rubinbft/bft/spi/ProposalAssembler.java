@@ -10,13 +10,14 @@ public interface ProposalAssembler {
 
   /**
    * The payload for {@code batch} at {@code sequence}, chained to {@code previous} (the proposal at
-   * {@code sequence - 1}, or {@code null} for sequence 1).
+   * {@code sequence - 1}: for an epoch's first sequence its anchor's, {@code null} only for the
+   * genesis epoch's sequence 1).
    */
   byte[] assemble(long sequence, List<Request> batch, Proposal previous);
 
   /**
-   * How to cut the batch that follows {@code previous} (null for sequence 1). By default the
-   * replica config's limits, every request batched with others.
+   * How to cut the batch that follows {@code previous} (null for the genesis epoch's sequence 1).
+   * By default the replica config's limits, every request batched with others.
    *
    * @param configured the replica config's limits
    */
