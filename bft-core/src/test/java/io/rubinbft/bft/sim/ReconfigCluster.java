@@ -57,6 +57,9 @@ public final class ReconfigCluster {
   private final Map<String, Long> hostDrops = new TreeMap<>();
   private final Map<Integer, Rogue> rogues = new HashMap<>();
   private final Set<Integer> roguesActive = new HashSet<>();
+  private final Map<Integer, Long> restartAt = new HashMap<>();
+  private double crashBeforeSyncRate;
+  private int storageFaultDownTicks;
   private int nextRequest;
   private int nextChange;
   private long now;
@@ -92,6 +95,15 @@ public final class ReconfigCluster {
 
   public void faults(double drop, double duplicate, int maxDelay) {
     network.faults(drop, duplicate, maxDelay);
+  }
+
+  /**
+   * A node crashes right after it appended to its WAL but before the sync, at this rate (losing
+   * that step's records and messages), and restarts {@code downTicks} later.
+   */
+  public void storageFaults(double crashBeforeSync, int downTicks) {
+    this.crashBeforeSyncRate = crashBeforeSync;
+    this.storageFaultDownTicks = downTicks;
   }
 
   /** Cuts a node off; until {@link #heal}, liveness checks leave it out. */
@@ -274,6 +286,7 @@ public final class ReconfigCluster {
 
   private void advance() {
     now++;
+    restartAt.entrySet().removeIf(due -> due.getValue() <= now && restarted(due.getKey()));
     for (SimNetwork.InFlight<Framed> message : network.due(now)) {
       deliver(message.from(), message.to(), message.message());
     }
@@ -297,6 +310,11 @@ public final class ReconfigCluster {
         }
       }
     }
+  }
+
+  private boolean restarted(int node) {
+    restart(node);
+    return true;
   }
 
   /** Clients reach every running node; only members order, a rogue ignores them. */
@@ -348,7 +366,14 @@ public final class ReconfigCluster {
         send(id, epoch, read.replica(), new Decisions(archived, epoch.indexOf(id)));
       }
     }
-    node.durable.addAll(effects.persist());
+    if (!effects.persist().isEmpty()) {
+      if (random.nextDouble() < crashBeforeSyncRate && !roguesActive.contains(id)) {
+        crash(id);
+        restartAt.put(id, now + storageFaultDownTicks);
+        return;
+      }
+      node.durable.addAll(effects.persist());
+    }
     sendAll(id, epoch, effects.sendAfterPersist());
     for (Decision decision : effects.decisions()) {
       if (roguesActive.contains(id)) {
