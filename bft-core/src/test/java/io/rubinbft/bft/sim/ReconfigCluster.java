@@ -89,10 +89,6 @@ public final class ReconfigCluster {
     return new ReconfigCluster(members, nodeCount, seed);
   }
 
-  public long seed() {
-    return seed;
-  }
-
   public void faults(double drop, double duplicate, int maxDelay) {
     network.faults(drop, duplicate, maxDelay);
   }
