@@ -7,8 +7,9 @@ import java.util.Optional;
 public interface ProposalVerifier {
 
   /**
-   * Why {@code proposal} is unacceptable after {@code previous} (null for sequence 1), or empty if
-   * it is acceptable. Must not throw on malformed payloads.
+   * Why {@code proposal} is unacceptable after {@code previous} (the anchor's proposal for an
+   * epoch's first sequence, null for the genesis epoch's sequence 1), or empty if it is acceptable.
+   * Must not throw on malformed payloads.
    */
   Optional<String> invalidReason(Proposal proposal, Proposal previous);
 }
