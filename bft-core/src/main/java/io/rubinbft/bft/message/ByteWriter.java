@@ -1,6 +1,7 @@
 package io.rubinbft.bft.message;
 
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Epoch;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -37,6 +38,10 @@ final class ByteWriter {
 
   ByteWriter digest(Digest digest) {
     return bytes(digest.bytes());
+  }
+
+  ByteWriter epoch(Epoch epoch) {
+    return longValue(epoch.sequence()).digest(epoch.digest());
   }
 
   byte[] toBytes() {

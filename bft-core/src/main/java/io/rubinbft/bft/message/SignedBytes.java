@@ -1,16 +1,23 @@
 package io.rubinbft.bft.message;
 
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The canonical bytes each hash and signature covers. Each form starts with its own tag so a
- * signature over one kind of statement can never be replayed as another.
+ * The canonical bytes each hash and signature covers. Each signed statement starts with its own tag
+ * so a signature over one kind of statement can never be replayed as another, followed by the
+ * signer's {@link Epoch} (its anchor's sequence and digest) so a vote of one epoch never verifies
+ * in another. The proposal digest is a hash, not a vote, and binds no epoch: a decision is the same
+ * whichever epoch's replicas look at it.
  */
 public final class SignedBytes {
+
+  /** An epoch's anchor sequence and (32-byte, length-prefixed) digest. */
+  private static final int EPOCH_BYTES = 8 + 8 + 32;
 
   private SignedBytes() {}
 
@@ -42,28 +49,31 @@ public final class SignedBytes {
   }
 
   /** A prepare vote; the primary's pre-prepare signs the same statement. */
-  public static byte[] prepareVote(long view, long sequence, Digest digest) {
-    return new ByteWriter(8 + 7 + 8 + 8 + 8 + 32)
+  public static byte[] prepareVote(Epoch epoch, long view, long sequence, Digest digest) {
+    return new ByteWriter(8 + 7 + EPOCH_BYTES + 8 + 8 + 8 + 32)
         .tag("prepare")
+        .epoch(epoch)
         .longValue(view)
         .longValue(sequence)
         .digest(digest)
         .toBytes();
   }
 
-  public static byte[] checkpoint(long sequence, Digest digest) {
-    return new ByteWriter(8 + 10 + 8 + 8 + 32)
+  public static byte[] checkpoint(Epoch epoch, long sequence, Digest digest) {
+    return new ByteWriter(8 + 10 + EPOCH_BYTES + 8 + 8 + 32)
         .tag("checkpoint")
+        .epoch(epoch)
         .longValue(sequence)
         .digest(digest)
         .toBytes();
   }
 
   /** Covers the whole view change: the certificates inside are bound by their own signatures. */
-  public static byte[] viewChange(ViewChange viewChange) {
+  public static byte[] viewChange(Epoch epoch, ViewChange viewChange) {
     ByteWriter writer =
         new ByteWriter(256 + 64 * viewChange.prepared().size())
             .tag("view-change")
+            .epoch(epoch)
             .longValue(viewChange.newView())
             .longValue(viewChange.sender())
             .longValue(viewChange.stableSequence())
@@ -80,9 +90,12 @@ public final class SignedBytes {
     return writer.toBytes();
   }
 
-  public static byte[] newView(long view, List<PrePrepare> reproposals) {
+  public static byte[] newView(Epoch epoch, long view, List<PrePrepare> reproposals) {
     ByteWriter writer =
-        new ByteWriter(32 + 48 * reproposals.size()).tag("new-view").longValue(view);
+        new ByteWriter(32 + EPOCH_BYTES + 48 * reproposals.size())
+            .tag("new-view")
+            .epoch(epoch)
+            .longValue(view);
     for (PrePrepare prePrepare : reproposals) {
       writer.longValue(prePrepare.sequence()).digest(prePrepare.digest());
     }

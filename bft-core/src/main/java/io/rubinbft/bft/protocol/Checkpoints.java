@@ -34,7 +34,7 @@ final class Checkpoints {
     long unverifiable = sequence - ctx.config.retainedDecisions();
     received.headMap(unverifiable, true).clear();
     own.headMap(unverifiable, true).clear();
-    if (sequence % ctx.config.checkpointInterval() == 0) {
+    if (ctx.isCheckpoint(sequence)) {
       ctx.out.broadcastDurable(signOwn(sequence, digest));
     }
   }
@@ -57,7 +57,7 @@ final class Checkpoints {
   }
 
   private Checkpoint signOwn(long sequence, Digest digest) {
-    byte[] signature = ctx.sign(SignedBytes.checkpoint(sequence, digest));
+    byte[] signature = ctx.sign(SignedBytes.checkpoint(ctx.epoch, sequence, digest));
     Checkpoint checkpoint = new Checkpoint(sequence, digest, ctx.self, signature);
     own.put(sequence, checkpoint);
     record(checkpoint);

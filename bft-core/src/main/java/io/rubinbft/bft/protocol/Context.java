@@ -1,6 +1,7 @@
 package io.rubinbft.bft.protocol;
 
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Quorums;
 import io.rubinbft.bft.ReplicaConfig;
@@ -16,6 +17,10 @@ final class Context {
   final ReplicaConfig config;
   final Quorums quorums;
   final ReplicaServices services;
+
+  /** The epoch this replica orders in: everything at or below its anchor is settled history. */
+  final Epoch epoch;
+
   final int self;
   final Drops drops = new Drops();
   final SlotLog log;
@@ -40,19 +45,48 @@ final class Context {
    */
   long viewFloor;
 
-  /** Low watermark h: the stable checkpoint, its digest and its proof. */
+  /**
+   * Low watermark h: the stable checkpoint, its digest and its proof. It starts at the epoch's
+   * anchor without proof: every member derives the same anchor from the same history.
+   */
   long low;
 
-  Digest lowDigest = Digest.GENESIS;
+  Digest lowDigest;
   List<Checkpoint> lowProof = List.of();
 
-  Context(ReplicaConfig config, ReplicaServices services) {
+  /**
+   * @param anchorProposal the proposal decided at the epoch's anchor (null for the genesis epoch):
+   *     the one the epoch's first proposal chains to
+   */
+  Context(ReplicaConfig config, ReplicaServices services, Epoch epoch, Proposal anchorProposal) {
     this.config = config;
     this.quorums = new Quorums(config.replicas());
     this.services = services;
+    this.epoch = epoch;
     this.self = config.self();
-    this.log = new SlotLog(config.retainedDecisions());
+    this.log = new SlotLog(config.retainedDecisions(), epoch, anchorProposal);
     this.pool = new RequestPool(config.poolLimit(), config.decidedIdMemory());
+    this.low = epoch.sequence();
+    this.lowDigest = epoch.digest();
+    this.viewFloor = epoch.sequence();
+  }
+
+  /**
+   * Whether the proposal at {@code sequence - 1}, as this replica knows it, ends the epoch: then
+   * nothing may be proposed or accepted at {@code sequence} in this epoch.
+   */
+  boolean followsEpochEnd(long sequence) {
+    if (sequence - 1 <= epoch.sequence()) {
+      return false;
+    }
+    Proposal previous = previousProposal(sequence);
+    return previous != null && services.assembler().endsEpoch(previous);
+  }
+
+  /** Checkpoints fall every K sequences counted from the epoch's anchor. */
+  boolean isCheckpoint(long sequence) {
+    return sequence > epoch.sequence()
+        && (sequence - epoch.sequence()) % config.checkpointInterval() == 0;
   }
 
   int primary(long ofView) {
@@ -79,6 +113,11 @@ final class Context {
     return services.crypto().sign(data);
   }
 
+  /** This replica's prepare vote for {@code digest} at {@code sequence} in the current view. */
+  byte[] signVote(long sequence, Digest digest) {
+    return sign(SignedBytes.prepareVote(epoch, view, sequence, digest));
+  }
+
   /**
    * The digest a proposal at {@code sequence} must chain to: the decision at {@code sequence - 1},
    * or the pre-prepare this replica accepted there in the current view; null while unknown.
@@ -92,7 +131,10 @@ final class Context {
     return slot == null || slot.accepted == null ? null : slot.accepted.digest();
   }
 
-  /** The proposal at {@code sequence - 1} for the application's checks (null before sequence 1). */
+  /**
+   * The proposal at {@code sequence - 1} for the application's checks: for the epoch's first
+   * sequence the anchor's (null in the genesis epoch).
+   */
   Proposal previousProposal(long sequence) {
     long previous = sequence - 1;
     if (previous <= log.lastDelivered()) {

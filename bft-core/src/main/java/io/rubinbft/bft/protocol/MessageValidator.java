@@ -3,6 +3,7 @@ package io.rubinbft.bft.protocol;
 import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Quorums;
 import io.rubinbft.bft.ReplicaConfig;
@@ -34,12 +35,15 @@ import java.util.Set;
 public final class MessageValidator {
 
   private final ReplicaConfig config;
+  private final Epoch epoch;
   private final Quorums quorums;
   private final Crypto crypto;
   private final ProposalSigner signer;
 
-  public MessageValidator(ReplicaConfig config, Crypto crypto, ProposalSigner signer) {
+  /** A validator for messages of {@code epoch}, whose replicas {@code config} describes. */
+  public MessageValidator(ReplicaConfig config, Epoch epoch, Crypto crypto, ProposalSigner signer) {
     this.config = config;
+    this.epoch = epoch;
     this.quorums = new Quorums(config.replicas());
     this.crypto = crypto;
     this.signer = signer;
@@ -69,12 +73,24 @@ public final class MessageValidator {
           status.view() < 0 || status.lastDelivered() < 0
               ? Optional.of("malformed: negative status field")
               : Optional.empty();
-      case FetchDecisions fetch ->
-          fetch.from() < 1 || fetch.maxCount() < 1 || fetch.previous() == null
-              ? Optional.of("malformed: fetch from " + fetch.from() + " count " + fetch.maxCount())
-              : Optional.empty();
+      case FetchDecisions fetch -> fetchReason(fetch);
       case Decisions decisions -> Optional.empty();
     };
+  }
+
+  private Optional<String> fetchReason(FetchDecisions fetch) {
+    if (fetch.from() < 1 || fetch.maxCount() < 1 || fetch.previous() == null) {
+      return Optional.of("malformed: fetch from " + fetch.from() + " count " + fetch.maxCount());
+    }
+    // Decisions at or below the anchor belong to an older epoch, whose certificates this epoch's
+    // replicas cannot check: a replica that lacks them catches up across epochs, not from here.
+    return fetch.from() <= epoch.sequence()
+        ? Optional.of(
+            "other epoch: fetch from "
+                + fetch.from()
+                + " at or below the epoch's anchor "
+                + epoch.sequence())
+        : Optional.empty();
   }
 
   Optional<String> prePrepareReason(PrePrepare prePrepare) {
@@ -163,14 +179,17 @@ public final class MessageValidator {
     if (checkpoint.digest() == null || checkpoint.signature() == null) {
       return Optional.of("malformed: checkpoint with a null field");
     }
-    if (checkpoint.sequence() < 1 || checkpoint.sequence() % config.checkpointInterval() != 0) {
+    long sinceAnchor = checkpoint.sequence() - epoch.sequence();
+    if (sinceAnchor < 1 || sinceAnchor % config.checkpointInterval() != 0) {
       return Optional.of(
           "malformed: checkpoint at "
               + checkpoint.sequence()
-              + ", not a multiple of "
+              + ", not the epoch's anchor "
+              + epoch.sequence()
+              + " plus a multiple of "
               + config.checkpointInterval());
     }
-    byte[] signed = SignedBytes.checkpoint(checkpoint.sequence(), checkpoint.digest());
+    byte[] signed = SignedBytes.checkpoint(epoch, checkpoint.sequence(), checkpoint.digest());
     return crypto.verify(checkpoint.sender(), signed, checkpoint.signature())
         ? Optional.empty()
         : Optional.of("bad signature: checkpoint at " + checkpoint.sequence());
@@ -184,7 +203,7 @@ public final class MessageValidator {
       return Optional.of("malformed: view change to view " + viewChange.newView());
     }
     if (!crypto.verify(
-        viewChange.sender(), SignedBytes.viewChange(viewChange), viewChange.signature())) {
+        viewChange.sender(), SignedBytes.viewChange(epoch, viewChange), viewChange.signature())) {
       return Optional.of("bad signature: view change from " + viewChange.sender());
     }
     Optional<String> proof = stableProofReason(viewChange);
@@ -216,10 +235,21 @@ public final class MessageValidator {
 
   private Optional<String> stableProofReason(ViewChange viewChange) {
     long sequence = viewChange.stableSequence();
-    if (sequence == 0) {
-      return viewChange.stableDigest().equals(Digest.GENESIS)
+    if (sequence < epoch.sequence()) {
+      return Optional.of(
+          "bad checkpoint proof: sequence "
+              + sequence
+              + " is below the epoch's anchor "
+              + epoch.sequence());
+    }
+    if (sequence == epoch.sequence()) {
+      return viewChange.stableDigest().equals(epoch.digest())
           ? Optional.empty()
-          : Optional.of("bad checkpoint proof: sequence 0 must carry the genesis digest");
+          : Optional.of(
+              "bad checkpoint proof: sequence "
+                  + sequence
+                  + " must carry the epoch's anchor digest "
+                  + epoch.digest());
     }
     Set<Integer> signers = new HashSet<>();
     for (Checkpoint checkpoint : viewChange.stableProof()) {
@@ -331,7 +361,7 @@ public final class MessageValidator {
     }
     return crypto.verify(
             newView.sender(),
-            SignedBytes.newView(newView.view(), newView.reproposals()),
+            SignedBytes.newView(epoch, newView.view(), newView.reproposals()),
             newView.signature())
         ? Optional.empty()
         : Optional.of("bad signature: new view " + newView.view());
@@ -339,10 +369,14 @@ public final class MessageValidator {
 
   private Optional<String> voteSignatureReason(
       long view, long sequence, Digest digest, int sender, byte[] signature) {
-    if (sequence < 1) {
-      return Optional.of("malformed: sequence " + sequence);
+    if (sequence <= epoch.sequence()) {
+      return Optional.of(
+          "malformed: sequence "
+              + sequence
+              + " at or below the epoch's anchor "
+              + epoch.sequence());
     }
-    return crypto.verify(sender, SignedBytes.prepareVote(view, sequence, digest), signature)
+    return crypto.verify(sender, SignedBytes.prepareVote(epoch, view, sequence, digest), signature)
         ? Optional.empty()
         : Optional.of("bad signature: vote of " + sender + " at " + sequence + " in view " + view);
   }

@@ -10,7 +10,6 @@ import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
-import io.rubinbft.bft.message.SignedBytes;
 import java.util.List;
 import java.util.Optional;
 
@@ -52,7 +51,8 @@ final class NormalCase {
         BatchPolicy.uniform(ctx.config.batchMaxCount(), ctx.config.batchMaxBytes());
     while (ctx.log.lastDelivered() >= ctx.viewFloor
         && nextProposal <= ctx.highWatermark()
-        && ctx.chainDigest(nextProposal) != null) {
+        && ctx.chainDigest(nextProposal) != null
+        && !ctx.followsEpochEnd(nextProposal)) {
       Proposal previous = ctx.previousProposal(nextProposal);
       BatchPolicy policy = ctx.services.assembler().batchPolicy(previous, configured);
       if (!ctx.pool.batchReady(ctx.now, policy.maxCount(), batchWaitTicks())) {
@@ -67,7 +67,7 @@ final class NormalCase {
       byte[] payload = ctx.services.assembler().assemble(sequence, batch, previous);
       Proposal proposal = new Proposal(sequence, ctx.chainDigest(sequence), batch, payload);
       Digest digest = ctx.digest(proposal);
-      byte[] vote = ctx.sign(SignedBytes.prepareVote(ctx.view, sequence, digest));
+      byte[] vote = ctx.signVote(sequence, digest);
       PrePrepare prePrepare = new PrePrepare(ctx.view, sequence, digest, proposal, ctx.self, vote);
       accept(prePrepare);
       ctx.out.broadcastDurable(prePrepare);
@@ -146,7 +146,7 @@ final class NormalCase {
             slot.sequence,
             prePrepare.digest(),
             ctx.self,
-            ctx.sign(SignedBytes.prepareVote(ctx.view, slot.sequence, prePrepare.digest())));
+            ctx.signVote(slot.sequence, prePrepare.digest()));
     slot.ownPrepare = prepare;
     slot.prepares.put(ctx.self, prepare);
     accept(prePrepare);
@@ -165,6 +165,13 @@ final class NormalCase {
               + proposal.previous()
               + " but the previous proposal is "
               + chain);
+    }
+    if (ctx.followsEpochEnd(proposal.sequence())) {
+      return Optional.of(
+          "epoch ended: proposal at "
+              + proposal.sequence()
+              + " follows the epoch's last proposal at "
+              + (proposal.sequence() - 1));
     }
     Optional<String> duplicate = ctx.pool.duplicateReason(proposal);
     if (duplicate.isPresent()) {
@@ -186,8 +193,7 @@ final class NormalCase {
               prePrepare.sequence(),
               prePrepare.digest(),
               ctx.self,
-              ctx.sign(
-                  SignedBytes.prepareVote(ctx.view, prePrepare.sequence(), prePrepare.digest())));
+              ctx.signVote(prePrepare.sequence(), prePrepare.digest()));
       slot.prepares.put(ctx.self, slot.ownPrepare);
       ctx.out.broadcastDurable(slot.ownPrepare);
     }

@@ -3,6 +3,7 @@ package io.rubinbft.bft.protocol;
 import io.rubinbft.bft.RequestId;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.List;
 
 /**
  * The ids of the most recently decided requests, at most {@code capacity}, oldest forgotten first.
@@ -22,6 +23,11 @@ final class RecentIds {
       oldest.next();
       oldest.remove();
     }
+  }
+
+  /** The remembered ids, oldest first. */
+  List<RequestId> inOrder() {
+    return List.copyOf(ids);
   }
 
   boolean contains(RequestId id) {

@@ -2,7 +2,9 @@ package io.rubinbft.bft.protocol;
 
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
+import io.rubinbft.bft.Handover;
 import io.rubinbft.bft.Rejection;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.ReplicaStatus;
@@ -36,9 +38,10 @@ public final class Replica {
   private final ViewChanges viewChanges;
   private final StateTransfer transfer;
 
-  private Replica(ReplicaConfig config, ReplicaServices services) {
-    ctx = new Context(config, services);
-    validator = new MessageValidator(config, services.crypto(), services.signer());
+  private Replica(ReplicaConfig config, ReplicaServices services, Decision anchor) {
+    Epoch epoch = anchor == null ? Epoch.GENESIS : Epoch.after(anchor);
+    ctx = new Context(config, services, epoch, anchor == null ? null : anchor.proposal());
+    validator = new MessageValidator(config, epoch, services.crypto(), services.signer());
     Delivery delivery = new Delivery(ctx);
     normal = new NormalCase(ctx, delivery);
     checkpoints = new Checkpoints(ctx);
@@ -48,19 +51,61 @@ public final class Replica {
     viewChanges.listen(this::onInstalled);
   }
 
-  /** A fresh replica in view 0 with nothing decided. */
+  /** A replica of the genesis epoch: view 0, nothing decided. */
   public static Replica start(ReplicaConfig config, ReplicaServices services) {
-    return new Replica(config, services);
+    return new Replica(config, services, null);
   }
 
   /**
-   * Rebuilds a replica from its write-ahead log after a crash: the records of every earlier step's
-   * {@link Effects#persist()}, in order (possibly cut below a stable checkpoint, see {@link
-   * WalRecord}). Pending client requests are not in the log; clients resend them.
+   * A replica of the epoch that starts after {@code anchor}, the previous epoch's last executed
+   * decision at sequence s (its certificate belongs to that epoch and is not checked again). It
+   * starts in view 0 with its stable checkpoint at s (no proof: every member starts from the same
+   * anchor) and orders from s + 1 on, the proposal at s + 1 chaining to the anchor's. The
+   * handover's requests are pending (subject to the pool limit, the request size limit and the
+   * batch policy; the refused ones come back as rejections of the first step) and its decided ids
+   * are remembered, so no request is ordered twice across the switch.
+   */
+  public static Replica start(
+      ReplicaConfig config, ReplicaServices services, Decision anchor, Handover handover) {
+    Replica replica = new Replica(config, services, requireAnchor(anchor));
+    replica.ctx.pool.rememberDecided(handover.decided());
+    handover.pending().forEach(replica::admit);
+    return replica;
+  }
+
+  /**
+   * Rebuilds a genesis-epoch replica from its write-ahead log after a crash: the records of every
+   * earlier step's {@link Effects#persist()}, in order (possibly cut below a stable checkpoint, see
+   * {@link WalRecord}). Pending client requests are not in the log; clients resend them.
    */
   public static Replica recover(
       ReplicaConfig config, ReplicaServices services, List<WalRecord> wal) {
-    Replica replica = new Replica(config, services);
+    return recover(new Replica(config, services, null), wal);
+  }
+
+  /**
+   * Rebuilds a replica of the epoch that starts after {@code anchor} from its write-ahead log after
+   * a crash inside that epoch. The log must hold only this epoch's records: the host keeps one log
+   * per epoch and starts it empty at the switch (bft-core cannot tell another epoch's decisions
+   * from this one's: their certificates are opaque to the epoch). The handover is what the host
+   * still knows after the crash, as at {@link #start(ReplicaConfig, ReplicaServices, Decision,
+   * Handover) start}: at least the ids of the requests it executed most recently (from its ledger),
+   * since the old epoch's decided ids are not in this epoch's log.
+   */
+  public static Replica recover(
+      ReplicaConfig config,
+      ReplicaServices services,
+      Decision anchor,
+      Handover handover,
+      List<WalRecord> wal) {
+    Replica replica = new Replica(config, services, requireAnchor(anchor));
+    replica.ctx.pool.rememberDecided(handover.decided());
+    recover(replica, wal);
+    handover.pending().forEach(replica::admit);
+    return replica;
+  }
+
+  private static Replica recover(Replica replica, List<WalRecord> wal) {
     Recovery recovery = new Recovery(replica.ctx, replica.viewChanges);
     wal.forEach(recovery::replay);
     replica.checkpoints.signDelivered();
@@ -69,14 +114,36 @@ public final class Replica {
     return replica;
   }
 
+  private static Decision requireAnchor(Decision anchor) {
+    if (anchor == null) {
+      throw new IllegalArgumentException(
+          "an epoch's anchor is required; genesis has its own start");
+    }
+    return anchor;
+  }
+
   public Effects step(Event event) {
-    ctx.out = new EffectsBuilder();
     switch (event) {
       case Event.ClientRequest request -> onRequest(request.request());
       case Event.Received received -> onMessage(received.from(), received.message());
       case Event.Tick tick -> onTick();
     }
-    return ctx.out.build();
+    Effects effects = ctx.out.build();
+    ctx.out = new EffectsBuilder();
+    return effects;
+  }
+
+  /**
+   * What the next epoch's replica needs from this one when the host ends the epoch at {@code
+   * anchor}, the sequence of the decision it just executed: the requests not executed (those of
+   * this replica's decisions after the anchor, which nobody executes, then those in flight, then
+   * the pending ones, each once, oldest first) and the ids decided up to the anchor.
+   *
+   * @throws IllegalArgumentException if this replica has not delivered {@code anchor}, or no longer
+   *     retains the decisions after it
+   */
+  public Handover handover(long anchor) {
+    return EpochHandover.of(ctx, anchor);
   }
 
   public ReplicaStatus status() {
@@ -92,6 +159,11 @@ public final class Replica {
   }
 
   private void onRequest(Request request) {
+    admit(request);
+    normal.proposeReady();
+  }
+
+  private void admit(Request request) {
     Optional<String> reason =
         request.size() > ctx.config.requestMaxBytes()
             ? Optional.of(
@@ -101,7 +173,6 @@ public final class Replica {
                     + ctx.config.requestMaxBytes())
             : ctx.pool.admit(request, ctx.now);
     reason.ifPresent(why -> ctx.out.reject(new Rejection(request.id(), why)));
-    normal.proposeReady();
   }
 
   private void onMessage(int from, Message message) {

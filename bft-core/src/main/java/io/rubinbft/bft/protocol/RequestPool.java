@@ -169,6 +169,21 @@ final class RequestPool {
     }
   }
 
+  /** Epoch switch: ids the previous epoch's replica decided, oldest first, count as decided. */
+  void rememberDecided(List<RequestId> ids) {
+    ids.forEach(decided::add);
+  }
+
+  /** The pending requests, oldest first. */
+  List<Request> pending() {
+    return pending.values().stream().map(Pending::request).toList();
+  }
+
+  /** The remembered decided ids, oldest first. */
+  List<RequestId> decidedIds() {
+    return decided.inOrder();
+  }
+
   /** Arrival tick of the request waiting longest, if any. */
   OptionalLong oldestArrival() {
     Iterator<Pending> oldest = pending.values().iterator();

@@ -51,6 +51,14 @@ final class Slot {
     prepares.clear();
   }
 
+  /** The proposal this replica accepted or prepared here (not decided yet), or null. */
+  Proposal proposalInFlight() {
+    if (accepted != null) {
+      return accepted.proposal();
+    }
+    return prepared == null ? null : prepared.prePrepare().proposal();
+  }
+
   /** The proposal with this digest, if this replica knows it. */
   Proposal proposalWith(Digest digest) {
     if (accepted != null && accepted.digest().equals(digest)) {

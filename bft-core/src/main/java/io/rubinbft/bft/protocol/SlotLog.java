@@ -2,6 +2,7 @@ package io.rubinbft.bft.protocol;
 
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Proposal;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,17 +12,26 @@ import java.util.Map;
 
 /**
  * The slots of the sequences not yet decided and garbage collected, plus the most recent decisions
- * (kept for chaining and to serve state transfer). Delivery is gap-free and in order.
+ * (kept for chaining and to serve state transfer). Delivery is gap-free and in order. The log
+ * starts at its epoch's anchor: the anchor's digest and proposal are known for chaining, but the
+ * anchor and what lies below it are never served (their certificates belong to an older epoch).
  */
 final class SlotLog {
 
   private final Map<Long, Slot> slots = new HashMap<>();
   private final Decision[] retained;
+  private final Epoch epoch;
+  private final Proposal anchorProposal;
   private long lastDelivered;
-  private Digest lastDigest = Digest.GENESIS;
+  private Digest lastDigest;
 
-  SlotLog(int retainedLimit) {
+  /** An empty log after the anchor of {@code epoch}, whose proposal (null at genesis) is given. */
+  SlotLog(int retainedLimit, Epoch epoch, Proposal anchorProposal) {
     this.retained = new Decision[retainedLimit];
+    this.epoch = epoch;
+    this.anchorProposal = anchorProposal;
+    this.lastDelivered = epoch.sequence();
+    this.lastDigest = epoch.digest();
   }
 
   Slot slot(long sequence) {
@@ -68,17 +78,19 @@ final class SlotLog {
 
   /** The decision at {@code sequence} if still retained, else null. */
   Decision decision(long sequence) {
-    if (sequence < 1 || sequence > lastDelivered || sequence <= lastDelivered - retained.length) {
+    if (sequence <= epoch.sequence()
+        || sequence > lastDelivered
+        || sequence <= lastDelivered - retained.length) {
       return null;
     }
     Decision decision = retained[(int) (sequence % retained.length)];
     return decision != null && decision.sequence() == sequence ? decision : null;
   }
 
-  /** Decided digest at {@code sequence} (GENESIS at 0), or null if unknown. */
+  /** Decided digest at {@code sequence} (the anchor's at the anchor), or null if unknown. */
   Digest decidedDigest(long sequence) {
-    if (sequence == 0) {
-      return Digest.GENESIS;
+    if (sequence == epoch.sequence()) {
+      return epoch.digest();
     }
     if (sequence == lastDelivered) {
       return lastDigest;
@@ -87,8 +99,11 @@ final class SlotLog {
     return decision == null ? null : decision.digest();
   }
 
-  /** Decided proposal at {@code sequence}, or null (also for 0, which has none). */
+  /** Decided proposal at {@code sequence} (the anchor's at the anchor; none at 0), or null. */
   Proposal decidedProposal(long sequence) {
+    if (sequence == epoch.sequence()) {
+      return anchorProposal;
+    }
     Decision decision = decision(sequence);
     return decision == null ? null : decision.proposal();
   }

@@ -83,7 +83,7 @@ final class ViewChanges {
             lastDecision,
             prepared,
             ctx.self,
-            ctx.sign(SignedBytes.viewChange(unsigned)));
+            ctx.sign(SignedBytes.viewChange(ctx.epoch, unsigned)));
     ctx.out.persist(new WalRecord.ViewChangeSent(own));
     ctx.out.broadcastDurable(own);
     latest.put(ctx.self, own);
@@ -170,7 +170,7 @@ final class ViewChanges {
     List<PrePrepare> reproposals = new ArrayList<>();
     for (PreparedCertificate certificate : result.prefix()) {
       Digest digest = certificate.prePrepare().digest();
-      byte[] vote = ctx.sign(SignedBytes.prepareVote(ctx.view, certificate.sequence(), digest));
+      byte[] vote = ctx.signVote(certificate.sequence(), digest);
       reproposals.add(
           new PrePrepare(
               ctx.view,
@@ -180,7 +180,7 @@ final class ViewChanges {
               ctx.self,
               vote));
     }
-    byte[] signature = ctx.sign(SignedBytes.newView(ctx.view, reproposals));
+    byte[] signature = ctx.sign(SignedBytes.newView(ctx.epoch, ctx.view, reproposals));
     NewView newView = new NewView(ctx.view, forView, reproposals, ctx.self, signature);
     ctx.out.broadcastDurable(newView);
     install(newView, result);

@@ -23,4 +23,16 @@ public interface ProposalAssembler {
   default BatchPolicy batchPolicy(Proposal previous, BatchPolicy configured) {
     return configured;
   }
+
+  /**
+   * Whether {@code proposal} ends the epoch once executed: exactly the host's switch rule (for
+   * Fabric, a config block that changes the consenter set or a consensus parameter), a pure
+   * function of the proposal, as every replica must answer alike. Nothing is proposed, accepted or
+   * signed after such a proposal in its epoch: no correct replica ever signs a commit past the
+   * epoch's end, so no quorum of commit signatures can exist there (commit signatures are opaque
+   * and do not name the epoch). By default no proposal ends its epoch.
+   */
+  default boolean endsEpoch(Proposal proposal) {
+    return false;
+  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.message.Checkpoint;
@@ -67,7 +68,7 @@ class NewViewByzantinePropertyTest {
       keys = new SimKeys(N, trial);
       proposals = chains();
       MessageValidator validator =
-          new MessageValidator(CONFIG, keys.crypto(1), keys.signer(1, random));
+          new MessageValidator(CONFIG, Epoch.GENESIS, keys.crypto(1), keys.signer(1, random));
       List<ViewChange> all = new ArrayList<>();
       List<ViewChange> honest = new ArrayList<>();
       int byzantine = random.nextInt(N + 1);
@@ -230,7 +231,7 @@ class NewViewByzantinePropertyTest {
               v.lastDecision(),
               v.prepared(),
               v.sender(),
-              keys.crypto((v.sender() + 1) % N).sign(SignedBytes.viewChange(v)));
+              keys.crypto((v.sender() + 1) % N).sign(SignedBytes.viewChange(Epoch.GENESIS, v)));
       case CHECKPOINT_PROOF_WITHOUT_QUORUM ->
           sign(withStable(v, 4, proof(4, QUORUM - 1), null, List.of()));
       case DECISION_WITHOUT_QUORUM ->
@@ -304,7 +305,8 @@ class NewViewByzantinePropertyTest {
   }
 
   private byte[] vote(int replica, long view, long sequence, Digest digest) {
-    return keys.crypto(replica).sign(SignedBytes.prepareVote(view, sequence, digest));
+    return keys.crypto(replica)
+        .sign(SignedBytes.prepareVote(Epoch.GENESIS, view, sequence, digest));
   }
 
   private Decision decision(Proposal proposal, int signers) {
@@ -328,7 +330,7 @@ class NewViewByzantinePropertyTest {
               sequence,
               digest,
               replica,
-              keys.crypto(replica).sign(SignedBytes.checkpoint(sequence, digest))));
+              keys.crypto(replica).sign(SignedBytes.checkpoint(Epoch.GENESIS, sequence, digest))));
     }
     return proof;
   }
@@ -346,6 +348,6 @@ class NewViewByzantinePropertyTest {
         v.lastDecision(),
         v.prepared(),
         v.sender(),
-        keys.crypto(v.sender()).sign(SignedBytes.viewChange(v)));
+        keys.crypto(v.sender()).sign(SignedBytes.viewChange(Epoch.GENESIS, v)));
   }
 }

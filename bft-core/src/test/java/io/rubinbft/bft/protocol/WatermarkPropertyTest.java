@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.message.Checkpoint;
@@ -24,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * included) vouched for the digest it decided, each replica counted by the last checkpoint it sent
  * for that sequence (the log holds one per replica and sequence, so a replica that contradicts
  * itself only loses its own vote). Events are random deliveries and checkpoints from peers,
- * matching or not, at sequences behind, inside and far beyond the window.
+ * matching or not, at sequences behind, inside and far beyond the window. Two trials in three run
+ * in an epoch anchored at a random sequence (mostly not a multiple of K), where checkpoints fall at
+ * the anchor plus multiples of K and h starts at the anchor.
  */
 class WatermarkPropertyTest {
 
@@ -45,35 +48,40 @@ class WatermarkPropertyTest {
   private static void runTrial(Random random, int trial) {
     SimApplication application = new SimApplication();
     SimKeys keys = new SimKeys(N, trial);
+    long anchor = trial % 3 == 0 ? 0 : 1 + random.nextInt(50);
     Context ctx =
         new Context(
             CONFIG,
             new ReplicaServices(
-                keys.crypto(SELF), keys.signer(SELF, new Random(trial)), application, application));
+                keys.crypto(SELF), keys.signer(SELF, new Random(trial)), application, application),
+            new Epoch(anchor, digest(anchor, 0)),
+            anchor == 0 ? null : decision(anchor).proposal());
     Checkpoints checkpoints = new Checkpoints(ctx);
-    Reference reference = new Reference();
+    Reference reference = new Reference(anchor);
     for (int event = 0; event < 200; event++) {
       if (random.nextInt(3) == 0) {
         long sequence = ctx.log.lastDelivered() + 1;
         ctx.log.delivered(decision(sequence));
         checkpoints.onDelivered(sequence, digest(sequence, 0));
         reference.delivered = sequence;
-        if (sequence % CONFIG.checkpointInterval() == 0) {
+        if ((sequence - anchor) % CONFIG.checkpointInterval() == 0) {
           reference.kept.add(new long[] {SELF, sequence, 0});
         }
       } else {
         int sender = 1 + random.nextInt(N - 1);
-        long sequence = CONFIG.checkpointInterval() * (1L + random.nextInt(20));
+        long sequence = anchor + CONFIG.checkpointInterval() * (1L + random.nextInt(20));
         int variant = random.nextInt(4) == 0 ? 1 : 0;
         checkpoints.onCheckpoint(
             new Checkpoint(sequence, digest(sequence, variant), sender, new byte[0]));
         reference.keep(sender, sequence, variant);
       }
       reference.recompute();
-      String where = "seed " + SEED + " trial " + trial + " event " + event;
+      String where = "seed " + SEED + " trial " + trial + " anchor " + anchor + " event " + event;
       assertThat(ctx.low).as(where).isEqualTo(reference.low);
       assertThat(ctx.lowDigest).as(where).isEqualTo(digest(reference.low, 0));
-      assertThat(ctx.lowProof).as(where).hasSizeGreaterThanOrEqualTo(reference.low == 0 ? 0 : 3);
+      assertThat(ctx.lowProof)
+          .as(where)
+          .hasSizeGreaterThanOrEqualTo(reference.low == anchor ? 0 : 3);
       long probe = random.nextLong(reference.low - 5, reference.low + 2L * CONFIG.window());
       assertThat(ctx.inWindow(probe))
           .as(where + " probe " + probe)
@@ -88,6 +96,11 @@ class WatermarkPropertyTest {
     final List<long[]> kept = new ArrayList<>();
     long delivered;
     long low;
+
+    Reference(long anchor) {
+      delivered = anchor;
+      low = anchor;
+    }
 
     /**
      * A replica keeps a peer's checkpoint above h and at most 2L beyond h or beyond what it

@@ -2,6 +2,7 @@ package io.rubinbft.bft.sim;
 
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
@@ -29,6 +30,7 @@ final class Byzantine {
   private static final int HISTORY = 256;
 
   private final int id;
+  private final Epoch epoch;
   private final Set<Attack> attacks;
   private final Random random;
   private final Crypto crypto;
@@ -36,8 +38,9 @@ final class Byzantine {
   private final List<Message> history = new ArrayList<>();
   private final Set<Integer> ignored;
 
-  Byzantine(int id, int replicas, Set<Attack> attacks, Random random, SimKeys keys) {
+  Byzantine(int id, int replicas, Epoch epoch, Set<Attack> attacks, Random random, SimKeys keys) {
     this.id = id;
+    this.epoch = epoch;
     this.attacks = EnumSet.copyOf(attacks);
     this.random = random;
     this.crypto = keys.crypto(id);
@@ -121,7 +124,7 @@ final class Byzantine {
         new Proposal(proposal.sequence(), proposal.previous(), requests, proposal.payload());
     Digest digest = SimKeys.digestOf(other);
     byte[] vote =
-        crypto.sign(SignedBytes.prepareVote(original.view(), original.sequence(), digest));
+        crypto.sign(SignedBytes.prepareVote(epoch, original.view(), original.sequence(), digest));
     return new PrePrepare(original.view(), original.sequence(), digest, other, id, vote);
   }
 
@@ -134,7 +137,7 @@ final class Byzantine {
               p.sequence(),
               wrong,
               id,
-              crypto.sign(SignedBytes.prepareVote(p.view(), p.sequence(), wrong)));
+              crypto.sign(SignedBytes.prepareVote(epoch, p.view(), p.sequence(), wrong)));
       case Commit c ->
           new Commit(
               c.view(), c.sequence(), wrong, id, keys.signCommit(id, wrong, random.nextLong()));
@@ -157,7 +160,7 @@ final class Byzantine {
   }
 
   private ViewChange signed(ViewChange unsigned) {
-    byte[] signature = crypto.sign(SignedBytes.viewChange(unsigned));
+    byte[] signature = crypto.sign(SignedBytes.viewChange(epoch, unsigned));
     return new ViewChange(
         unsigned.newView(),
         unsigned.stableSequence(),

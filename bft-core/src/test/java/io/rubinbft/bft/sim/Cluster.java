@@ -3,6 +3,7 @@ package io.rubinbft.bft.sim;
 import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.ReplicaConfig;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * N replicas, their network and storage, and their clients, in one thread, driven tick by tick from
@@ -36,8 +38,12 @@ public final class Cluster {
   private final long seed;
   private final Random random;
   private final SimKeys keys;
-  private final SimNetwork network;
+  private final SimNetwork<Message> network;
   private final SimNode[] nodes;
+
+  /** Node id = replica index: the one member set of this cluster. */
+  private final List<Integer> everyone;
+
   private final InvariantChecker checker;
   private final Map<RequestId, Request> submitted = new LinkedHashMap<>();
   private final Set<Integer> isolated = new HashSet<>();
@@ -45,13 +51,19 @@ public final class Cluster {
   private int nextRequest;
   private long now;
 
-  private Cluster(int replicas, long seed, ReplicaConfig template) {
+  private Cluster(int replicas, long seed, ReplicaConfig template, Decision anchor) {
     this.seed = seed;
     this.random = new Random(seed);
     this.keys = new SimKeys(replicas, random.nextLong());
-    this.network = new SimNetwork(replicas, new Random(random.nextLong()));
-    this.checker = new InvariantChecker(replicas, keys);
+    this.network = new SimNetwork<>(replicas, new Random(random.nextLong()));
+    this.checker =
+        new InvariantChecker(
+            replicas,
+            keys,
+            anchor == null ? 0 : anchor.sequence(),
+            InvariantChecker.fixed(replicas));
     this.nodes = new SimNode[replicas];
+    this.everyone = IntStream.range(0, replicas).boxed().toList();
     SimApplication application = new SimApplication();
     for (int id = 0; id < replicas; id++) {
       ReplicaServices services =
@@ -60,16 +72,24 @@ public final class Cluster {
               keys.signer(id, new Random(random.nextLong())),
               application,
               application);
-      nodes[id] = new SimNode(id, template.withSelf(id), services);
+      nodes[id] = new SimNode(id, template.withSelf(id), services, anchor);
     }
   }
 
   public static Cluster of(int replicas, long seed) {
-    return new Cluster(replicas, seed, simConfig(replicas));
+    return new Cluster(replicas, seed, simConfig(replicas), null);
   }
 
   public static Cluster of(int replicas, long seed, ReplicaConfig template) {
-    return new Cluster(replicas, seed, template);
+    return new Cluster(replicas, seed, template, null);
+  }
+
+  /**
+   * A cluster of an epoch that starts after {@code anchor} (a decision of an earlier epoch, whose
+   * certificate nobody checks): its replicas order from the anchor's sequence + 1 on.
+   */
+  public static Cluster inEpoch(int replicas, long seed, Decision anchor) {
+    return new Cluster(replicas, seed, simConfig(replicas), anchor);
   }
 
   /** Small limits so that checkpoints, watermarks and timeouts all happen in short runs. */
@@ -133,7 +153,8 @@ public final class Cluster {
 
   public void makeByzantine(int replica, Set<Attack> attacks) {
     nodes[replica].byzantine =
-        new Byzantine(replica, nodes.length, attacks, new Random(random.nextLong()), keys);
+        new Byzantine(
+            replica, nodes.length, Epoch.GENESIS, attacks, new Random(random.nextLong()), keys);
   }
 
   public ReplicaStatus status(int replica) {
@@ -189,6 +210,11 @@ public final class Cluster {
     return now - start;
   }
 
+  /** The decision a replica's application executed at {@code sequence}, or null. */
+  public Decision executedAt(int replica, long sequence) {
+    return nodes[replica].executed(sequence);
+  }
+
   /** Decided request count at a replica. */
   public int decidedAt(int replica) {
     return nodes[replica].decided.size();
@@ -234,7 +260,7 @@ public final class Cluster {
 
   private void advance() {
     now++;
-    for (SimNetwork.InFlight message : network.due(now)) {
+    for (SimNetwork.InFlight<Message> message : network.due(now)) {
       deliver(message.from(), message.to(), message.message());
     }
     for (SimNode node : nodes) {
@@ -316,17 +342,17 @@ public final class Cluster {
     sendAll(node, effects.sendAfterPersist());
     for (Decision decision : effects.decisions()) {
       if (node.correct()) {
-        checker.onDecision(node.id, decision);
+        checker.onDecision(node.id, decision, everyone);
       }
       decision.proposal().requests().forEach(r -> node.decided.add(r.id()));
-      if (decision.sequence() != node.ledger.size() + 1L) {
+      if (decision.sequence() != node.lastExecuted() + 1) {
         throw new IllegalStateException(
             "replica "
                 + node.id
                 + " handed over "
                 + decision.sequence()
                 + " after "
-                + node.ledger.size());
+                + node.lastExecuted());
       }
       node.ledger.add(decision);
     }
@@ -353,7 +379,7 @@ public final class Cluster {
             : node.byzantine.rewrite(to, message);
     for (Outbound outbound : actual) {
       if (outbound.message() instanceof Commit commit) {
-        checker.onCommitEmitted(commit);
+        checker.onCommitEmitted(commit.sender(), commit);
       }
       if (node.correct() && outbound.message() instanceof PrePrepare prePrepare) {
         checker.onPrePrepareEmitted(prePrepare, node.replica.status());

@@ -9,34 +9,59 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.PrePrepare;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * The safety invariants, checked as each event happens: (1) correct replicas agree on every
  * sequence; (2) no two different proposals at one sequence gather a quorum of valid commit
- * signatures, counting every signature any replica (Byzantine ones included) ever emitted; (3) each
- * correct replica delivers gap-free and in order; (5) no request is decided at two sequences.
- * Liveness (4) is checked by {@link Cluster#runUntilAllDecided}.
+ * signatures, counting every signature any replica (Byzantine ones included) ever emitted, in any
+ * epoch; (3) each correct replica delivers gap-free and in order; (5) no request is decided at two
+ * sequences. Liveness (4) is checked by {@link Cluster#runUntilAllDecided}.
+ *
+ * <p>Replicas are named by node ids that never change. Invariant (2) counts, at each sequence, the
+ * signers among the member set in force there ({@link Rosters}): with reconfiguration that is known
+ * only once the sequence before it was executed, and a sequence is checked again then.
  */
 final class InvariantChecker {
 
+  /** The node ids whose commit signatures certify a sequence, once known. */
+  interface Rosters {
+    Optional<List<Integer>> at(long sequence);
+  }
+
   private final SimKeys keys;
-  private final Quorums quorums;
+  private final Rosters rosters;
   private final long[] lastDelivered;
   private final Map<Long, Digest> decided = new HashMap<>();
   private final Map<RequestId, Long> requestSequence = new HashMap<>();
   private final Map<Long, Map<Digest, Set<Integer>>> commitSigners = new HashMap<>();
 
-  InvariantChecker(int replicas, SimKeys keys) {
+  /** Checks nodes that all start after sequence {@code start} (0, or their epoch's anchor). */
+  InvariantChecker(int nodes, SimKeys keys, long start, Rosters rosters) {
     this.keys = keys;
-    this.quorums = new Quorums(replicas);
-    this.lastDelivered = new long[replicas];
+    this.rosters = rosters;
+    this.lastDelivered = new long[nodes];
+    Arrays.fill(lastDelivered, start);
   }
 
-  void onDecision(int replica, Decision decision) {
+  /** One fixed replica set, node id = replica index. */
+  static Rosters fixed(int replicas) {
+    Optional<List<Integer>> all = Optional.of(IntStream.range(0, replicas).boxed().toList());
+    return sequence -> all;
+  }
+
+  /**
+   * A correct node delivered (executed) {@code decision}; {@code members} maps the certificate's
+   * replica indices to node ids (the executing node's epoch).
+   */
+  void onDecision(int replica, Decision decision, List<Integer> members) {
     long sequence = decision.sequence();
     if (sequence != lastDelivered[replica] + 1) {
       throw new InvariantViolation(
@@ -73,13 +98,17 @@ final class InvariantChecker {
       }
     }
     for (CommitSignature signature : decision.certificate()) {
-      signatureSeen(sequence, decision.digest(), signature.replica(), signature.signature());
+      if (signature.replica() >= 0 && signature.replica() < members.size()) {
+        signatureSeen(
+            sequence, decision.digest(), members.get(signature.replica()), signature.signature());
+      }
     }
+    checkCertificates(sequence + 1);
   }
 
-  /** Every commit any replica emits, before the network touches it. */
-  void onCommitEmitted(Commit commit) {
-    signatureSeen(commit.sequence(), commit.digest(), commit.sender(), commit.signature());
+  /** Every commit any node emits, before the network touches it, by its signer's node id. */
+  void onCommitEmitted(int signer, Commit commit) {
+    signatureSeen(commit.sequence(), commit.digest(), signer, commit.signature());
   }
 
   /** Watermarks (OSDI'99 section 4.3): a correct primary proposes only inside (h, h + L]. */
@@ -114,15 +143,32 @@ final class InvariantChecker {
     if (!keys.verifyCommit(signer, digest, signature)) {
       return;
     }
-    Map<Digest, Set<Integer>> byDigest =
-        commitSigners.computeIfAbsent(sequence, s -> new HashMap<>());
-    byDigest.computeIfAbsent(digest, d -> new HashSet<>()).add(signer);
-    long certified = byDigest.values().stream().filter(s -> s.size() >= quorums.quorum()).count();
+    commitSigners
+        .computeIfAbsent(sequence, s -> new HashMap<>())
+        .computeIfAbsent(digest, d -> new HashSet<>())
+        .add(signer);
+    checkCertificates(sequence);
+  }
+
+  private void checkCertificates(long sequence) {
+    Map<Digest, Set<Integer>> byDigest = commitSigners.get(sequence);
+    Optional<List<Integer>> roster = rosters.at(sequence);
+    if (byDigest == null || roster.isEmpty()) {
+      return;
+    }
+    List<Integer> members = roster.get();
+    int quorum = new Quorums(members.size()).quorum();
+    long certified =
+        byDigest.values().stream()
+            .filter(signers -> signers.stream().filter(members::contains).count() >= quorum)
+            .count();
     if (certified > 1) {
       throw new InvariantViolation(
           "(2) unique certificate: two proposals at "
               + sequence
-              + " each hold a quorum of valid commit signatures: "
+              + " each hold a quorum of valid commit signatures of members "
+              + members
+              + ": "
               + byDigest);
     }
   }

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -75,6 +76,49 @@ public final class SimKeys {
       @Override
       public boolean verifyProposalSignature(int signer, Proposal proposal, byte[] signature) {
         return verifyCommit(signer, digestOf(proposal), signature);
+      }
+    };
+  }
+
+  /**
+   * Node {@code node}'s crypto provider in an epoch whose replica {@code i} is node {@code
+   * members.get(i)}: replica indices change across epochs, keys stay with their nodes.
+   */
+  public Crypto crypto(int node, List<Integer> members) {
+    Crypto own = crypto(node);
+    return new Crypto() {
+      @Override
+      public byte[] digest(byte[] data) {
+        return own.digest(data);
+      }
+
+      @Override
+      public byte[] sign(byte[] data) {
+        return own.sign(data);
+      }
+
+      @Override
+      public boolean verify(int replica, byte[] data, byte[] signature) {
+        return replica >= 0
+            && replica < members.size()
+            && own.verify(members.get(replica), data, signature);
+      }
+    };
+  }
+
+  /** Node {@code node}'s commit signer in an epoch of {@code members} (as {@link #crypto}). */
+  public ProposalSigner signer(int node, List<Integer> members, Random nonces) {
+    return new ProposalSigner() {
+      @Override
+      public byte[] signProposal(Proposal proposal) {
+        return signCommit(node, digestOf(proposal), nonces.nextLong());
+      }
+
+      @Override
+      public boolean verifyProposalSignature(int replica, Proposal proposal, byte[] signature) {
+        return replica >= 0
+            && replica < members.size()
+            && verifyCommit(members.get(replica), digestOf(proposal), signature);
       }
     };
   }

@@ -1,6 +1,5 @@
 package io.rubinbft.bft.sim;
 
-import io.rubinbft.bft.message.Message;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -10,15 +9,16 @@ import java.util.Random;
 
 /**
  * The simulated replica network: seeded drops, duplicates and delays (which reorder), and directed
- * link cuts, so partitions can be asymmetric. Time is in ticks.
+ * link cuts, so partitions can be asymmetric. Time is in ticks. It carries {@code T}: bare messages
+ * within one replica set, or messages framed with their epoch between hosts.
  */
-final class SimNetwork {
+final class SimNetwork<T> {
 
-  record InFlight(long at, long order, int from, int to, Message message) {}
+  record InFlight<T>(long at, long order, int from, int to, T message) {}
 
-  private final PriorityQueue<InFlight> queue =
+  private final PriorityQueue<InFlight<T>> queue =
       new PriorityQueue<>(
-          Comparator.comparingLong(InFlight::at).thenComparingLong(InFlight::order));
+          Comparator.<InFlight<T>>comparingLong(InFlight::at).thenComparingLong(InFlight::order));
   private final Random random;
   private final boolean[][] cut;
   private long order;
@@ -26,9 +26,9 @@ final class SimNetwork {
   private double duplicateRate;
   private int maxDelay = 1;
 
-  SimNetwork(int replicas, Random random) {
+  SimNetwork(int nodes, Random random) {
     this.random = random;
-    this.cut = new boolean[replicas][replicas];
+    this.cut = new boolean[nodes][nodes];
   }
 
   void faults(double drop, double duplicate, int delay) {
@@ -55,7 +55,7 @@ final class SimNetwork {
     }
   }
 
-  void send(long now, int from, int to, Message message) {
+  void send(long now, int from, int to, T message) {
     if (cut[from][to] || random.nextDouble() < dropRate) {
       return;
     }
@@ -65,16 +65,16 @@ final class SimNetwork {
     }
   }
 
-  private void enqueue(long now, int from, int to, Message message) {
+  private void enqueue(long now, int from, int to, T message) {
     long at = now + 1 + random.nextInt(maxDelay);
-    queue.add(new InFlight(at, order++, from, to, message));
+    queue.add(new InFlight<>(at, order++, from, to, message));
   }
 
   /** The messages due by {@code now}, in delivery order; cut links lose them on arrival too. */
-  List<InFlight> due(long now) {
-    List<InFlight> due = new ArrayList<>();
+  List<InFlight<T>> due(long now) {
+    List<InFlight<T>> due = new ArrayList<>();
     while (!queue.isEmpty() && queue.peek().at() <= now) {
-      InFlight next = queue.poll();
+      InFlight<T> next = queue.poll();
       if (!cut[next.from()][next.to()]) {
         due.add(next);
       }

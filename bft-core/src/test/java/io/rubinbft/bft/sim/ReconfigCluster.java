@@ -1,0 +1,533 @@
+package io.rubinbft.bft.sim;
+
+import io.rubinbft.bft.ArchiveRead;
+import io.rubinbft.bft.CommitSignature;
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Event;
+import io.rubinbft.bft.Handover;
+import io.rubinbft.bft.Outbound;
+import io.rubinbft.bft.Quorums;
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.ReplicaStatus;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Decisions;
+import io.rubinbft.bft.message.Message;
+import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.spi.ReplicaServices;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+/**
+ * Nodes with stable ids and keys whose member set changes while clients submit, hosted as the
+ * orderer hosts its replicas (RECONFIG.md): membership changes go ALONE in their proposal; a host
+ * that executes one ends its epoch there (the old replica's handover, a new WAL, a new replica of
+ * the new member set, or none if removed); messages travel framed with their epoch, an older
+ * epoch's are dropped, and a newer epoch's make the host catch up by copying decisions from the
+ * sender's ledger, checking each certificate against the member set of its epoch. Built from the
+ * simulator's parts: {@link SimNode}s, {@link SimNetwork}, {@link SimKeys} and the {@link
+ * InvariantChecker} over {@link EpochHistory}; one seed drives everything.
+ */
+public final class ReconfigCluster {
+
+  private final long seed;
+  private final Random random;
+  private final SimKeys keys;
+  private final SimNetwork<Framed> network;
+  private final SimNode[] nodes;
+  private final SimEpoch[] epochs;
+  private final boolean[] down;
+  private final EpochHistory history;
+  private final InvariantChecker checker;
+  private final Map<RequestId, Request> submitted = new LinkedHashMap<>();
+  private final Set<Integer> isolated = new HashSet<>();
+  private final Map<String, Long> hostDrops = new TreeMap<>();
+  private final Map<Integer, Rogue> rogues = new HashMap<>();
+  private final Set<Integer> roguesActive = new HashSet<>();
+  private int nextRequest;
+  private int nextChange;
+  private long now;
+
+  private ReconfigCluster(int members, int nodeCount, long seed) {
+    this.seed = seed;
+    this.random = new Random(seed);
+    this.keys = new SimKeys(nodeCount, random.nextLong());
+    this.network = new SimNetwork<>(nodeCount, new Random(random.nextLong()));
+    List<Integer> genesis = IntStream.range(0, members).boxed().toList();
+    this.history = new EpochHistory(genesis);
+    this.checker = new InvariantChecker(nodeCount, keys, 0, history);
+    this.nodes = new SimNode[nodeCount];
+    this.epochs = new SimEpoch[nodeCount];
+    this.down = new boolean[nodeCount];
+    for (int id = 0; id < nodeCount; id++) {
+      epochs[id] = SimEpoch.genesis(genesis);
+      nodes[id] =
+          id < members
+              ? new SimNode(id, config(genesis, id), services(id, genesis), null)
+              : new SimNode(id);
+    }
+  }
+
+  /** {@code nodeCount} nodes, the first {@code members} of them the genesis epoch's members. */
+  public static ReconfigCluster of(int members, int nodeCount, long seed) {
+    return new ReconfigCluster(members, nodeCount, seed);
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  public void faults(double drop, double duplicate, int maxDelay) {
+    network.faults(drop, duplicate, maxDelay);
+  }
+
+  /** Cuts a node off; until {@link #heal}, liveness checks leave it out. */
+  public void isolate(int node) {
+    network.isolate(node);
+    isolated.add(node);
+  }
+
+  public void heal() {
+    network.heal();
+    isolated.clear();
+  }
+
+  /** The node stops; its WAL and ledger survive. */
+  public void crash(int node) {
+    down[node] = true;
+    nodes[node].crash();
+  }
+
+  /** The node starts again in the epoch it was in, recovering its replica if it is a member. */
+  public void restart(int node) {
+    if (down[node]) {
+      down[node] = false;
+      if (epochs[node].hasMember(node)) {
+        nodes[node].restart();
+      }
+    }
+  }
+
+  /** Once removed, {@code node} turns Byzantine ({@link Rogue}) instead of stopping. */
+  public void turnsByzantineWhenRemoved(int node) {
+    rogues.put(node, new Rogue(node, new Random(random.nextLong()), keys));
+  }
+
+  /** Submits {@code count} new requests from clients "client-0".. "client-2" to every node. */
+  public void submit(int count) {
+    for (int i = 0; i < count; i++) {
+      int number = nextRequest++;
+      RequestId id = new RequestId("client-" + (number % 3), "tx-" + number);
+      submit(new Request(id, ("payload " + number).getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+
+  /** An administrator asks every node to change the member set to {@code members}. */
+  public void changeMembers(List<Integer> members) {
+    submit(MembershipApplication.change("change-" + nextChange++, members));
+  }
+
+  private void submit(Request request) {
+    submitted.put(request.id(), request);
+    offerToAll(request);
+  }
+
+  public void runTicks(long ticks) {
+    for (long i = 0; i < ticks; i++) {
+      tick();
+    }
+  }
+
+  /**
+   * Runs until every correct, connected, running member of the newest epoch executed every
+   * submitted request (membership changes included); fails with the seed after {@code maxTicks}.
+   */
+  public long runUntilAllDecided(long maxTicks) {
+    long start = now;
+    while (!liveNodes().stream()
+        .allMatch(id -> nodes[id].decided.containsAll(submitted.keySet()))) {
+      if (now - start >= maxTicks) {
+        throw new InvariantViolation(
+            "(4) liveness: " + summary() + " after " + maxTicks + " ticks; seed " + seed);
+      }
+      tick();
+    }
+    return now - start;
+  }
+
+  /**
+   * Runs until a correct node started an epoch of {@code members}; fails after {@code maxTicks}.
+   */
+  public void runUntilMembers(List<Integer> members, long maxTicks) {
+    long start = now;
+    while (!history.newest().equals(members)) {
+      if (now - start >= maxTicks) {
+        throw new InvariantViolation(
+            "(4) liveness: no epoch of "
+                + members
+                + " after "
+                + maxTicks
+                + " ticks: "
+                + summary()
+                + "; seed "
+                + seed);
+      }
+      tick();
+    }
+  }
+
+  /** The newest epoch a correct node started: its anchor's sequence. */
+  public long newestEpoch() {
+    return history.newestNumber();
+  }
+
+  /** The newest epoch's members that are correct, running and connected. */
+  public List<Integer> liveNodes() {
+    return history.newest().stream()
+        .filter(id -> !down[id] && !isolated.contains(id) && !rogues.containsKey(id))
+        .toList();
+  }
+
+  /** The member set of the newest epoch a correct node started. */
+  public List<Integer> newestMembers() {
+    return history.newest();
+  }
+
+  public List<Integer> membersAt(int node) {
+    return epochs[node].members();
+  }
+
+  public ReplicaStatus status(int node) {
+    return nodes[node].replica.status();
+  }
+
+  /** The node the newest epoch's primary is, as the first live member sees its view. */
+  public int leader() {
+    int observer = liveNodes().getFirst();
+    List<Integer> members = epochs[observer].members();
+    return members.get((int) (status(observer).view() % members.size()));
+  }
+
+  /** Messages hosts dropped before their replica saw them, by reason. */
+  public Map<String, Long> hostDrops() {
+    return Map.copyOf(hostDrops);
+  }
+
+  /** The nodes whose commit signatures certify what {@code node} executed after {@code after}. */
+  public Set<Integer> signersAfter(int node, long after) {
+    Set<Integer> signers = new HashSet<>();
+    for (Decision decision : nodes[node].ledger) {
+      List<Integer> members = history.at(decision.sequence()).orElseThrow();
+      if (decision.sequence() > after) {
+        decision.certificate().forEach(s -> signers.add(members.get(s.replica())));
+      }
+    }
+    return signers;
+  }
+
+  /** Sequence of the last decision {@code node} executed. */
+  public long executedAt(int node) {
+    return nodes[node].lastExecuted();
+  }
+
+  private String summary() {
+    List<String> parts = new ArrayList<>();
+    for (int id : liveNodes()) {
+      SimNode node = nodes[id];
+      long missing = submitted.keySet().stream().filter(r -> !node.decided.contains(r)).count();
+      parts.add(
+          "node "
+              + id
+              + " in epoch "
+              + epochs[id].number()
+              + " "
+              + epochs[id].members()
+              + " missing "
+              + missing
+              + "/"
+              + submitted.size()
+              + (node.replica == null ? " (no replica)" : " " + node.replica.status()));
+    }
+    return "newest members " + history.newest() + ": " + String.join("; ", parts);
+  }
+
+  private void tick() {
+    try {
+      advance();
+    } catch (InvariantViolation | RuntimeException failure) {
+      throw new InvariantViolation(failure + " at tick " + now + "; seed " + seed, failure);
+    }
+  }
+
+  private void advance() {
+    now++;
+    for (SimNetwork.InFlight<Framed> message : network.due(now)) {
+      deliver(message.from(), message.to(), message.message());
+    }
+    for (int id = 0; id < nodes.length; id++) {
+      if (!down[id] && nodes[id].replica != null) {
+        step(id, new Event.Tick());
+      }
+      if (rogues.containsKey(id) && !history.newest().contains(id)) {
+        // Removed: it turns Byzantine whether or not it executed its removal itself.
+        roguesActive.add(id);
+      }
+      if (!down[id] && roguesActive.contains(id)) {
+        forge(id);
+      }
+    }
+    if (now % Cluster.CLIENT_RESEND_TICKS == 0) {
+      List<Integer> live = liveNodes();
+      for (Request request : submitted.values()) {
+        if (!live.stream().allMatch(id -> nodes[id].decided.contains(request.id()))) {
+          offerToAll(request);
+        }
+      }
+    }
+  }
+
+  /** Clients reach every running node; only members order, a rogue ignores them. */
+  private void offerToAll(Request request) {
+    for (int id = 0; id < nodes.length; id++) {
+      if (!down[id] && nodes[id].replica != null && !roguesActive.contains(id)) {
+        step(id, new Event.ClientRequest(request));
+      }
+    }
+  }
+
+  private void deliver(int from, int to, Framed framed) {
+    if (down[to]) {
+      return;
+    }
+    if (framed.epoch() > epochs[to].number() && !roguesActive.contains(to)) {
+      catchUp(to, from, framed.epoch());
+    }
+    SimEpoch epoch = epochs[to];
+    if (framed.epoch() != epoch.number()) {
+      drop(framed.epoch() < epoch.number() ? "older epoch" : "newer epoch");
+      return;
+    }
+    int sender = epoch.indexOf(from);
+    if (sender < 0) {
+      drop("not a member");
+    } else if (nodes[to].replica == null) {
+      drop("no replica");
+    } else {
+      step(to, new Event.Received(sender, framed.message()));
+    }
+  }
+
+  private void drop(String reason) {
+    hostDrops.merge(reason, 1L, Long::sum);
+  }
+
+  private void step(int id, Event event) {
+    handle(id, nodes[id].replica.step(event));
+  }
+
+  private void handle(int id, Effects effects) {
+    SimNode node = nodes[id];
+    SimEpoch epoch = epochs[id];
+    sendAll(id, epoch, effects.sendNow());
+    for (ArchiveRead read : effects.archiveReads()) {
+      List<Decision> archived = node.archived(read);
+      if (!archived.isEmpty()) {
+        send(id, epoch, read.replica(), new Decisions(archived, epoch.indexOf(id)));
+      }
+    }
+    node.durable.addAll(effects.persist());
+    sendAll(id, epoch, effects.sendAfterPersist());
+    for (Decision decision : effects.decisions()) {
+      if (roguesActive.contains(id)) {
+        continue;
+      }
+      if (epochs[id] != epoch) {
+        throw new InvariantViolation(
+            "(6) epoch end: node "
+                + id
+                + " delivered "
+                + decision.sequence()
+                + " after its epoch ended at "
+                + epochs[id].number());
+      }
+      execute(id, decision);
+    }
+  }
+
+  private void sendAll(int id, SimEpoch epoch, List<Outbound> outbounds) {
+    for (Outbound outbound : outbounds) {
+      if (outbound.to().isPresent()) {
+        send(id, epoch, outbound.to().getAsInt(), outbound.message());
+      } else {
+        for (int index = 0; index < epoch.members().size(); index++) {
+          if (epoch.members().get(index) != id) {
+            send(id, epoch, index, outbound.message());
+          }
+        }
+      }
+    }
+  }
+
+  private void send(int id, SimEpoch epoch, int index, Message message) {
+    if (message instanceof Commit commit) {
+      checker.onCommitEmitted(id, commit);
+    }
+    if (message instanceof PrePrepare prePrepare && !rogues.containsKey(id)) {
+      checker.onPrePrepareEmitted(prePrepare, nodes[id].replica.status());
+    }
+    Rogue rogue = rogues.get(id);
+    if (rogue != null) {
+      rogue.remember(message);
+    }
+    network.send(now, id, epoch.members().get(index), new Framed(epoch.number(), message));
+  }
+
+  private void forge(int id) {
+    SimEpoch newest = epochs[liveNodes().isEmpty() ? id : liveNodes().getFirst()];
+    long next = nodes[newest.members().getFirst()].lastExecuted() + 1;
+    for (Framed framed : rogues.get(id).forge(epochs[id], newest, next)) {
+      for (int to = 0; to < nodes.length; to++) {
+        if (to != id) {
+          network.send(now, id, to, framed);
+        }
+      }
+    }
+  }
+
+  /** The application executes a decision; one that ends the epoch switches the host. */
+  private void execute(int id, Decision decision) {
+    SimNode node = nodes[id];
+    SimEpoch epoch = epochs[id];
+    Decision earlier = node.executed(decision.sequence());
+    if (earlier != null) {
+      // Its replica delivers what a catch-up copy executed already.
+      if (!earlier.digest().equals(decision.digest())) {
+        throw new InvariantViolation(
+            "(1) agreement: node " + id + " copied and decided different digests at " + earlier);
+      }
+      return;
+    }
+    MembershipApplication application = new MembershipApplication(epoch.members());
+    Optional<List<Integer>> next =
+        application.endsEpoch(decision.proposal())
+            ? MembershipApplication.membersIn(decision.proposal())
+            : Optional.empty();
+    history.executed(decision.sequence(), next);
+    checker.onDecision(id, decision, epoch.members());
+    node.ledger.add(decision);
+    decision.proposal().requests().forEach(request -> node.decided.add(request.id()));
+    next.ifPresent(members -> switchEpoch(id, decision, members));
+  }
+
+  private void switchEpoch(int id, Decision anchor, List<Integer> members) {
+    SimNode node = nodes[id];
+    if (rogues.containsKey(id) && !members.contains(id)) {
+      roguesActive.add(id);
+      return;
+    }
+    Handover handover = handover(node, anchor.sequence(), members);
+    epochs[id] = SimEpoch.after(anchor, members);
+    if (members.contains(id)) {
+      node.startEpoch(config(members, id), services(id, members), anchor, handover);
+    } else {
+      node.crash();
+      node.durable.clear();
+    }
+  }
+
+  /**
+   * The old replica's handover, if it delivered the anchor; after a catch-up copy it did not: then
+   * its requests not executed meanwhile, and the ledger's most recent ids.
+   */
+  private Handover handover(SimNode node, long anchor, List<Integer> members) {
+    if (node.replica != null && node.replica.status().lastDelivered() >= anchor) {
+      return node.replica.handover(anchor);
+    }
+    List<Request> pending =
+        node.replica == null
+            ? List.of()
+            : node.replica.handover(node.replica.status().lastDelivered()).pending().stream()
+                .filter(request -> !node.decided.contains(request.id()))
+                .toList();
+    int memory = Cluster.simConfig(members.size()).decidedIdMemory();
+    return new Handover(pending, node.executedMemory(memory).decided());
+  }
+
+  /**
+   * A host that sees a newer epoch missed a switch: it copies decisions from the sender's ledger up
+   * to that epoch's anchor, each checked against the member set of its own epoch, executing each
+   * (which switches epochs on the way).
+   */
+  private void catchUp(int id, int source, long target) {
+    SimNode node = nodes[id];
+    if (down[source]) {
+      return;
+    }
+    while (epochs[id].number() < target) {
+      Decision decision = nodes[source].executed(node.lastExecuted() + 1);
+      if (decision == null) {
+        drop("catch-up: source lacks " + (node.lastExecuted() + 1));
+        return;
+      }
+      Rogue rogue = roguesActive.contains(source) ? rogues.get(source) : null;
+      Decision copy = rogue == null ? decision : rogue.tamper(decision);
+      Optional<String> reason = copyReason(epochs[id], node, copy);
+      if (reason.isPresent()) {
+        drop("bad copy: " + reason.get());
+        return;
+      }
+      execute(id, copy);
+    }
+  }
+
+  private Optional<String> copyReason(SimEpoch epoch, SimNode node, Decision decision) {
+    Digest previous = node.ledger.isEmpty() ? Digest.GENESIS : node.ledger.getLast().digest();
+    if (!decision.proposal().previous().equals(previous)) {
+      return Optional.of("does not chain at " + decision.sequence());
+    }
+    Digest digest = SimKeys.digestOf(decision.proposal());
+    if (!digest.equals(decision.digest())) {
+      return Optional.of("digest mismatch at " + decision.sequence());
+    }
+    Set<Integer> signers = new HashSet<>();
+    for (CommitSignature signature : decision.certificate()) {
+      int index = signature.replica();
+      if (index < 0
+          || index >= epoch.members().size()
+          || !keys.verifyCommit(epoch.members().get(index), digest, signature.signature())) {
+        return Optional.of("invalid commit signature of " + index + " at " + decision.sequence());
+      }
+      signers.add(index);
+    }
+    int quorum = new Quorums(epoch.members().size()).quorum();
+    return signers.size() >= quorum
+        ? Optional.empty()
+        : Optional.of(signers.size() + " signers at " + decision.sequence());
+  }
+
+  private ReplicaServices services(int node, List<Integer> members) {
+    MembershipApplication application = new MembershipApplication(members);
+    return new ReplicaServices(
+        keys.crypto(node, members),
+        keys.signer(node, members, new Random(random.nextLong())),
+        application,
+        application);
+  }
+
+  private static ReplicaConfig config(List<Integer> members, int node) {
+    return Cluster.simConfig(members.size()).withSelf(members.indexOf(node));
+  }
+}
