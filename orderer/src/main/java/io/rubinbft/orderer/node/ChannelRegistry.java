@@ -19,16 +19,10 @@ import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.BroadcastResult;
 import io.rubinbft.orderer.validation.BroadcastValidator;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.stream.Stream;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.slf4j.Logger;
@@ -83,11 +77,16 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   @Override
   public Optional<ChannelInfo> info(String name) {
-    return channel(name)
+    return runtime(name)
         .map(
             c ->
                 new ChannelInfo(
-                    name, ChannelInfo.url(name), "consenter", "active", c.ledger().height()));
+                    name, ChannelInfo.url(name), relation(c), "active", c.ledger().height()));
+  }
+
+  /** Fabric's consensusRelation: a consenter of the channel's current epoch, or a follower. */
+  private static String relation(ChannelRuntime runtime) {
+    return runtime.consenter() ? "consenter" : "follower";
   }
 
   @Override
@@ -137,7 +136,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     if (!(outcome instanceof SubmitOutcome.Accepted)) {
       throw new ParticipationException(Reason.BAD_REQUEST, failed + outcome.info());
     }
-    return new ChannelInfo(name, ChannelInfo.url(name), "consenter", "active", height);
+    return new ChannelInfo(name, ChannelInfo.url(name), relation(runtime), "active", height);
   }
 
   @Override
@@ -203,19 +202,6 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     if (node.store().channel(name).isPresent()) {
       node.store().removeChannel(name);
     }
-    deleteTree(node.walRoot().resolve(name));
-  }
-
-  private static void deleteTree(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + root, e);
-    }
+    EpochFolders.deleteTree(node.walRoot().resolve(name));
   }
 }
