@@ -47,8 +47,9 @@ import org.slf4j.LoggerFactory;
  * after the block are discarded by every member alike), waits until the block is in the ledger, and
  * starts the next epoch's replica from the block's decision with the old one's handover; a node not
  * among the new consenters stops ordering (a follower). Peer messages travel tagged with their
- * sender's epoch: another epoch's never reach the replica; an older one's is dropped, a newer one's
- * tells the channel this node may be behind a reconfiguration.
+ * sender's epoch: another epoch's never reach the replica; an older one's is dropped (and a member
+ * of the previous epoch that sent it is told of this one), a newer one's tells the channel this
+ * node may be behind a reconfiguration.
  */
 public final class ReplicaHost implements AutoCloseable {
 

@@ -124,6 +124,19 @@ final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /** Stops node {@code index}; the others keep running. */
+  void stop(int index) {
+    nodes.get(index).close();
+  }
+
+  /** Starts node {@code index} again from its files, in its place. */
+  void restart(int index) throws Exception {
+    nodes.set(
+        index,
+        OrdererNode.start(
+            NodeConfigLoader.load(configs.get(index), Map.of()), new LogLevels("info")));
+  }
+
   void stopAll() {
     nodes.forEach(OrdererNode::close);
     nodes.clear();
@@ -232,7 +245,12 @@ final class LocalCluster implements AutoCloseable {
                       .append(' ')
                       .append(host.failure().orElse(host.member() ? "running" : "left")),
               () -> text.append("follower"));
-      text.append(" height ").append(ledger(node).height()).append('\n');
+      node.channels()
+          .channel(CHANNEL)
+          .ifPresentOrElse(
+              c -> text.append(" height ").append(c.ledger().height()),
+              () -> text.append(" not serving"));
+      text.append('\n');
     }
     return text.toString();
   }

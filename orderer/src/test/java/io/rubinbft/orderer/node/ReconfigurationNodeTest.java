@@ -51,6 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
  * channel (it serves its ledger and refuses Broadcast). Every ledger is one chain whose blocks
  * carry quorum signatures of the consenters in force at their height, no transaction is lost or
  * ordered twice, and after a restart of every node each resumes in its epoch and ordering goes on.
+ * A consenter that was down during a reconfiguration comes back in the old epoch and catches up by
+ * pulling the blocks up to the config block that started the new one.
  */
 class ReconfigurationNodeTest {
 
@@ -110,6 +112,40 @@ class ReconfigurationNodeTest {
     submit(members, 20, -1);
     ordered += 20;
     assertEpochs(members, leaderRemoval);
+    assertLedgers(members);
+  }
+
+  @Test
+  void aConsenterThatWasDownDuringAReconfigurationCatchesUpByPullingBlocks() throws Exception {
+    cluster = LocalCluster.generate(dir, 4);
+    cluster.startAndJoin();
+    Set<Integer> members = new HashSet<>(List.of(0, 1, 2, 3));
+    submit(members, 10, -1);
+    ordered += 10;
+    LocalCluster.awaitTransactions(ordered, nodes(members));
+
+    cluster.stop(3);
+    Set<Integer> running = new HashSet<>(List.of(0, 1, 2));
+    X509Certificate old = identityOf(config(running), 2);
+    ByteString renewed =
+        ByteString.copyFrom(
+            Renewals.renewedPem(
+                Renewals.organizationOf(cluster.network.nodes().get(nodeOf(2)).mspDir()), old));
+    long renewal = reconfigure(running, renewedIdentity(2, renewed), -1);
+    assertEpochs(running, renewal);
+    // Restarted, the others no longer hold the old epoch's messages they queued for node 3.
+    for (int node : running) {
+      cluster.stop(node);
+      cluster.restart(node);
+    }
+    assertEpochs(running, renewal);
+
+    // Back up in the old epoch: told of the new one, it pulls the blocks up to its config block.
+    cluster.restart(3);
+    assertEpochs(members, renewal);
+    submit(members, 20, -1);
+    ordered += 20;
+    assertEpochs(members, renewal);
     assertLedgers(members);
   }
 
