@@ -48,12 +48,19 @@ public final class ClusterNetwork implements AutoCloseable {
    */
   private static final long IDLE_SELECT_MILLIS = 100;
 
-  private record SendRequest(InetSocketAddress peer, byte[] frame) {}
+  /** What other threads ask of the network thread. */
+  private sealed interface Request {
+    InetSocketAddress peer();
+  }
+
+  private record SendRequest(InetSocketAddress peer, byte[] frame) implements Request {}
+
+  private record DisconnectRequest(InetSocketAddress peer) implements Request {}
 
   private final Selector selector;
   private final ServerChannel server;
   private final PeerAuthenticator authenticator;
-  private final BlockingQueue<SendRequest> requests = new ArrayBlockingQueue<>(SEND_REQUESTS);
+  private final BlockingQueue<Request> requests = new ArrayBlockingQueue<>(SEND_REQUESTS);
   private final Map<String, InboundHandler> handlers = new ConcurrentHashMap<>();
   private final Map<InetSocketAddress, PeerLink> links = new HashMap<>();
   private final Map<Channel, PeerLink> linkOfChannel = new IdentityHashMap<>();
@@ -111,11 +118,24 @@ public final class ClusterNetwork implements AutoCloseable {
   }
 
   /**
-   * Sends {@code message} of {@code channel} to the peer at {@code peer}, from any thread, without
-   * blocking: when the network is behind, the frame is dropped and counted (PBFT retransmits).
+   * Sends {@code message} of {@code channel}'s epoch {@code epoch} to the peer at {@code peer},
+   * from any thread, without blocking: when the network is behind, the frame is dropped and counted
+   * (PBFT retransmits).
    */
-  public void send(InetSocketAddress peer, String channel, byte[] message) {
-    if (requests.offer(new SendRequest(peer, ClusterFrames.frame(channel, message)))) {
+  public void send(InetSocketAddress peer, String channel, long epoch, byte[] message) {
+    offer(new SendRequest(peer, ClusterFrames.frame(channel, epoch, message)));
+  }
+
+  /**
+   * Closes this node's connection to {@code peer} and drops what waits for it, e.g. a consenter
+   * removed from a channel. A later send to it (another channel it still serves) dials again.
+   */
+  public void disconnect(InetSocketAddress peer) {
+    offer(new DisconnectRequest(peer));
+  }
+
+  private void offer(Request request) {
+    if (requests.offer(request)) {
       selector.wakeup();
     } else {
       droppedQueueFull.incrementAndGet();
@@ -209,12 +229,25 @@ public final class ClusterNetwork implements AutoCloseable {
   }
 
   private void drainRequests() {
-    for (SendRequest request = requests.poll(); request != null; request = requests.poll()) {
-      PeerLink link =
-          links.computeIfAbsent(request.peer(), address -> new PeerLink(address, QUEUED_PER_PEER));
-      if (!link.enqueue(request.frame())) {
-        droppedQueueFull.incrementAndGet();
+    for (Request request = requests.poll(); request != null; request = requests.poll()) {
+      switch (request) {
+        case DisconnectRequest disconnect -> forget(disconnect.peer());
+        case SendRequest send -> {
+          PeerLink link =
+              links.computeIfAbsent(send.peer(), address -> new PeerLink(address, QUEUED_PER_PEER));
+          if (!link.enqueue(send.frame())) {
+            droppedQueueFull.incrementAndGet();
+          }
+        }
       }
+    }
+  }
+
+  private void forget(InetSocketAddress peer) {
+    PeerLink link = links.remove(peer);
+    if (link != null) {
+      linkOfChannel.values().remove(link);
+      link.close();
     }
   }
 
@@ -268,6 +301,6 @@ public final class ClusterNetwork implements AutoCloseable {
     byte[] message = new byte[frame.get().messageLength()];
     buffer.getBytes(offset + frame.get().messageOffset(), message);
     received.incrementAndGet();
-    handler.onMessage(peer, message);
+    handler.onMessage(peer, frame.get().epoch(), message);
   }
 }

@@ -7,8 +7,9 @@ import java.security.cert.X509Certificate;
 public interface InboundHandler {
 
   /**
-   * A message from the peer that authenticated with {@code peer}. The bytes are a copy: the handler
-   * may keep them. Called on the network thread: hand the message on, do not block.
+   * A message from the peer that authenticated with {@code peer}, sent by its replica of epoch
+   * {@code epoch}. The bytes are a copy: the handler may keep them. Called on the network thread:
+   * hand the message on, do not block.
    */
-  void onMessage(X509Certificate peer, byte[] message);
+  void onMessage(X509Certificate peer, long epoch, byte[] message);
 }

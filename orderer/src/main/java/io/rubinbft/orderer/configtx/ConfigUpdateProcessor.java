@@ -19,13 +19,9 @@ import org.hyperledger.fabric.protos.common.Envelope;
  * envelope to order, or is refused with Fabric's status and message ("error applying config update
  * to existing channel 'ch': error authorizing update: ..."). The resulting config must be one this
  * orderer can run: a BFT config that {@link ConfigBlockReader} accepts, MSPs and policies that
- * build, and (until PBFT reconfiguration exists) the same consenter set.
+ * build, and a consenter set that {@link ConsenterChangeRules} accepts.
  */
 public final class ConfigUpdateProcessor {
-
-  /** The refusal of any change to /Channel/Orderer/Orderers' ConsenterMapping. */
-  public static final String CONSENTER_CHANGES_NOT_SUPPORTED =
-      "consenter set changes not supported yet";
 
   private final ChannelConfig current;
   private final ConfigUpdateValidator validator;
@@ -94,18 +90,18 @@ public final class ConfigUpdateProcessor {
 
   private void checkServable(Config next) throws ConfigUpdateException {
     ChannelConfig parsed;
+    ChannelRules rules;
     try {
       parsed = ConfigBlockReader.readConfig(current.channelId(), current.blockNumber(), next);
-      ChannelRules.fromConfig(
-          next,
-          provider,
-          parsed.batchLimits().absoluteMaxBytes(),
-          ChannelMsps.DEFAULT_CACHE_CAPACITY);
+      rules =
+          ChannelRules.fromConfig(
+              next,
+              provider,
+              parsed.batchLimits().absoluteMaxBytes(),
+              ChannelMsps.DEFAULT_CACHE_CAPACITY);
     } catch (InvalidConfigException | MspConfigException | PolicyConfigException e) {
       throw ConfigUpdateException.badRequest("config update is not compatible: " + e.getMessage());
     }
-    if (!parsed.consenters().consenters().equals(current.consenters().consenters())) {
-      throw ConfigUpdateException.badRequest(CONSENTER_CHANGES_NOT_SUPPORTED);
-    }
+    ConsenterChangeRules.check(current.consenters(), parsed.consenters(), next, rules.msps());
   }
 }

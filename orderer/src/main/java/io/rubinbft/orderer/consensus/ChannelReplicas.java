@@ -94,7 +94,8 @@ public final class ChannelReplicas {
   /**
    * The Fabric application for this node's replica.
    *
-   * @param channel the config whose consenters vote and sign blocks
+   * @param channel the config whose consenters vote and sign blocks: the epoch's (its assembler
+   *     ends the epoch at the config block the host switches at)
    * @param proposals block assembly and checks under the config in force at each block
    * @param selfConsenterId this node's consenter id
    * @param enrollmentKey this node's signing key (its consenter identity's key)
@@ -116,7 +117,7 @@ public final class ChannelReplicas {
             new BlockSigner(selfConsenterId, enrollmentKey, new SecureRandom()),
             channel.consenters(),
             blockSignatures),
-        proposals,
+        proposals.forEpoch(channel),
         proposals);
   }
 

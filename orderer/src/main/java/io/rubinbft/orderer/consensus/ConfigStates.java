@@ -188,6 +188,16 @@ public final class ConfigStates {
     }
   }
 
+  /**
+   * The state in force at ledger block {@code block}: the config its LAST_CONFIG names, given the
+   * ledger's {@code height} now (a Deliver stream judges each block by it).
+   */
+  public ConfigState inForceAt(Block block, long height) {
+    long configBlock = LastConfigIndex.of(block);
+    ConfigState newest = committedAt(height);
+    return configBlock == newest.config().blockNumber() ? newest : ofConfigBlock(configBlock);
+  }
+
   /** The state of ledger block {@code configBlock}: the one its proposal check built, if any. */
   private synchronized ConfigState committedState(long configBlock) throws InvalidConfigException {
     ConfigState known = byConfigBlock.get(configBlock);

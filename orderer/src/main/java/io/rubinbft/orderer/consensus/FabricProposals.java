@@ -11,6 +11,7 @@ import io.rubinbft.orderer.block.BlockAssembler;
 import io.rubinbft.orderer.block.EnvelopeHeaders;
 import io.rubinbft.orderer.block.ProposalExpectations;
 import io.rubinbft.orderer.block.ViewMetadata;
+import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.PbftSettings;
 import java.util.List;
 import java.util.Optional;
@@ -36,14 +37,36 @@ public final class FabricProposals
 
   private final Block base;
   private final ConfigStates configs;
+  private final Optional<ChannelConfig> epoch;
 
   /**
    * @param base the last block before sequence 1 (the genesis block)
    * @param configs the config in force after each block
    */
   public FabricProposals(Block base, ConfigStates configs) {
+    this(base, configs, Optional.empty());
+  }
+
+  private FabricProposals(Block base, ConfigStates configs, Optional<ChannelConfig> epoch) {
     this.base = base;
     this.configs = configs;
+    this.epoch = epoch;
+  }
+
+  /** The same assembly and checks for the replica of the epoch that runs {@code epochConfig}. */
+  public FabricProposals forEpoch(ChannelConfig epochConfig) {
+    return new FabricProposals(base, configs, Optional.of(epochConfig));
+  }
+
+  /**
+   * bft-core's end-of-epoch barrier: exactly the host's switch rule ({@link EpochRule}), so nothing
+   * is proposed or accepted after a config block that ends this epoch. Without it, replicas would
+   * sign blocks past the epoch's end while pipelining, and after a removal those signatures could
+   * make a quorum of the next member set for a block the next epoch never decides.
+   */
+  @Override
+  public boolean endsEpoch(Proposal proposal) {
+    return epoch.isPresent() && EpochRule.nextEpoch(epoch.get(), proposal).isPresent();
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Event;
+import io.rubinbft.bft.Handover;
 import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.Rejection;
 import io.rubinbft.bft.ReplicaStatus;
@@ -11,24 +12,26 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
-import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.wire.Decoded;
-import io.rubinbft.bft.wire.MessageCodec;
 import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,65 +41,83 @@ import org.slf4j.LoggerFactory;
  * arrives as ticks, and each batch of steps is carried out in bft-core's order: send-now messages,
  * then the WAL records appended and synced once for the batch, then the votes and decisions that
  * waited for them.
+ *
+ * <p>The replica runs in consensus epochs (RECONFIG.md). When it executes a config block that
+ * starts a new epoch ({@link EpochRule}), the host drops the epoch's replica at once (its decisions
+ * after the block are discarded by every member alike), waits until the block is in the ledger, and
+ * starts the next epoch's replica from the block's decision with the old one's handover; a node not
+ * among the new consenters stops ordering (a follower). Peer messages travel tagged with their
+ * sender's epoch: another epoch's never reach the replica; an older one's is dropped (and a member
+ * of the previous epoch that sent it is told of this one), a newer one's tells the channel this
+ * node may be behind a reconfiguration.
  */
 public final class ReplicaHost implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaHost.class);
   private static final int QUEUE = 65_536;
   private static final int BATCH = 1024;
+  private static final Duration LEDGER_POLL = Duration.ofMillis(100);
+
+  /** At most one epoch notice per peer this often: a lagging peer sends status every second. */
+  private static final long NOTICE_INTERVAL_NANOS = Duration.ofSeconds(1).toNanos();
+
+  private static final byte[] EPOCH_NOTICE = new byte[0];
 
   private sealed interface Input {}
 
   private record ClientInput(Request request, CompletableFuture<Optional<String>> outcome)
       implements Input {}
 
-  private record PeerInput(int from, Message message) implements Input {}
+  private record PeerInput(long epoch, int from, Message message) implements Input {}
 
   private final String channel;
-  private final int self;
-  private final Replica replica;
-  private final ConsensusLog log;
-  private final MessageCodec codec;
   private final ClusterNetwork network;
-  private final ReplicaDirectory directory;
+  private final ChannelLedger ledger;
   private final LedgerWriter ledgerWriter;
-  private final LedgerDecisionArchive archive;
+  private final EpochStarter starter;
+  private final LongConsumer newerEpochSeen;
+  private final Runnable leftConsenters;
   private final long tickNanos;
   private final BlockingQueue<Input> inputs = new ArrayBlockingQueue<>(QUEUE);
-  private final AtomicLong droppedPeerMessages = new AtomicLong();
+  private final PeerDrops drops = new PeerDrops();
   private final ReplicaProgress progress = new ReplicaProgress();
   private final Thread thread;
+  private volatile EpochReplica epoch;
+  // The members of the epoch before this one: told of the new epoch when they send old frames.
+  private volatile ReplicaDirectory previousMembers;
+  private final Map<InetSocketAddress, Long> lastNotice = new ConcurrentHashMap<>();
   private volatile ReplicaStatus status;
+  private volatile boolean member = true;
   private volatile boolean running = true;
   private volatile String failure;
 
   /**
-   * Starts hosting {@code replica} (fresh or recovered from {@code log}).
+   * Starts hosting {@code first} (fresh or recovered from its WAL).
    *
-   * @param self the replica's index among the channel's consenters
+   * @param starter starts each later epoch's replica
+   * @param newerEpochSeen told (on the network thread) of each frame of an epoch newer than this
+   *     node's: the catch-up hook
+   * @param leftConsenters told (on the replica thread, which ends after it) when an epoch started
+   *     without this node
    */
   public ReplicaHost(
-      String channel,
-      int self,
-      Replica replica,
-      ConsensusLog log,
-      MessageCodec codec,
+      EpochReplica first,
       ClusterNetwork network,
-      ReplicaDirectory directory,
       ChannelLedger ledger,
-      LedgerDecisionArchive archive,
+      EpochStarter starter,
+      LongConsumer newerEpochSeen,
+      Runnable leftConsenters,
       Duration tick) {
-    this.channel = channel;
-    this.self = self;
-    this.replica = replica;
-    this.log = log;
-    this.codec = codec;
+    this.channel = first.config().channelId();
+    this.epoch = first;
     this.network = network;
-    this.directory = directory;
+    this.ledger = ledger;
     this.ledgerWriter = new LedgerWriter(ledger);
-    this.archive = archive;
+    this.starter = starter;
+    this.newerEpochSeen = newerEpochSeen;
+    this.leftConsenters = leftConsenters;
     this.tickNanos = tick.toNanos();
-    this.status = replica.status();
+    this.status = first.replica().status();
     network.register(channel, this::onPeerMessage);
     this.thread = Thread.ofPlatform().name("replica-" + channel).daemon().start(this::run);
   }
@@ -109,7 +130,9 @@ public final class ReplicaHost implements AutoCloseable {
   public CompletableFuture<Optional<String>> submit(String txId, byte[] envelope) {
     CompletableFuture<Optional<String>> outcome = new CompletableFuture<>();
     Request request = FabricRequests.request(txId, envelope);
-    if (!running || !inputs.offer(new ClientInput(request, outcome))) {
+    if (!member) {
+      outcome.complete(Optional.of("not a consenter: this node follows channel '" + channel + "'"));
+    } else if (!running || !inputs.offer(new ClientInput(request, outcome))) {
       outcome.complete(Optional.of("pool full: the replica of channel '" + channel + "' is busy"));
     }
     return outcome;
@@ -125,6 +148,22 @@ public final class ReplicaHost implements AutoCloseable {
     return progress;
   }
 
+  /** The epoch the replica runs in; its last one once this node left the consenters. */
+  public EpochReplica epoch() {
+    return epoch;
+  }
+
+  /** False once an epoch started without this node: it orders no more on this channel. */
+  public boolean member() {
+    return member;
+  }
+
+  /** The consenter id of the current view's primary. */
+  public long leaderId() {
+    EpochReplica current = epoch;
+    return current.consenterId(status.primary() % current.directory().size());
+  }
+
   /** Why this channel's replica stopped, if it did. */
   public Optional<String> failure() {
     return Optional.ofNullable(failure);
@@ -135,18 +174,19 @@ public final class ReplicaHost implements AutoCloseable {
     return ledgerWriter.failure();
   }
 
-  /** The channel's consenters, this node included. */
+  /** The channel's consenters in the current epoch, this node included. */
   public int consenters() {
-    return directory.size();
+    return epoch.directory().size();
   }
 
-  /** How many of the channel's other consenters are among {@code connected} addresses. */
+  /** How many of the epoch's other consenters are among {@code connected} addresses. */
   public int connectedPeers(Set<InetSocketAddress> connected) {
-    return directory.countConnected(self, connected);
+    EpochReplica current = epoch;
+    return current.directory().countConnected(current.self(), connected);
   }
 
-  public long droppedPeerMessages() {
-    return droppedPeerMessages.get();
+  public PeerDrops drops() {
+    return drops;
   }
 
   @Override
@@ -159,22 +199,58 @@ public final class ReplicaHost implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     ledgerWriter.close();
-    log.close();
+    if (member) {
+      epoch.log().close();
+    }
   }
 
-  private void onPeerMessage(X509Certificate peer, byte[] bytes) {
-    OptionalInt from = directory.replicaOf(peer);
-    if (from.isEmpty()) {
-      droppedPeerMessages.incrementAndGet();
+  private void onPeerMessage(X509Certificate peer, long frameEpoch, byte[] bytes) {
+    EpochReplica current = epoch;
+    if (frameEpoch < current.epoch()) {
+      drops.add(PeerDrops.Reason.OLDER_EPOCH);
+      noticeNewerEpoch(current, peer);
       return;
     }
-    switch (codec.decode(bytes)) {
+    if (frameEpoch > current.epoch()) {
+      drops.add(PeerDrops.Reason.NEWER_EPOCH);
+      newerEpochSeen.accept(frameEpoch);
+      return;
+    }
+    OptionalInt from = current.directory().replicaOf(peer);
+    if (from.isEmpty() || !member) {
+      drops.add(PeerDrops.Reason.NOT_A_MEMBER);
+      return;
+    }
+    switch (current.codec().decode(bytes)) {
       case Decoded.Valid<Message> valid -> {
-        if (!inputs.offer(new PeerInput(from.getAsInt(), valid.value()))) {
-          droppedPeerMessages.incrementAndGet();
+        if (!inputs.offer(new PeerInput(frameEpoch, from.getAsInt(), valid.value()))) {
+          drops.add(PeerDrops.Reason.QUEUE_FULL);
         }
       }
-      case Decoded.Invalid<Message> invalid -> droppedPeerMessages.incrementAndGet();
+      case Decoded.Invalid<Message> invalid -> drops.add(PeerDrops.Reason.UNDECODABLE);
+    }
+  }
+
+  /**
+   * Tells a member of the previous epoch that sent a frame of it (it has not executed the config
+   * block that ended it, or was removed by it) that this node runs a newer epoch: an empty frame of
+   * this epoch, which makes the peer catch up by pulling blocks. Nobody else is answered.
+   */
+  private void noticeNewerEpoch(EpochReplica current, X509Certificate peer) {
+    ReplicaDirectory previous = previousMembers;
+    if (previous == null) {
+      return;
+    }
+    OptionalInt index = previous.replicaOf(peer);
+    if (index.isEmpty()) {
+      return;
+    }
+    InetSocketAddress address = previous.address(index.getAsInt());
+    long now = System.nanoTime();
+    Long last = lastNotice.get(address);
+    if (last == null || now - last >= NOTICE_INTERVAL_NANOS) {
+      lastNotice.put(address, now);
+      network.send(address, channel, current.epoch(), EPOCH_NOTICE);
     }
   }
 
@@ -206,35 +282,102 @@ public final class ReplicaHost implements AutoCloseable {
   }
 
   private void stepAll(List<Input> batch, boolean tick) throws InterruptedException {
+    EpochReplica current = epoch;
     List<Effects> stepped = new ArrayList<>(batch.size() + 1);
     for (Input input : batch) {
       switch (input) {
         case ClientInput client -> {
-          Effects effects = replica.step(new Event.ClientRequest(client.request()));
+          Effects effects = current.replica().step(new Event.ClientRequest(client.request()));
           // Pool admission depends on nothing durable (pending requests are not logged; clients
           // resend), so the client hears at once instead of after this batch's WAL sync.
           client.outcome().complete(refusal(effects, client.request().id()));
-          stepped.add(persistAndSendNow(effects));
+          stepped.add(persistAndSendNow(current, effects));
         }
+        case PeerInput peer when peer.epoch() != current.epoch() ->
+            drops.add(PeerDrops.Reason.OLDER_EPOCH);
         case PeerInput peer ->
             stepped.add(
-                persistAndSendNow(replica.step(new Event.Received(peer.from(), peer.message()))));
+                persistAndSendNow(
+                    current,
+                    current.replica().step(new Event.Received(peer.from(), peer.message()))));
       }
     }
     if (tick) {
-      stepped.add(persistAndSendNow(replica.step(new Event.Tick())));
+      stepped.add(persistAndSendNow(current, current.replica().step(new Event.Tick())));
     }
     if (stepped.stream().anyMatch(effects -> !effects.persist().isEmpty())) {
-      log.sync();
+      current.log().sync();
     }
+    Optional<EpochEnd> end = Optional.empty();
     for (Effects effects : stepped) {
-      send(effects.sendAfterPersist());
-      for (var decision : effects.decisions()) {
+      send(current, effects.sendAfterPersist());
+      for (int i = 0; i < effects.decisions().size() && end.isEmpty(); i++) {
+        Decision decision = effects.decisions().get(i);
         ledgerWriter.write(decision);
+        end = EpochEnd.at(current.config(), decision);
       }
     }
     progress.afterSteps(stepped, System.nanoTime());
-    status = replica.status();
+    status = current.replica().status();
+    if (end.isPresent()) {
+      switchEpoch(current, end.get());
+    }
+  }
+
+  /**
+   * Ends {@code current} at its config block: nothing of it is executed beyond the anchor. The
+   * block must be in the ledger before the next epoch's WAL replaces this one's, so that a restart
+   * finds the epoch the WAL belongs to.
+   */
+  private void switchEpoch(EpochReplica current, EpochEnd end) throws InterruptedException {
+    Decision anchor = end.anchor();
+    Handover handover = current.replica().handover(anchor.sequence());
+    while (!ledger.awaitHeight(anchor.sequence() + 1, LEDGER_POLL)) {
+      if (ledgerWriter.failure().isPresent() || !running) {
+        throw new IllegalStateException(
+            "config block " + anchor.sequence() + " did not reach the ledger: epoch not switched");
+      }
+    }
+    current.log().close();
+    Optional<EpochReplica> next = starter.start(end.config(), anchor, handover);
+    disconnectRemoved(current, next);
+    if (next.isEmpty()) {
+      LOG.info(
+          "channel {}: config block {} leaves this node out of the consenters: following",
+          channel,
+          anchor.sequence());
+      member = false;
+      running = false;
+      network.unregister(channel);
+      leftConsenters.run();
+      return;
+    }
+    previousMembers = current.directory();
+    lastNotice.clear();
+    epoch = next.get();
+    status = next.get().replica().status();
+    LOG.info(
+        "channel {}: epoch {} started with {} consenters, this node replica {}",
+        channel,
+        anchor.sequence(),
+        next.get().directory().size(),
+        next.get().self());
+  }
+
+  private void disconnectRemoved(EpochReplica current, Optional<EpochReplica> next) {
+    Set<InetSocketAddress> kept = new HashSet<>();
+    next.ifPresent(
+        n -> {
+          for (int i = 0; i < n.directory().size(); i++) {
+            kept.add(n.directory().address(i));
+          }
+        });
+    for (int i = 0; i < current.directory().size(); i++) {
+      InetSocketAddress address = current.directory().address(i);
+      if (i != current.self() && !kept.contains(address)) {
+        network.disconnect(address);
+      }
+    }
   }
 
   private static Optional<String> refusal(Effects effects, RequestId id) {
@@ -246,10 +389,10 @@ public final class ReplicaHost implements AutoCloseable {
     return Optional.empty();
   }
 
-  private Effects persistAndSendNow(Effects effects) {
-    send(effects.sendNow());
-    serveFromLedger(effects.archiveReads());
-    log.append(effects.persist());
+  private Effects persistAndSendNow(EpochReplica current, Effects effects) {
+    send(current, effects.sendNow());
+    serveFromLedger(current, effects.archiveReads());
+    current.log().append(effects.persist());
     return effects;
   }
 
@@ -257,27 +400,38 @@ public final class ReplicaHost implements AutoCloseable {
    * Old decisions for a peer catching up, read on this thread: bft-core asks at most once per peer
    * and status interval, for at most a window of blocks.
    */
-  private void serveFromLedger(List<ArchiveRead> reads) {
+  private void serveFromLedger(EpochReplica current, List<ArchiveRead> reads) {
     for (ArchiveRead read : reads) {
-      List<Decision> decisions = archive.decisions(read);
+      List<Decision> decisions = current.archive().decisions(read);
       if (!decisions.isEmpty()) {
-        send(List.of(Outbound.toReplica(read.replica(), new Decisions(decisions, self))));
+        send(
+            current,
+            List.of(Outbound.toReplica(read.replica(), new Decisions(decisions, current.self()))));
       }
     }
   }
 
-  private void send(List<Outbound> messages) {
+  private void send(EpochReplica current, List<Outbound> messages) {
     for (Outbound out : messages) {
-      byte[] bytes = codec.encode(out.message());
+      byte[] bytes = current.codec().encode(out.message());
       if (out.to().isPresent()) {
-        network.send(directory.address(out.to().getAsInt()), channel, bytes);
+        network.send(
+            current.directory().address(out.to().getAsInt()), channel, current.epoch(), bytes);
       } else {
-        for (int to = 0; to < directory.size(); to++) {
-          if (to != self) {
-            network.send(directory.address(to), channel, bytes);
+        for (int to = 0; to < current.directory().size(); to++) {
+          if (to != current.self()) {
+            network.send(current.directory().address(to), channel, current.epoch(), bytes);
           }
         }
       }
+    }
+  }
+
+  /** A decided config block that ends the epoch, and the config the next epoch runs. */
+  private record EpochEnd(Decision anchor, ChannelConfig config) {
+
+    static Optional<EpochEnd> at(ChannelConfig epochConfig, Decision decision) {
+      return EpochRule.nextEpoch(epochConfig, decision).map(next -> new EpochEnd(decision, next));
     }
   }
 }

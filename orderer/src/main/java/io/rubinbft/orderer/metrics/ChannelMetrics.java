@@ -70,6 +70,18 @@ final class ChannelMetrics {
     gauge("ledger_blockchain_height", "Height of the chain in blocks.", ChannelView::ledgerHeight);
     gauge("consensus_smartbft_view_number", "Number of the current view.", c -> c.status().view());
     gauge(
+        "consensus_smartbft_cluster_size",
+        "Consenters of the channel's current consensus epoch.",
+        ChannelView::clusterSize);
+    gauge(
+        "consensus_epoch",
+        "The consensus epoch: number of the config block that set the running consenter set.",
+        ChannelView::epoch);
+    gauge(
+        "consensus_is_consenter",
+        "1 while this node is a consenter of the channel's epoch, 0 once it follows the channel.",
+        c -> c.member() ? 1 : 0);
+    gauge(
         "consensus_smartbft_view_leader_id",
         "Consenter id of the primary (leader) of the current view.",
         ChannelView::leaderId);
@@ -118,8 +130,8 @@ final class ChannelMetrics {
         c -> c.progress().decidedRequests());
     counter(
         "consensus_smartbft_peer_messages_dropped",
-        "Consensus messages from peers dropped before the replica saw them (unknown sender,"
-            + " undecodable, or the replica's queue full).",
+        "Consensus messages from peers dropped before the replica saw them (another epoch's,"
+            + " a non-member's, undecodable, or the replica's queue full).",
         ChannelView::droppedPeerMessages);
   }
 
@@ -148,18 +160,25 @@ final class ChannelMetrics {
   private void droppedByReason() {
     CounterWithCallback.builder()
         .name("consensus_smartbft_messages_dropped")
-        .help("Consensus messages the replica dropped at its boundary, by reason.")
+        .help(
+            "Consensus messages dropped at the replica's boundary by reason: the host's"
+                + " (older_epoch, newer_epoch, not_a_member, undecodable, queue_full) and"
+                + " bft-core's.")
         .labelNames("channel", "reason")
         .callback(
             callback ->
                 channels
                     .get()
                     .forEach(
-                        c ->
-                            c.status()
-                                .drops()
-                                .forEach(
-                                    (reason, count) -> callback.call(count, c.channel(), reason))))
+                        c -> {
+                          c.hostDrops()
+                              .forEach(
+                                  (reason, count) -> callback.call(count, c.channel(), reason));
+                          c.status()
+                              .drops()
+                              .forEach(
+                                  (reason, count) -> callback.call(count, c.channel(), reason));
+                        }))
         .register(registry);
   }
 }

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.metrics;
 
 import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.orderer.consensus.ReplicaProgress;
+import java.util.Map;
 
 /**
  * One served channel as the metrics read it at scrape time.
@@ -12,6 +13,10 @@ import io.rubinbft.orderer.consensus.ReplicaProgress;
  * @param leaderId the consenter id (from the channel config) of the primary of the current view
  * @param progress what the replica accepted, installed and decided since start
  * @param droppedPeerMessages consensus messages from peers dropped before the replica saw them
+ * @param hostDrops those drops by reason (another epoch's, a non-member's, undecodable, queue full)
+ * @param epoch the consensus epoch the replica runs: the config block that started it
+ * @param clusterSize the epoch's consenters
+ * @param member whether this node is a consenter of that epoch (false: it follows the channel)
  */
 public record ChannelView(
     String channel,
@@ -19,4 +24,13 @@ public record ChannelView(
     ReplicaStatus status,
     long leaderId,
     ReplicaProgress progress,
-    long droppedPeerMessages) {}
+    long droppedPeerMessages,
+    Map<String, Long> hostDrops,
+    long epoch,
+    int clusterSize,
+    boolean member) {
+
+  public ChannelView {
+    hostDrops = Map.copyOf(hostDrops);
+  }
+}

@@ -2,35 +2,18 @@ package io.rubinbft.orderer.node;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.rubinbft.bft.ReplicaConfig;
-import io.rubinbft.bft.WalRecord;
-import io.rubinbft.bft.protocol.Replica;
-import io.rubinbft.bft.spi.ReplicaServices;
-import io.rubinbft.bft.wire.MessageCodec;
-import io.rubinbft.bft.wire.WalRecordCodec;
-import io.rubinbft.bft.wire.WireLimits;
 import io.rubinbft.ledger.ChannelLedger;
-import io.rubinbft.ledger.Durability;
 import io.rubinbft.ledger.HeightSubscription;
 import io.rubinbft.ledger.StoredBlock;
-import io.rubinbft.ledger.wal.WalConfig;
 import io.rubinbft.orderer.block.EnvelopeHeaders;
-import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.channel.ChannelConfig;
-import io.rubinbft.orderer.channel.Consenter;
 import io.rubinbft.orderer.channel.InvalidConfigException;
-import io.rubinbft.orderer.channel.NotAConsenterException;
 import io.rubinbft.orderer.configtx.ConfigEnvelopeSigner;
 import io.rubinbft.orderer.configtx.ConfigUpdateException;
-import io.rubinbft.orderer.consensus.ChannelReplicas;
 import io.rubinbft.orderer.consensus.ConfigState;
 import io.rubinbft.orderer.consensus.ConfigStates;
-import io.rubinbft.orderer.consensus.ConsensusLog;
 import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.FabricRequests;
-import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
-import io.rubinbft.orderer.consensus.ProposalBlocks;
-import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.service.ServedChannel;
@@ -38,8 +21,8 @@ import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -74,7 +57,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   private final ConfigStates configs;
   private final ConfigEnvelopeSigner configSigner;
   private final Sha256 sha256;
-  private final ReplicaHost host;
+  private final Optional<ReplicaHost> host;
+  private final NewerEpochs newerEpochs;
   private final HeightSubscription commits;
   private final ConfigForwarding forwarding;
 
@@ -83,24 +67,43 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       ConfigStates configs,
       ConfigEnvelopeSigner configSigner,
       Sha256 sha256,
-      ReplicaHost host,
+      Optional<ReplicaHost> host,
+      NewerEpochs newerEpochs,
       Function<Consumer<byte[]>, ConfigForwarding> forwarding) {
     this.ledger = ledger;
     this.configs = configs;
     this.configSigner = configSigner;
     this.sha256 = sha256;
     this.host = host;
+    this.newerEpochs = newerEpochs;
     this.commits = ledger.onHeight(configs::heightReached);
     this.forwarding = forwarding.apply(this::admitForwarded);
   }
 
+  /** What the registry does when this node's part in the channel's consensus changes. */
+  public interface Transitions {
+
+    /** An epoch started without this node: it must follow the channel. Replica thread. */
+    void leftConsenters();
+
+    /**
+     * A consenter sent frames of epoch {@code epoch}, newer than this node's: unless this node
+     * reaches it by itself (peers that switched a moment earlier send such frames too), it must
+     * catch up by pulling blocks. Network thread: must not block.
+     */
+    void behindReconfiguration(long epoch);
+  }
+
   /**
    * Starts serving the channel whose ledger is {@code ledger} (holding at least its genesis block)
-   * under its newest config block, recovering the replica from its WAL if it has one.
+   * under its newest config block: the replica of the ledger's consensus epoch, recovered from its
+   * WAL if it has one, or none when this node is not one of that epoch's consenters (a follower,
+   * which serves its ledger through Deliver).
    *
    * @throws InvalidConfigException when the channel's config cannot be served by this node
    */
-  public static ChannelRuntime start(NodeContext node, ChannelLedger ledger)
+  public static ChannelRuntime start(
+      NodeContext node, ChannelLedger ledger, Transitions transitions)
       throws InvalidConfigException {
     Block genesis = ledger.block(0).orElseThrow().block();
     ConfigStates configs =
@@ -109,50 +112,36 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
                 node.provider(), node.clock(), IDENTITY_CACHE, MAX_VERIFIED_ENVELOPES),
             number -> ledger.block(number).map(StoredBlock::block),
             ledger.block(ledger.height() - 1).orElseThrow().block());
-    ChannelConfig config = configs.committed().config();
-    Consenter self = thisNode(config, node.identity().certificate());
-    int index = config.consenters().replicaIndex(self.id()).orElseThrow();
-    ReplicaConfig replicaConfig = ChannelReplicas.replicaConfig(config, index, node.tick());
-    WireLimits limits = ChannelReplicas.wireLimits(replicaConfig);
-    ReplicaServices services =
-        ChannelReplicas.services(
-            config,
-            new FabricProposals(genesis, configs),
-            self.id(),
-            node.identity().signer(),
-            node.provider());
-    ConsensusLog.Opened log =
-        ConsensusLog.open(
-            WalConfig.defaults(node.walRoot().resolve(config.channelId())),
-            new WalRecordCodec(limits),
-            ledger::height);
-    catchUpLedger(log.records(), ledger);
-    Replica replica =
-        log.records().isEmpty()
-            ? Replica.start(replicaConfig, services)
-            : Replica.recover(replicaConfig, services, log.records());
-    ReplicaDirectory directory = ReplicaDirectory.fromMapping(config.consenters());
-    Sha256 sha256 = new Sha256(node.provider());
-    ReplicaHost host =
-        new ReplicaHost(
-            config.channelId(),
-            index,
-            replica,
-            log.log(),
-            new MessageCodec(limits),
-            node.network(),
-            directory,
-            ledger,
-            new LedgerDecisionArchive(ledger, config.consenters(), services.crypto(), sha256),
-            node.tick());
-    host.progress().listen(node.metrics().decisions(config.channelId()));
+    String channel = configs.committed().config().channelId();
+    ChannelEpochs epochs = new ChannelEpochs(node, ledger, new FabricProposals(genesis, configs));
+    NewerEpochs newerEpochs = new NewerEpochs(channel, transitions::behindReconfiguration);
+    Optional<ReplicaHost> host =
+        epochs
+            .recover()
+            .map(
+                first ->
+                    new ReplicaHost(
+                        first,
+                        node.network(),
+                        ledger,
+                        epochs,
+                        newerEpochs::seen,
+                        transitions::leftConsenters,
+                        node.tick()));
+    host.ifPresent(h -> h.progress().listen(node.metrics().decisions(channel)));
     return new ChannelRuntime(
         ledger,
         configs,
         new ConfigEnvelopeSigner(node.identity(), node.clock()),
-        sha256,
+        new Sha256(node.provider()),
         host,
-        admit -> new ConfigForwarding(config.channelId(), node.network(), directory, index, admit));
+        newerEpochs,
+        admit ->
+            new ConfigForwarding(
+                channel,
+                node.network(),
+                () -> host.filter(ReplicaHost::member).map(ReplicaHost::epoch),
+                admit));
   }
 
   /** The newest committed config. */
@@ -173,11 +162,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
 
   @Override
   public ChannelRules rulesAt(Block block) {
-    long configBlock = LastConfigIndex.of(block);
-    ConfigState newest = committed();
-    return configBlock == newest.config().blockNumber()
-        ? newest.rules()
-        : configs.ofConfigBlock(configBlock).rules();
+    return configs.inForceAt(block, ledger.height()).rules();
   }
 
   /** The config of the newest config block the ledger holds now, whether or not announced yet. */
@@ -246,9 +231,16 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   }
 
   private SubmitOutcome offer(String key, byte[] bytes) {
+    if (!consenter()) {
+      return new SubmitOutcome.NotServing(
+          "this node is a follower of channel '" + config().channelId() + "', not a consenter");
+    }
     Optional<String> refusal;
     try {
-      refusal = host.submit(key, bytes).get(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      refusal =
+          host.orElseThrow()
+              .submit(key, bytes)
+              .get(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new SubmitOutcome.NotServing("interrupted");
@@ -269,8 +261,25 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     return new SubmitOutcome.NotServing(refusal);
   }
 
-  public ReplicaHost host() {
+  /** The replica host; empty when this node was a follower of the channel since it started. */
+  public Optional<ReplicaHost> host() {
     return host;
+  }
+
+  /** Whether this node orders on the channel (a consenter of its current epoch) or follows it. */
+  public boolean consenter() {
+    return host.map(ReplicaHost::member).orElse(false);
+  }
+
+  /**
+   * The newest consensus epoch a consenter sent this node frames of, when it is newer than this
+   * node's: this node missed a reconfiguration and must catch up by pulling blocks from the
+   * consenters' Deliver service up to that epoch's config block (RECONFIG.md). Peers that switched
+   * a moment before this node also send such frames, so callers wait for it to persist.
+   */
+  public OptionalLong newerEpochSeen() {
+    long own = host.map(h -> h.epoch().epoch()).orElse(-1L);
+    return newerEpochs.newerThan(own);
   }
 
   /** Whether {@code certificate} is one of this channel's consenters' TLS certificates. */
@@ -286,29 +295,6 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   public void close() {
     forwarding.close();
     commits.close();
-    host.close();
-  }
-
-  private static Consenter thisNode(ChannelConfig config, X509Certificate certificate)
-      throws InvalidConfigException {
-    try {
-      return config.thisNode(certificate);
-    } catch (NotAConsenterException e) {
-      throw new InvalidConfigException(e.getMessage());
-    }
-  }
-
-  /**
-   * Appends the decisions the WAL holds but the ledger does not (a crash after the decision was
-   * logged, before its block was written): the ledger never lags the consensus log after start.
-   */
-  private static void catchUpLedger(List<WalRecord> records, ChannelLedger ledger) {
-    for (WalRecord record : records) {
-      if (record instanceof WalRecord.Decided decided
-          && decided.decision().sequence() == ledger.height()) {
-        ledger.append(
-            ProposalBlocks.signedBlock(decided.decision()).toByteArray(), Durability.SYNCED);
-      }
-    }
+    host.ifPresent(ReplicaHost::close);
   }
 }

@@ -1,6 +1,6 @@
 package io.rubinbft.orderer.node;
 
-import io.rubinbft.bft.ReplicaStatus;
+import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.metrics.ChannelView;
 import java.util.List;
 
@@ -12,20 +12,21 @@ final class ChannelViews {
   static List<ChannelView> of(ChannelRegistry registry) {
     return registry.channelNames().stream()
         .flatMap(name -> registry.runtime(name).stream())
-        .map(ChannelViews::view)
+        .flatMap(channel -> channel.host().map(host -> view(channel, host)).stream())
         .toList();
   }
 
-  private static ChannelView view(ChannelRuntime channel) {
-    ReplicaStatus status = channel.host().status();
-    // Replica indexes are positions in the consenter mapping, which is sorted by consenter id.
-    long leaderId = channel.config().consenters().consenters().get(status.primary()).id();
+  private static ChannelView view(ChannelRuntime channel, ReplicaHost host) {
     return new ChannelView(
         channel.config().channelId(),
         channel.ledger().height(),
-        status,
-        leaderId,
-        channel.host().progress(),
-        channel.host().droppedPeerMessages());
+        host.status(),
+        host.leaderId(),
+        host.progress(),
+        host.drops().total(),
+        host.drops().byLabel(),
+        host.epoch().epoch(),
+        host.consenters(),
+        host.member());
   }
 }

@@ -1,10 +1,12 @@
 package io.rubinbft.orderer.node;
 
 import io.rubinbft.orderer.cluster.ClusterNetwork;
-import io.rubinbft.orderer.consensus.ReplicaDirectory;
+import io.rubinbft.orderer.consensus.EpochReplica;
 import java.security.cert.X509Certificate;
+import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * it whichever node the operator sent the update to (Fabric's BFT orderer forwards requests to the
  * leader; clients send config updates to one orderer, while they send transactions to all). It
  * travels on the cluster network under the channel's name plus "+config", which no Fabric channel
- * name can hold. Each receiver checks it under its own committed config before its pool takes it.
+ * name can hold. Each receiver checks it under its own committed config before its pool takes it,
+ * whatever consensus epoch the sender is in; senders are the consenters of the receiver's epoch.
  */
 final class ConfigForwarding implements AutoCloseable {
 
@@ -24,41 +27,45 @@ final class ConfigForwarding implements AutoCloseable {
 
   private final String topic;
   private final ClusterNetwork network;
-  private final ReplicaDirectory directory;
-  private final int self;
+  private final Supplier<Optional<EpochReplica>> epoch;
   private final Consumer<byte[]> admit;
   private final Semaphore checks = new Semaphore(MAX_CHECKS);
 
   /**
-   * @param self this node's replica index
+   * @param epoch the consensus epoch this node orders in; empty while it follows the channel
    * @param admit checks a received CONFIG envelope and offers it to the pool; may take a while
    */
   ConfigForwarding(
       String channel,
       ClusterNetwork network,
-      ReplicaDirectory directory,
-      int self,
+      Supplier<Optional<EpochReplica>> epoch,
       Consumer<byte[]> admit) {
     this.topic = channel + "+config";
     this.network = network;
-    this.directory = directory;
-    this.self = self;
+    this.epoch = epoch;
     this.admit = admit;
     network.register(topic, this::onReceived);
   }
 
-  /** Sends {@code configEnvelope} to every other consenter. */
+  /** Sends {@code configEnvelope} to every other consenter of this node's epoch. */
   void forward(byte[] configEnvelope) {
-    for (int replica = 0; replica < directory.size(); replica++) {
-      if (replica != self) {
-        network.send(directory.address(replica), topic, configEnvelope);
-      }
-    }
+    epoch
+        .get()
+        .ifPresent(
+            current -> {
+              for (int replica = 0; replica < current.directory().size(); replica++) {
+                if (replica != current.self()) {
+                  network.send(
+                      current.directory().address(replica), topic, current.epoch(), configEnvelope);
+                }
+              }
+            });
   }
 
   /** On the network thread: the check runs elsewhere, a bounded number at a time. */
-  private void onReceived(X509Certificate peer, byte[] configEnvelope) {
-    if (directory.replicaOf(peer).isEmpty()) {
+  private void onReceived(X509Certificate peer, long senderEpoch, byte[] configEnvelope) {
+    Optional<EpochReplica> current = epoch.get();
+    if (current.isEmpty() || current.get().directory().replicaOf(peer).isEmpty()) {
       LOG.debug("dropped a forwarded config envelope from a non-consenter on {}", topic);
       return;
     }

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.node;
 
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.operations.HealthChecks;
 import io.rubinbft.orderer.operations.QuorumConnectivity;
 import io.rubinbft.orderer.operations.QuorumConnectivity.ChannelPeers;
@@ -35,8 +36,12 @@ final class NodeHealth {
     HealthChecks health = new HealthChecks();
     health.register(
         "ledger",
-        () -> failures(channels, c -> ledgerFailure(c.ledger(), c.host().ledgerFailure())));
-    health.register("consensus", () -> failures(channels, c -> c.host().failure()));
+        () ->
+            failures(
+                channels,
+                c -> ledgerFailure(c.ledger(), c.host().flatMap(ReplicaHost::ledgerFailure))));
+    health.register(
+        "consensus", () -> failures(channels, c -> c.host().flatMap(ReplicaHost::failure)));
     QuorumConnectivity connectivity =
         new QuorumConnectivity(
             () -> peers(channels, network.connectedAddresses()), clock, CONNECTIVITY_GRACE);
@@ -76,13 +81,16 @@ final class NodeHealth {
   private static List<ChannelPeers> peers(
       ChannelRegistry channels, Set<InetSocketAddress> connected) {
     return channels.channelNames().stream()
-        .flatMap(name -> channels.runtime(name).stream().map(c -> channelPeers(name, c, connected)))
+        .flatMap(
+            name ->
+                channels.runtime(name).stream()
+                    .filter(ChannelRuntime::consenter)
+                    .map(c -> channelPeers(name, c.host().orElseThrow(), connected)))
         .toList();
   }
 
   private static ChannelPeers channelPeers(
-      String name, ChannelRuntime channel, Set<InetSocketAddress> connected) {
-    return new ChannelPeers(
-        name, channel.host().consenters(), channel.host().connectedPeers(connected));
+      String name, ReplicaHost host, Set<InetSocketAddress> connected) {
+    return new ChannelPeers(name, host.consenters(), host.connectedPeers(connected));
   }
 }

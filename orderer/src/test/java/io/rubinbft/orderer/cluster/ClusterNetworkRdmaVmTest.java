@@ -48,6 +48,9 @@ class ClusterNetworkRdmaVmTest {
    */
   private static final int NODES = 3;
 
+  /** The consensus epoch every frame is tagged with (ClusterNetworkTest covers the tag itself). */
+  private static final long EPOCH = 0;
+
   private static final int SMALL_PER_PEER = 24;
 
   /** A multi-megabyte frame (a large block) each node sends its successor: 32+ slots of 64 KiB. */
@@ -84,7 +87,7 @@ class ClusterNetworkRdmaVmTest {
     for (int from = 0; from < NODES; from++) {
       for (int to = 0; to < NODES; to++) {
         for (byte[] message : sent.get(from).get(to)) {
-          nodes.get(from).send(nodes.get(to).localAddress(), "fixture", message);
+          nodes.get(from).send(nodes.get(to).localAddress(), "fixture", EPOCH, message);
         }
       }
     }
@@ -128,13 +131,13 @@ class ClusterNetworkRdmaVmTest {
             channels,
             new InetSocketAddress(guestAddress(), 0),
             PeerAuthenticator.pinned(List.of(tlsCertificate(1))))) {
-      intruder.send(nodes.getFirst().localAddress(), "fixture", new byte[] {1, 2, 3});
+      intruder.send(nodes.getFirst().localAddress(), "fixture", EPOCH, new byte[] {1, 2, 3});
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
       while (handshakesRejected(nodes.getFirst()) == 0) {
         assertThat(System.nanoTime() - deadline).as("the intruder is refused in time").isNegative();
         Thread.sleep(50);
       }
-      nodes.get(1).send(nodes.getFirst().localAddress(), "fixture", new byte[] {4});
+      nodes.get(1).send(nodes.getFirst().localAddress(), "fixture", EPOCH, new byte[] {4});
 
       Received r = inboxes.getFirst().poll(WAIT_SECONDS, TimeUnit.SECONDS);
       assertThat(r).isNotNull();
@@ -199,7 +202,7 @@ class ClusterNetworkRdmaVmTest {
               new InetSocketAddress(guestAddress(), 0),
               PeerAuthenticator.pinned(consenters));
       BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
-      node.register("fixture", (peer, message) -> inbox.add(new Received(peer, message)));
+      node.register("fixture", (peer, epoch, message) -> inbox.add(new Received(peer, message)));
       nodes.add(node);
       inboxes.add(inbox);
     }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /** Three nodes with the fixture orderers' TLS identities, over loopback TCP through rdma-net. */
 class ClusterNetworkTest {
 
-  private record Received(X509Certificate peer, String text) {}
+  private record Received(X509Certificate peer, long epoch, String text) {}
 
   private final List<ClusterNetwork> nodes = new ArrayList<>();
   private final List<BlockingQueue<Received>> inboxes = new ArrayList<>();
@@ -38,8 +38,8 @@ class ClusterNetworkTest {
     start(3, "fixture");
 
     for (int i = 0; i < 50; i++) {
-      nodes.get(0).send(nodes.get(1).localAddress(), "fixture", bytes("one-" + i));
-      nodes.get(2).send(nodes.get(1).localAddress(), "fixture", bytes("three-" + i));
+      nodes.get(0).send(nodes.get(1).localAddress(), "fixture", 0, bytes("one-" + i));
+      nodes.get(2).send(nodes.get(1).localAddress(), "fixture", 0, bytes("three-" + i));
     }
 
     List<String> fromOne = new ArrayList<>();
@@ -57,11 +57,27 @@ class ClusterNetworkTest {
   void framesOfChannelsANodeDoesNotServeAreDroppedAndCounted() throws Exception {
     start(2, "fixture");
 
-    nodes.get(0).send(nodes.get(1).localAddress(), "otherchannel", bytes("lost"));
-    nodes.get(0).send(nodes.get(1).localAddress(), "fixture", bytes("kept"));
+    nodes.get(0).send(nodes.get(1).localAddress(), "otherchannel", 0, bytes("lost"));
+    nodes.get(0).send(nodes.get(1).localAddress(), "fixture", 0, bytes("kept"));
 
     assertThat(inboxes.get(1).poll(30, TimeUnit.SECONDS).text()).isEqualTo("kept");
     assertThat(nodes.get(1).stats().droppedUnknownChannel()).isEqualTo(1);
+  }
+
+  @Test
+  void framesCarryTheSendersEpochAndADisconnectedPeerIsDialedAgainOnTheNextSend() throws Exception {
+    start(2, "fixture");
+
+    nodes.get(0).send(nodes.get(1).localAddress(), "fixture", 17, bytes("epoch 17"));
+    Received first = inboxes.get(1).poll(30, TimeUnit.SECONDS);
+    nodes.get(0).disconnect(nodes.get(1).localAddress());
+    nodes.get(0).send(nodes.get(1).localAddress(), "fixture", 23, bytes("epoch 23"));
+    Received second = inboxes.get(1).poll(30, TimeUnit.SECONDS);
+
+    assertThat(first.epoch()).isEqualTo(17);
+    assertThat(first.text()).isEqualTo("epoch 17");
+    assertThat(second.epoch()).isEqualTo(23);
+    assertThat(second.text()).isEqualTo("epoch 23");
   }
 
   @Test
@@ -78,7 +94,7 @@ class ClusterNetworkTest {
             ChannelConfig.defaults(admin),
             new InetSocketAddress("127.0.0.1", 0),
             PeerAuthenticator.pinned(List.of(tlsCertificate(1))))) {
-      intruder.send(nodes.get(0).localAddress(), "fixture", bytes("forged"));
+      intruder.send(nodes.get(0).localAddress(), "fixture", 0, bytes("forged"));
 
       assertThat(inboxes.get(0).poll(2, TimeUnit.SECONDS)).isNull();
       assertThat(intruder.stats().connectedPeers()).isZero();
@@ -103,8 +119,8 @@ class ClusterNetworkTest {
       BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
       node.register(
           channel,
-          (peer, message) ->
-              inbox.add(new Received(peer, new String(message, StandardCharsets.UTF_8))));
+          (peer, epoch, message) ->
+              inbox.add(new Received(peer, epoch, new String(message, StandardCharsets.UTF_8))));
       nodes.add(node);
       inboxes.add(inbox);
     }

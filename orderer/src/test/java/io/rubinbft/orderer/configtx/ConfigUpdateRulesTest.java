@@ -15,7 +15,6 @@ import org.hyperledger.fabric.protos.common.ConfigGroup;
 import org.hyperledger.fabric.protos.common.ConfigUpdate;
 import org.hyperledger.fabric.protos.common.ConfigValue;
 import org.hyperledger.fabric.protos.common.Envelope;
-import org.hyperledger.fabric.protos.common.Orderers;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.BatchSize;
 import org.junit.jupiter.api.Test;
@@ -160,26 +159,6 @@ class ConfigUpdateRulesTest {
         ordererValues(0, "BatchSize", batchSize(0, 1)),
         "error applying config update to existing channel 'fixture': config update is not"
             + " compatible: /Channel/Orderer/BatchSize: MaxMessageCount is 0 but must be at least 1");
-  }
-
-  @Test
-  void consenterSetChangesAreRefusedUntilPbftReconfigurationExists() throws Exception {
-    ConfigValue orderers = ORDERER.getValuesOrThrow("Orderers");
-    Orderers mapping = Orderers.parseFrom(orderers.getValue());
-    Orderers moved =
-        mapping.toBuilder()
-            .setConsenterMapping(0, mapping.getConsenterMapping(0).toBuilder().setPort(9999))
-            .build();
-    ConfigValue changed =
-        orderers.toBuilder()
-            .setVersion(orderers.getVersion() + 1)
-            .setValue(moved.toByteString())
-            .build();
-
-    assertRefused(
-        ordererValues(0, "Orderers", changed),
-        "error applying config update to existing channel 'fixture': "
-            + ConfigUpdateProcessor.CONSENTER_CHANGES_NOT_SUPPORTED);
   }
 
   @Test

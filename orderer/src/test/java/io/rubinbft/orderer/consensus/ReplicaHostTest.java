@@ -32,13 +32,17 @@ import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.tls.Pem;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.hyperledger.fabric.protos.common.Block;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -62,8 +66,10 @@ class ReplicaHostTest {
   private final List<BlockStore> stores = new ArrayList<>();
   private final List<ReplicaHost> hosts = new ArrayList<>();
   private final List<ChannelLedger> ledgers = new ArrayList<>();
+  private final Queue<Long> newerEpochsSeen = new ConcurrentLinkedQueue<>();
   private FabricTestCluster fixture;
   private int requestTimeoutTicks;
+  private long epoch;
   private EnvelopeFactory client;
 
   @AfterEach
@@ -103,13 +109,48 @@ class ReplicaHostTest {
     assertThat(hosts.get(1).status().view()).isPositive();
   }
 
+  @Test
+  void framesOfOtherEpochsAndOfNonMembersNeverReachTheReplica() throws Exception {
+    epoch = 5;
+    startCluster(ClusterTransport.TCP, 3);
+    InetSocketAddress first = networks.get(0).localAddress();
+    ClusterNetwork fourth = networks.get(3);
+    try (ClusterNetwork outsider = startNetwork(outsiderTls(), consenterTls())) {
+      fourth.send(first, "fixture", 4, new byte[] {1});
+      fourth.send(first, "fixture", 9, new byte[] {1});
+      outsider.send(first, "fixture", 5, new byte[] {1});
+
+      PeerDrops drops = hosts.get(0).drops();
+      awaitCount(() -> drops.count(PeerDrops.Reason.OLDER_EPOCH), "older epoch");
+      awaitCount(() -> drops.count(PeerDrops.Reason.NEWER_EPOCH), "newer epoch");
+      awaitCount(() -> drops.count(PeerDrops.Reason.NOT_A_MEMBER), "not a member");
+    }
+    assertThat(newerEpochsSeen).containsExactly(9L);
+
+    submit(10, List.of(0, 1, 2));
+    awaitTransactions(10, List.of(0, 1, 2));
+    assertSameValidChains(List.of(0, 1, 2));
+  }
+
+  private static void awaitCount(LongSupplier count, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (count.getAsLong() == 0 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(count.getAsLong()).as("frames dropped: %s", what).isEqualTo(1);
+  }
+
   private void startCluster(ClusterTransport transport) throws Exception {
+    startCluster(transport, FabricTestCluster.NODES);
+  }
+
+  /** Every consenter's network, and the hosts of the first {@code hostCount} of them. */
+  private void startCluster(ClusterTransport transport, int hostCount) throws Exception {
     fixture = new FabricTestCluster(data.resolve("unused"), 64L << 20);
     fixture.close();
     client = new EnvelopeFactory(FabricTestCluster.user1(), Clock.systemUTC());
     List<Consenter> consenters = fixture.channel.consenters().consenters();
-    List<java.security.cert.X509Certificate> tls =
-        consenters.stream().map(Consenter::serverTlsCertificate).toList();
+    List<X509Certificate> tls = consenters.stream().map(Consenter::serverTlsCertificate).toList();
     for (int r = 0; r < FabricTestCluster.NODES; r++) {
       Path tlsDir = FabricFixtures.orderer((int) consenters.get(r).id()).resolve("tls");
       Identity identity = new Identity(tls.get(r), Pem.privateKey(tlsDir.resolve("server.key")));
@@ -120,13 +161,45 @@ class ReplicaHostTest {
                   ClusterSettingsForTests.of(transport, data.resolve("shm")), channels),
               channels,
               new InetSocketAddress("127.0.0.1", 0),
-              PeerAuthenticator.pinned(tls)));
+              PeerAuthenticator.pinned(accepted(tls))));
     }
     ReplicaDirectory directory =
         new ReplicaDirectory(fixture.channel.consenters(), i -> networks.get(i).localAddress());
-    for (int r = 0; r < FabricTestCluster.NODES; r++) {
+    for (int r = 0; r < hostCount; r++) {
       hosts.add(startHost(r, directory));
     }
+  }
+
+  /** The consenters' TLS certificates and an outsider's, which the network admits. */
+  private static List<X509Certificate> accepted(List<X509Certificate> consenters) {
+    List<X509Certificate> accepted = new ArrayList<>(consenters);
+    accepted.add(outsiderTls().certificate());
+    return accepted;
+  }
+
+  /** The orderer admin's TLS identity: a certificate of the orderer org, no consenter's. */
+  private static Identity outsiderTls() {
+    Path tls = FabricFixtures.ordererOrg().resolve("users/Admin@example.com/tls");
+    return new Identity(
+        Pem.certificates(tls.resolve("client.crt")).getFirst(),
+        Pem.privateKey(tls.resolve("client.key")));
+  }
+
+  private List<X509Certificate> consenterTls() {
+    return fixture.channel.consenters().consenters().stream()
+        .map(Consenter::serverTlsCertificate)
+        .toList();
+  }
+
+  private ClusterNetwork startNetwork(Identity identity, List<X509Certificate> peers)
+      throws Exception {
+    ChannelConfig config = ChannelConfig.defaults(identity);
+    return ClusterNetwork.start(
+        ClusterTransports.open(
+            ClusterSettingsForTests.of(ClusterTransport.TCP, data.resolve("shm")), config),
+        config,
+        new InetSocketAddress("127.0.0.1", 0),
+        PeerAuthenticator.pinned(peers));
   }
 
   private ReplicaHost startHost(int r, ReplicaDirectory directory) throws Exception {
@@ -163,16 +236,27 @@ class ReplicaHostTest {
             fixture.channel.consenters(),
             services.crypto(),
             new Sha256(FabricTestCluster.PROVIDER));
+    EpochReplica genesisEpoch =
+        new EpochReplica(
+            epoch,
+            fixture.channel,
+            r,
+            replica,
+            log.log(),
+            new MessageCodec(ChannelReplicas.wireLimits(config)),
+            directory,
+            archive);
     return new ReplicaHost(
-        "fixture",
-        r,
-        replica,
-        log.log(),
-        new MessageCodec(ChannelReplicas.wireLimits(config)),
+        genesisEpoch,
         networks.get(r),
-        directory,
         ledger,
-        archive,
+        (next, anchor, handover) -> {
+          throw new IllegalStateException("this test orders no config block");
+        },
+        newerEpochsSeen::add,
+        () -> {
+          throw new IllegalStateException("this test orders no config block");
+        },
         TICK);
   }
 

@@ -3,7 +3,7 @@ package io.rubinbft.orderer.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.ledger.ChannelLedger;
-import io.rubinbft.orderer.block.BlockSignatureVerifier;
+import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.orderer.bootstrap.LocalNetwork;
 import io.rubinbft.orderer.bootstrap.LocalNetworkSpec;
 import io.rubinbft.orderer.bootstrap.NetworkSummary;
@@ -13,8 +13,6 @@ import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.NodeConfigLoader;
 import io.rubinbft.orderer.crypto.CryptoProvider;
-import io.rubinbft.orderer.crypto.EcKeys;
-import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.loadgen.LoadGenerator;
@@ -25,6 +23,7 @@ import io.rubinbft.orderer.local.LocalNodeConfigs;
 import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.testing.AdminApi;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
+import io.rubinbft.orderer.testing.EpochSignatureCheck;
 import io.rubinbft.orderer.testing.FreePorts;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -34,6 +33,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
@@ -51,23 +51,65 @@ final class LocalCluster implements AutoCloseable {
   final NetworkSummary network;
   final List<OrdererNode> nodes = new ArrayList<>();
   private final List<Path> configs;
+  private final Optional<Spare> spare;
 
   /** ORDERER_... overrides of every node's orderer.yaml, as an operator's environment sets. */
   private Map<String, String> environment = Map.of();
 
-  private LocalCluster(NetworkSummary network, List<Path> configs) {
+  /** A fifth orderer of the same organization that is not in the channel's consenter set. */
+  record Spare(NetworkSummary.Node node, Path config) {}
+
+  private LocalCluster(NetworkSummary network, List<Path> configs, Optional<Spare> spare) {
     this.network = network;
     this.configs = configs;
+    this.spare = spare;
   }
 
-  /** Generates the network's files under {@code dir}; no node runs yet. */
+  /** Generates a 4-node network's files under {@code dir}; no node runs yet. */
   static LocalCluster generate(Path dir) throws IOException {
-    PortPlan ports =
-        new PortPlan(
-            FreePorts.block(4), FreePorts.block(4), FreePorts.block(4), FreePorts.block(4));
+    return generate(dir, 4);
+  }
+
+  /** Generates the files of a network of {@code size} consenters under {@code dir}. */
+  static LocalCluster generate(Path dir, int size) throws IOException {
     NetworkSummary network =
-        LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 4, ports, 10));
-    return new LocalCluster(network, LocalNodeConfigs.write(network));
+        LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, size, ports(size), 10));
+    return new LocalCluster(network, LocalNodeConfigs.write(network), Optional.empty());
+  }
+
+  /**
+   * Generates a four-consenter network and a fifth orderer of the same organization outside the
+   * consenter set (crypto is made for five, then the genesis block for the first four).
+   */
+  static LocalCluster generateWithSpare(Path dir) throws IOException {
+    PortPlan ports = ports(5);
+    NetworkSummary five = LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 5, ports, 10));
+    Files.delete(five.genesisBlock());
+    NetworkSummary four = LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 4, ports, 10));
+    List<Path> configs = LocalNodeConfigs.write(five);
+    return new LocalCluster(
+        four,
+        configs.subList(0, 4),
+        Optional.of(new Spare(five.nodes().getLast(), configs.getLast())));
+  }
+
+  private static PortPlan ports(int nodes) {
+    return new PortPlan(
+        FreePorts.block(nodes),
+        FreePorts.block(nodes),
+        FreePorts.block(nodes),
+        FreePorts.block(nodes));
+  }
+
+  /** The spare orderer's files and ports. */
+  Spare spare() {
+    return spare.orElseThrow();
+  }
+
+  /** Starts the spare orderer (which resumes whatever its data folder holds). */
+  OrdererNode startSpare() throws Exception {
+    return OrdererNode.start(
+        NodeConfigLoader.load(spare().config(), Map.of()), new LogLevels("info"));
   }
 
   /**
@@ -100,6 +142,19 @@ final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /** Stops node {@code index}; the others keep running. */
+  void stop(int index) {
+    nodes.get(index).close();
+  }
+
+  /** Starts node {@code index} again from its files, in its place. */
+  void restart(int index) throws Exception {
+    nodes.set(
+        index,
+        OrdererNode.start(
+            NodeConfigLoader.load(configs.get(index), Map.of()), new LogLevels("info")));
+  }
+
   void stopAll() {
     nodes.forEach(OrdererNode::close);
     nodes.clear();
@@ -111,7 +166,12 @@ final class LocalCluster implements AutoCloseable {
   }
 
   HttpResponse<String> join(OrdererNode node) throws Exception {
-    return admin().join(node.adminAddress().getPort(), Files.readAllBytes(network.genesisBlock()));
+    return join(node, Files.readAllBytes(network.genesisBlock()));
+  }
+
+  /** {@code osnadmin channel join --config-block}: with any config block of the channel. */
+  HttpResponse<String> join(OrdererNode node, byte[] configBlock) throws Exception {
+    return admin().join(node.adminAddress().getPort(), configBlock);
   }
 
   /** {@code osnadmin channel update}: PUT of a CONFIG_UPDATE envelope. */
@@ -124,19 +184,29 @@ final class LocalCluster implements AutoCloseable {
     return admin().fetch(node.adminAddress().getPort(), CHANNEL, blockId);
   }
 
-  private AdminApi admin() throws Exception {
+  AdminApi admin() throws Exception {
     return AdminApi.as(network.ordererAdmin());
   }
 
   /** gRPC connections to every node's Broadcast/Deliver endpoint, without a client certificate. */
   OrdererChannels connect() throws IOException {
-    return connect(ClientTlsFiles.serverOnly(ordererTlsCa()));
+    return connect(nodes, ClientTlsFiles.serverOnly(ordererTlsCa()));
   }
 
   /** gRPC connections to every node's Broadcast/Deliver endpoint with {@code tls}. */
   OrdererChannels connect(ClientTlsFiles tls) throws IOException {
+    return connect(nodes, tls);
+  }
+
+  /** gRPC connections to {@code to}'s Broadcast/Deliver endpoints, without a client certificate. */
+  OrdererChannels connect(List<OrdererNode> to) throws IOException {
+    return connect(to, ClientTlsFiles.serverOnly(ordererTlsCa()));
+  }
+
+  /** gRPC connections to {@code to}'s Broadcast/Deliver endpoints with {@code tls}. */
+  OrdererChannels connect(List<OrdererNode> to, ClientTlsFiles tls) throws IOException {
     List<HostPort> endpoints =
-        nodes.stream().map(n -> new HostPort("localhost", n.grpcAddress().getPort())).toList();
+        to.stream().map(n -> new HostPort("localhost", n.grpcAddress().getPort())).toList();
     return OrdererChannels.connect(endpoints, tls.clientTls());
   }
 
@@ -153,25 +223,42 @@ final class LocalCluster implements AutoCloseable {
    * ordered transactions in the ledgers ({@link #awaitTransactions}).
    */
   LoadReport submit(EnvelopeFactory client, int count) throws Exception {
-    return submit(client, count, ClientTlsFiles.serverOnly(ordererTlsCa()));
+    return submit(client, count, nodes, ClientTlsFiles.serverOnly(ordererTlsCa()));
   }
 
   /** As {@link #submit(EnvelopeFactory, int)}, connected with {@code tls}. */
   LoadReport submit(EnvelopeFactory client, int count, ClientTlsFiles tls) throws Exception {
-    try (OrdererChannels connections = connect(tls)) {
-      ChannelConfig channel = ConfigBlockReader.read(Files.readAllBytes(network.genesisBlock()));
-      CryptoProvider provider = CryptoProvider.preferNative();
-      BlockSignatureVerifier signatures =
-          new BlockSignatureVerifier(
-              channel.consenters(), new EcKeys(provider), new EcdsaVerifier(provider));
+    return submit(client, count, nodes, tls);
+  }
+
+  /**
+   * {@link #submit(EnvelopeFactory, int)} to the nodes {@code to} only (the consenters, once some
+   * follow the channel); blocks are checked under the consenter set in force at their height.
+   */
+  LoadReport submit(EnvelopeFactory client, int count, List<OrdererNode> to) throws Exception {
+    return submit(client, count, to, ClientTlsFiles.serverOnly(ordererTlsCa()));
+  }
+
+  private LoadReport submit(
+      EnvelopeFactory client, int count, List<OrdererNode> to, ClientTlsFiles tls)
+      throws Exception {
+    try (OrdererChannels connections = connect(to, tls)) {
+      EpochSignatureCheck signatures = new EpochSignatureCheck(genesis(), n -> block(to, n));
       LoadReport report =
           new LoadGenerator(
                   new LoadSpec(
-                      CHANNEL, count, 300, 4, 3, OptionalDouble.empty(), Duration.ofSeconds(60)),
+                      CHANNEL,
+                      count,
+                      300,
+                      4,
+                      // A node may answer "already processed": a quorum of all but one answers.
+                      Math.min(3, Math.max(1, to.size() - 1)),
+                      OptionalDouble.empty(),
+                      Duration.ofSeconds(60)),
                   client,
                   connections.channels(),
                   tls.certificateHash(),
-                  block -> signatures.check(block.getHeader(), block.getMetadata()).invalidReason())
+                  signatures)
               .run();
       assertThat(report.passed()).as(report.format() + "\n" + describeNodes()).isTrue();
       return report;
@@ -180,28 +267,75 @@ final class LocalCluster implements AutoCloseable {
 
   /** Each node's replica state, for failure messages. */
   String describeNodes() {
+    return describe(nodes);
+  }
+
+  private static String describe(List<OrdererNode> of) {
     StringBuilder text = new StringBuilder();
-    for (OrdererNode node : nodes) {
-      ChannelRuntime runtime = node.channels().runtime(CHANNEL).orElseThrow();
-      text.append(runtime.host().status())
-          .append(' ')
-          .append(runtime.host().failure().orElse("running"))
-          .append(" height ")
-          .append(runtime.ledger().height())
-          .append('\n');
+    for (OrdererNode node : of) {
+      node.channels()
+          .runtime(CHANNEL)
+          .flatMap(ChannelRuntime::host)
+          .ifPresentOrElse(
+              host ->
+                  text.append("epoch ")
+                      .append(host.epoch().epoch())
+                      .append(' ')
+                      .append(host.status())
+                      .append(' ')
+                      .append(host.failure().orElse(host.member() ? "running" : "left")),
+              () -> text.append("follower"));
+      node.channels()
+          .channel(CHANNEL)
+          .ifPresentOrElse(
+              c -> text.append(" height ").append(c.ledger().height()),
+              () -> text.append(" not serving"));
+      text.append('\n');
     }
     return text.toString();
   }
 
+  /** Block {@code number} from the first of {@code nodes} that has it, waiting for it. */
+  private static Block block(List<OrdererNode> nodes, long number) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      for (OrdererNode node : nodes) {
+        Optional<StoredBlock> stored = ledger(node).block(number);
+        if (stored.isPresent()) {
+          return stored.get().block();
+        }
+      }
+      try {
+        ledger(nodes.getFirst()).awaitHeight(number + 1, Duration.ofMillis(100));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    throw new IllegalStateException("no node has block " + number);
+  }
+
+  /** The channel's genesis config. */
+  ChannelConfig genesis() throws Exception {
+    return ConfigBlockReader.read(Files.readAllBytes(network.genesisBlock()));
+  }
+
   /** Waits until every node's ledger holds {@code count} envelopes after the genesis block. */
   void awaitTransactions(int count) throws InterruptedException {
-    for (OrdererNode node : nodes) {
+    awaitTransactions(count, nodes);
+  }
+
+  /** Waits until the ledgers of {@code of} hold {@code count} envelopes after the genesis block. */
+  static void awaitTransactions(int count, List<OrdererNode> of) throws InterruptedException {
+    for (OrdererNode node : of) {
       ChannelLedger ledger = ledger(node);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
       while (transactions(ledger) < count && System.nanoTime() < deadline) {
         ledger.awaitHeight(ledger.height() + 1, Duration.ofMillis(200));
       }
-      assertThat(transactions(ledger)).isEqualTo(count);
+      assertThat(transactions(ledger))
+          .as("transactions in the ledger of node %d\n%s", of.indexOf(node), describe(of))
+          .isEqualTo(count);
     }
   }
 
@@ -222,8 +356,9 @@ final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /** The node's ledger of the channel, whether it orders or follows it. */
   static ChannelLedger ledger(OrdererNode node) {
-    return node.channels().runtime(CHANNEL).orElseThrow().ledger();
+    return node.channels().channel(CHANNEL).orElseThrow().ledger();
   }
 
   private static int transactions(ChannelLedger ledger) {
@@ -236,7 +371,11 @@ final class LocalCluster implements AutoCloseable {
 
   /** Every block of the node's chain. */
   static List<Block> blocks(OrdererNode node) {
-    ChannelLedger ledger = ledger(node);
+    return blocksOf(ledger(node));
+  }
+
+  /** Every block of {@code ledger}. */
+  static List<Block> blocksOf(ChannelLedger ledger) {
     List<Block> blocks = new ArrayList<>();
     for (long n = 0; n < ledger.height(); n++) {
       blocks.add(ledger.block(n).orElseThrow().block());

@@ -1,0 +1,146 @@
+package io.rubinbft.orderer.configtx;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.orderer.channel.Consenter;
+import io.rubinbft.orderer.channel.ConsenterMapping;
+import io.rubinbft.orderer.msp.ChannelMsps;
+import io.rubinbft.orderer.msp.FabricMsp;
+import io.rubinbft.orderer.msp.IdentityResult;
+import java.security.cert.X509Certificate;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.hyperledger.fabric.protos.common.Config;
+import org.hyperledger.fabric.protos.common.ConfigGroup;
+import org.hyperledger.fabric.protos.common.ConfigValue;
+import org.hyperledger.fabric.protos.msp.FabricMSPConfig;
+import org.hyperledger.fabric.protos.msp.MSPConfig;
+
+/**
+ * The checks a config update that touches the ConsenterMapping must pass, as Fabric v3's BFT
+ * orderer and its Raft predecessor make them: at most one consenter added or removed per update
+ * (Fabric's "update of more than one consenter at a time is not supported"), no two consenters
+ * sharing a certificate or an endpoint, and every added or changed consenter an identity of an
+ * orderer organization's MSP. A renewal (same id, new identity or TLS certificates, same key or
+ * not) is neither an addition nor a removal. The BlockValidation policy over the new set is checked
+ * by {@code ConfigBlockReader} like any config's.
+ */
+final class ConsenterChangeRules {
+
+  private static final String ORDERER_GROUP = "Orderer";
+  private static final String MSP_VALUE = "MSP";
+
+  private ConsenterChangeRules() {}
+
+  /**
+   * @param next the consenters of the config the update leads to
+   * @param nextConfig that config, whose orderer organizations' MSPs {@code msps} holds
+   * @throws ConfigUpdateException naming the first consenter (by id) that breaks a rule
+   */
+  static void check(
+      ConsenterMapping current, ConsenterMapping next, Config nextConfig, ChannelMsps msps)
+      throws ConfigUpdateException {
+    if (current.equals(next)) {
+      return;
+    }
+    Set<Long> currentIds = ids(current);
+    Set<Long> nextIds = ids(next);
+    Set<Long> added = new TreeSet<>(nextIds);
+    added.removeAll(currentIds);
+    Set<Long> removed = new TreeSet<>(currentIds);
+    removed.removeAll(nextIds);
+    if (added.size() + removed.size() > 1) {
+      throw ConfigUpdateException.badRequest(
+          "update of more than one consenter at a time is not supported, requested changes: add "
+              + added.size()
+              + " node(s), remove "
+              + removed.size()
+              + " node(s)");
+    }
+    checkDistinct(next);
+    Set<String> ordererMsps = ordererMspIds(nextConfig);
+    for (Consenter consenter : next.consenters()) {
+      if (!current.consenters().contains(consenter)) {
+        checkIdentity(consenter, ordererMsps, msps);
+      }
+    }
+  }
+
+  private static Set<Long> ids(ConsenterMapping mapping) {
+    Set<Long> ids = new TreeSet<>();
+    mapping.consenters().forEach(c -> ids.add(c.id()));
+    return ids;
+  }
+
+  /** One node counted twice would let it vote twice; one address twice, one node unreachable. */
+  private static void checkDistinct(ConsenterMapping next) throws ConfigUpdateException {
+    Map<X509Certificate, Long> certificates = new HashMap<>();
+    Map<String, Long> endpoints = new HashMap<>();
+    for (Consenter consenter : next.consenters()) {
+      for (X509Certificate certificate :
+          List.of(
+              consenter.identityCertificate(),
+              consenter.clientTlsCertificate(),
+              consenter.serverTlsCertificate())) {
+        Long other = certificates.putIfAbsent(certificate, consenter.id());
+        if (other != null && other != consenter.id()) {
+          throw ConfigUpdateException.badRequest(
+              "consenters "
+                  + other
+                  + " and "
+                  + consenter.id()
+                  + " share the certificate of "
+                  + certificate.getSubjectX500Principal().getName());
+        }
+      }
+      String endpoint = consenter.host() + ":" + consenter.port();
+      Long other = endpoints.putIfAbsent(endpoint, consenter.id());
+      if (other != null) {
+        throw ConfigUpdateException.badRequest(
+            "consenters " + other + " and " + consenter.id() + " share the endpoint " + endpoint);
+      }
+    }
+  }
+
+  private static void checkIdentity(Consenter consenter, Set<String> ordererMsps, ChannelMsps msps)
+      throws ConfigUpdateException {
+    String where = "consenter " + consenter.id() + ": ";
+    if (!ordererMsps.contains(consenter.mspId())) {
+      throw ConfigUpdateException.badRequest(
+          where
+              + "msp_id '"
+              + consenter.mspId()
+              + "' is not the MSP of an orderer organization "
+              + ordererMsps);
+    }
+    Optional<FabricMsp> msp = msps.msp(consenter.mspId());
+    if (msp.isEmpty()) {
+      throw new IllegalStateException("orderer MSP " + consenter.mspId() + " was not built");
+    }
+    if (msp.get().validate(consenter.identityCertificate()) instanceof IdentityResult.Invalid bad) {
+      throw ConfigUpdateException.badRequest(
+          where + "identity is not valid under MSP '" + consenter.mspId() + "': " + bad.reason());
+    }
+  }
+
+  /**
+   * The orderer organizations' MSP IDs; their MSP values were parsed when {@code msps} was built.
+   */
+  private static Set<String> ordererMspIds(Config config) {
+    Set<String> names = new TreeSet<>();
+    ConfigGroup orderer = config.getChannelGroup().getGroupsOrThrow(ORDERER_GROUP);
+    for (ConfigGroup org : orderer.getGroupsMap().values()) {
+      ConfigValue value = org.getValuesOrThrow(MSP_VALUE);
+      try {
+        names.add(
+            FabricMSPConfig.parseFrom(MSPConfig.parseFrom(value.getValue()).getConfig()).getName());
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalStateException("an MSP value that built an MSP does not decode", e);
+      }
+    }
+    return names;
+  }
+}

@@ -1,0 +1,175 @@
+package io.rubinbft.orderer.node;
+
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Handover;
+import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.protocol.Replica;
+import io.rubinbft.bft.spi.ReplicaServices;
+import io.rubinbft.bft.wire.MessageCodec;
+import io.rubinbft.bft.wire.WalRecordCodec;
+import io.rubinbft.bft.wire.WireLimits;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.Durability;
+import io.rubinbft.ledger.wal.WalConfig;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.Consenter;
+import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.consensus.ChannelReplicas;
+import io.rubinbft.orderer.consensus.ConsensusLog;
+import io.rubinbft.orderer.consensus.EpochAnchors;
+import io.rubinbft.orderer.consensus.EpochLocator;
+import io.rubinbft.orderer.consensus.EpochReplica;
+import io.rubinbft.orderer.consensus.EpochRule;
+import io.rubinbft.orderer.consensus.EpochStarter;
+import io.rubinbft.orderer.consensus.FabricProposals;
+import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
+import io.rubinbft.orderer.consensus.LedgerHandover;
+import io.rubinbft.orderer.consensus.ProposalBlocks;
+import io.rubinbft.orderer.consensus.ReplicaDirectory;
+import io.rubinbft.orderer.crypto.Sha256;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Builds a channel's replica for each consensus epoch this node is a member of: the replica
+ * parameters, the Fabric application and the WAL from the epoch's config; at a restart, the epoch
+ * the ledger is in ({@link EpochLocator}) recovered from its WAL.
+ */
+final class ChannelEpochs implements EpochStarter {
+
+  /** This node's place in one epoch. */
+  private record Member(
+      int index, ReplicaConfig config, WireLimits limits, ReplicaServices services) {}
+
+  private final NodeContext node;
+  private final ChannelLedger ledger;
+  private final FabricProposals proposals;
+  private final EpochFolders folders;
+  private final Sha256 sha256;
+
+  ChannelEpochs(NodeContext node, ChannelLedger ledger, FabricProposals proposals) {
+    this.node = node;
+    this.ledger = ledger;
+    this.proposals = proposals;
+    this.folders = new EpochFolders(node.walRoot().resolve(ledger.name()));
+    this.sha256 = new Sha256(node.provider());
+  }
+
+  @Override
+  public Optional<EpochReplica> start(ChannelConfig config, Decision anchor, Handover handover) {
+    Optional<Member> member = member(config);
+    if (member.isEmpty()) {
+      folders.discardAll();
+      return Optional.empty();
+    }
+    long epoch = anchor.sequence();
+    folders.discardAll();
+    EpochAnchors.write(folders.of(epoch), anchor);
+    ConsensusLog.Opened log = open(epoch, member.get());
+    Replica replica =
+        Replica.start(member.get().config(), member.get().services(), anchor, handover);
+    return Optional.of(epochReplica(config, member.get(), replica, log.log()));
+  }
+
+  /**
+   * The replica of the epoch the ledger is in, recovered from that epoch's WAL; empty when this
+   * node is not one of the epoch's consenters (a follower). Decisions the WAL holds beyond the
+   * ledger are appended first; when one of them is a config block that ends the epoch, the next
+   * epoch is the one recovered (its WAL is empty or holds its own records).
+   */
+  Optional<EpochReplica> recover() throws InvalidConfigException {
+    folders.adoptUnversioned();
+    while (true) {
+      ChannelConfig config = EpochLocator.current(ledger);
+      Optional<Member> member = member(config);
+      if (member.isEmpty()) {
+        folders.discardAll();
+        return Optional.empty();
+      }
+      long epoch = config.blockNumber();
+      ConsensusLog.Opened log = open(epoch, member.get());
+      if (catchUpLedger(log.records(), config)) {
+        log.log().close();
+        continue;
+      }
+      folders.discardExcept(epoch);
+      Replica replica = recovered(config, member.get(), log.records());
+      return Optional.of(epochReplica(config, member.get(), replica, log.log()));
+    }
+  }
+
+  private Replica recovered(ChannelConfig config, Member member, List<WalRecord> records) {
+    long epoch = config.blockNumber();
+    if (epoch == 0) {
+      return records.isEmpty()
+          ? Replica.start(member.config(), member.services())
+          : Replica.recover(member.config(), member.services(), records);
+    }
+    Decision anchor = EpochAnchors.read(folders.of(epoch), epoch, archive(config, member));
+    EpochAnchors.write(folders.of(epoch), anchor);
+    Handover ordered = LedgerHandover.recent(ledger, member.config().decidedIdMemory(), sha256);
+    return records.isEmpty()
+        ? Replica.start(member.config(), member.services(), anchor, ordered)
+        : Replica.recover(member.config(), member.services(), anchor, ordered, records);
+  }
+
+  private Optional<Member> member(ChannelConfig config) {
+    // By certificate or, after a renewal with the same key, by key.
+    Optional<Consenter> self = config.consenters().withCertificate(node.identity().certificate());
+    if (self.isEmpty()) {
+      return Optional.empty();
+    }
+    int index = config.consenters().replicaIndex(self.get().id()).orElseThrow();
+    ReplicaConfig replicaConfig = ChannelReplicas.replicaConfig(config, index, node.tick());
+    ReplicaServices services =
+        ChannelReplicas.services(
+            config, proposals, self.get().id(), node.identity().signer(), node.provider());
+    return Optional.of(
+        new Member(index, replicaConfig, ChannelReplicas.wireLimits(replicaConfig), services));
+  }
+
+  private ConsensusLog.Opened open(long epoch, Member member) {
+    return ConsensusLog.open(
+        WalConfig.defaults(folders.of(epoch)), new WalRecordCodec(member.limits()), ledger::height);
+  }
+
+  private EpochReplica epochReplica(
+      ChannelConfig config, Member member, Replica replica, ConsensusLog log) {
+    return new EpochReplica(
+        config.blockNumber(),
+        config,
+        member.index(),
+        replica,
+        log,
+        new MessageCodec(member.limits()),
+        ReplicaDirectory.fromMapping(config.consenters()),
+        archive(config, member));
+  }
+
+  private LedgerDecisionArchive archive(ChannelConfig config, Member member) {
+    return new LedgerDecisionArchive(
+        ledger, config.consenters(), member.services().crypto(), sha256);
+  }
+
+  /**
+   * Appends the decisions the WAL holds but the ledger does not (a crash after the decision was
+   * logged, before its block was written): the ledger never lags the consensus log after start.
+   * Stops after a config block that ends the epoch: what the epoch decided beyond it is discarded.
+   *
+   * @return whether such a config block was appended
+   */
+  private boolean catchUpLedger(List<WalRecord> records, ChannelConfig epochConfig) {
+    for (WalRecord record : records) {
+      if (record instanceof WalRecord.Decided decided
+          && decided.decision().sequence() == ledger.height()) {
+        ledger.append(
+            ProposalBlocks.signedBlock(decided.decision()).toByteArray(), Durability.SYNCED);
+        if (EpochRule.nextEpoch(epochConfig, decided.decision()).isPresent()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}
