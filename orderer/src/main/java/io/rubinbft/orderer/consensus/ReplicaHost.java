@@ -57,7 +57,11 @@ public final class ReplicaHost implements AutoCloseable {
 
   private sealed interface Input {}
 
-  private record ClientInput(Request request, CompletableFuture<Optional<String>> outcome)
+  /**
+   * @param forwarded whether another consenter forwarded it (never forwarded on by this node)
+   */
+  private record ClientInput(
+      Request request, boolean forwarded, CompletableFuture<Optional<String>> outcome)
       implements Input {}
 
   private record PeerInput(long epoch, int from, Message message) implements Input {}
@@ -72,12 +76,15 @@ public final class ReplicaHost implements AutoCloseable {
   private final BlockingQueue<Input> inputs = new ArrayBlockingQueue<>(QUEUE);
   private final PeerDrops drops = new PeerDrops();
   private final ReplicaProgress progress = new ReplicaProgress();
+  private final ForwardCounts forwards = new ForwardCounts();
+  private final PendingForwards pendingForwards;
   private final Thread thread;
   private volatile EpochReplica epoch;
   private volatile ReplicaStatus status;
   private volatile boolean member = true;
   private volatile boolean running = true;
   private volatile String failure;
+  private long ticks;
 
   /**
    * Starts hosting {@code first} (fresh or recovered from its WAL).
@@ -102,6 +109,7 @@ public final class ReplicaHost implements AutoCloseable {
     this.newerEpochSeen = newerEpochSeen;
     this.tickNanos = tick.toNanos();
     this.status = first.replica().status();
+    this.pendingForwards = new PendingForwards(first.config().pbft().requestPoolSize());
     network.register(channel, this::onPeerMessage);
     this.thread = Thread.ofPlatform().name("replica-" + channel).daemon().start(this::run);
   }
@@ -112,11 +120,24 @@ public final class ReplicaHost implements AutoCloseable {
    * "duplicate: ...", "request too large: ..."), also when this host's queue is full.
    */
   public CompletableFuture<Optional<String>> submit(String txId, byte[] envelope) {
+    return submit(txId, envelope, false);
+  }
+
+  /**
+   * {@link #submit} for an envelope another consenter forwarded (and this node checked): this node
+   * does not forward it on.
+   */
+  public CompletableFuture<Optional<String>> submitForwarded(String key, byte[] envelope) {
+    return submit(key, envelope, true);
+  }
+
+  private CompletableFuture<Optional<String>> submit(
+      String key, byte[] envelope, boolean forwarded) {
     CompletableFuture<Optional<String>> outcome = new CompletableFuture<>();
-    Request request = FabricRequests.request(txId, envelope);
+    Request request = FabricRequests.request(key, envelope);
     if (!member) {
       outcome.complete(Optional.of("not a consenter: this node follows channel '" + channel + "'"));
-    } else if (!running || !inputs.offer(new ClientInput(request, outcome))) {
+    } else if (!running || !inputs.offer(new ClientInput(request, forwarded, outcome))) {
       outcome.complete(Optional.of("pool full: the replica of channel '" + channel + "' is busy"));
     }
     return outcome;
@@ -171,6 +192,35 @@ public final class ReplicaHost implements AutoCloseable {
 
   public PeerDrops drops() {
     return drops;
+  }
+
+  /** Envelopes forwarded to and from the other consenters. */
+  public ForwardCounts forwards() {
+    return forwards;
+  }
+
+  /** The cluster-network topic of forwarded envelopes of {@code channel}. */
+  public static String forwardTopic(String channel) {
+    // No Fabric channel name can hold '+': no channel's consensus topic is this.
+    return channel + "+forward";
+  }
+
+  /**
+   * Sends {@code envelope} (pending in this node's pool) to every other consenter of the current
+   * epoch, for their pools: a CONFIG envelope at once, since operators send config updates to one
+   * orderer; a client's envelope when the primary did not order it in time.
+   */
+  public void forwardToOthers(byte[] envelope) {
+    EpochReplica current = epoch;
+    if (!member) {
+      return;
+    }
+    for (int replica = 0; replica < current.directory().size(); replica++) {
+      if (replica != current.self()) {
+        network.send(
+            current.directory().address(replica), forwardTopic(channel), current.epoch(), envelope);
+      }
+    }
   }
 
   @Override
@@ -250,7 +300,11 @@ public final class ReplicaHost implements AutoCloseable {
           Effects effects = current.replica().step(new Event.ClientRequest(client.request()));
           // Pool admission depends on nothing durable (pending requests are not logged; clients
           // resend), so the client hears at once instead of after this batch's WAL sync.
-          client.outcome().complete(refusal(effects, client.request().id()));
+          Optional<String> refused = refusal(effects, client.request().id());
+          client.outcome().complete(refused);
+          if (refused.isEmpty() && !client.forwarded()) {
+            pendingForwards.admitted(client.request(), ticks);
+          }
           stepped.add(persistAndSendNow(current, effects));
         }
         case PeerInput peer when peer.epoch() != current.epoch() ->
@@ -264,6 +318,7 @@ public final class ReplicaHost implements AutoCloseable {
     }
     if (tick) {
       stepped.add(persistAndSendNow(current, current.replica().step(new Event.Tick())));
+      ticks++;
     }
     if (stepped.stream().anyMatch(effects -> !effects.persist().isEmpty())) {
       current.log().sync();
@@ -274,11 +329,15 @@ public final class ReplicaHost implements AutoCloseable {
       for (int i = 0; i < effects.decisions().size() && end.isEmpty(); i++) {
         Decision decision = effects.decisions().get(i);
         ledgerWriter.write(decision);
+        pendingForwards.decided(decision);
         end = EpochEnd.at(current.config(), decision);
       }
     }
     progress.afterSteps(stepped, System.nanoTime());
     status = current.replica().status();
+    if (tick) {
+      forwardDue(current);
+    }
     if (end.isPresent()) {
       switchEpoch(current, end.get());
     }
@@ -319,6 +378,32 @@ public final class ReplicaHost implements AutoCloseable {
         anchor.sequence(),
         next.get().directory().size(),
         next.get().self());
+  }
+
+  /**
+   * Forwards the client envelopes this node still holds after the channel's request forward
+   * timeout; the primary forwards nothing (it proposes what it holds).
+   */
+  private void forwardDue(EpochReplica current) {
+    long timeout =
+        Math.max(1, current.config().pbft().requestForwardTimeout().toNanos() / tickNanos);
+    int primary = status.primary() % current.directory().size();
+    for (PendingForwards.Due due : pendingForwards.due(ticks, timeout)) {
+      if (primary == current.self()) {
+        continue;
+      }
+      if (due.step() == PendingForwards.Step.TO_PRIMARY) {
+        network.send(
+            current.directory().address(primary),
+            forwardTopic(channel),
+            current.epoch(),
+            due.envelope());
+        forwards.sentToPrimary();
+      } else {
+        forwardToOthers(due.envelope());
+        forwards.sentToAll();
+      }
+    }
   }
 
   private void disconnectRemoved(EpochReplica current, Optional<EpochReplica> next) {
