@@ -47,6 +47,11 @@ import org.slf4j.LoggerFactory;
  * among the new consenters stops ordering (a follower). Peer messages travel tagged with their
  * sender's epoch: another epoch's never reach the replica; an older one's is dropped, a newer one's
  * tells the channel this node may be behind a reconfiguration.
+ *
+ * <p>A client envelope this node's pool took and did not see decided within the channel's {@code
+ * request_forward_timeout} goes to the primary, and after one more timeout to every other consenter
+ * ({@link PendingForwards}), on topic {@link #forwardTopic}: a client may have sent it to this
+ * backup only, and the primary cannot order what it never got.
  */
 public final class ReplicaHost implements AutoCloseable {
 
