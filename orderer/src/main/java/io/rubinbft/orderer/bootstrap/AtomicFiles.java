@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /** Whole-file writes that a crash cannot leave half done: a temporary file moved into place. */
-final class AtomicFiles {
+public final class AtomicFiles {
 
   private AtomicFiles() {}
 
-  static void write(Path file, byte[] content) {
+  public static void write(Path file, byte[] content) {
     Path temporary = file.resolveSibling(file.getFileName() + ".partial");
     try {
       Files.createDirectories(file.getParent());

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.channel;
 
 import com.google.protobuf.ByteString;
 import java.security.cert.X509Certificate;
+import java.util.Arrays;
 
 /**
  * One entry of the BFT ConsenterMapping ({@code /Channel/Orderer/Orderers}): a PBFT replica.
@@ -26,11 +27,17 @@ public record Consenter(
     X509Certificate clientTlsCertificate,
     X509Certificate serverTlsCertificate) {
 
-  /** True when {@code certificate} is this consenter's identity or one of its TLS certificates. */
+  /**
+   * True when {@code certificate} is this consenter's identity or one of its TLS certificates, or a
+   * certificate of its identity's key.
+   */
   boolean hasCertificate(X509Certificate certificate) {
     return identityCertificate.equals(certificate)
         || serverTlsCertificate.equals(certificate)
-        || clientTlsCertificate.equals(certificate);
+        || clientTlsCertificate.equals(certificate)
+        || Arrays.equals(
+            identityCertificate.getPublicKey().getEncoded(),
+            certificate.getPublicKey().getEncoded());
   }
 
   /** For messages: "3 (orderer3.example.com)". */

@@ -60,7 +60,11 @@ public final class ConsenterMapping {
     return Optional.empty();
   }
 
-  /** The consenter whose identity or TLS certificate is {@code certificate}, if any. */
+  /**
+   * The consenter whose identity or TLS certificate is {@code certificate}, or whose identity
+   * certificate is of {@code certificate}'s key (an entry renewed with the same key, while the node
+   * still runs its previous certificate), if any.
+   */
   public Optional<Consenter> withCertificate(X509Certificate certificate) {
     return consenters.stream().filter(c -> c.hasCertificate(certificate)).findFirst();
   }

@@ -22,12 +22,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -60,6 +62,11 @@ public final class ReplicaHost implements AutoCloseable {
   private static final int BATCH = 1024;
   private static final Duration LEDGER_POLL = Duration.ofMillis(100);
 
+  /** At most one epoch notice per peer this often: a lagging peer sends status every second. */
+  private static final long NOTICE_INTERVAL_NANOS = Duration.ofSeconds(1).toNanos();
+
+  private static final byte[] EPOCH_NOTICE = new byte[0];
+
   private sealed interface Input {}
 
   /**
@@ -77,6 +84,7 @@ public final class ReplicaHost implements AutoCloseable {
   private final LedgerWriter ledgerWriter;
   private final EpochStarter starter;
   private final LongConsumer newerEpochSeen;
+  private final Runnable leftConsenters;
   private final long tickNanos;
   private final BlockingQueue<Input> inputs = new ArrayBlockingQueue<>(QUEUE);
   private final PeerDrops drops = new PeerDrops();
@@ -85,6 +93,9 @@ public final class ReplicaHost implements AutoCloseable {
   private final PendingForwards pendingForwards;
   private final Thread thread;
   private volatile EpochReplica epoch;
+  // The members of the epoch before this one: told of the new epoch when they send old frames.
+  private volatile ReplicaDirectory previousMembers;
+  private final Map<InetSocketAddress, Long> lastNotice = new ConcurrentHashMap<>();
   private volatile ReplicaStatus status;
   private volatile boolean member = true;
   private volatile boolean running = true;
@@ -97,6 +108,8 @@ public final class ReplicaHost implements AutoCloseable {
    * @param starter starts each later epoch's replica
    * @param newerEpochSeen told (on the network thread) of each frame of an epoch newer than this
    *     node's: the catch-up hook
+   * @param leftConsenters told (on the replica thread, which ends after it) when an epoch started
+   *     without this node
    */
   public ReplicaHost(
       EpochReplica first,
@@ -104,6 +117,7 @@ public final class ReplicaHost implements AutoCloseable {
       ChannelLedger ledger,
       EpochStarter starter,
       LongConsumer newerEpochSeen,
+      Runnable leftConsenters,
       Duration tick) {
     this.channel = first.config().channelId();
     this.epoch = first;
@@ -112,6 +126,7 @@ public final class ReplicaHost implements AutoCloseable {
     this.ledgerWriter = new LedgerWriter(ledger);
     this.starter = starter;
     this.newerEpochSeen = newerEpochSeen;
+    this.leftConsenters = leftConsenters;
     this.tickNanos = tick.toNanos();
     this.status = first.replica().status();
     this.pendingForwards = new PendingForwards(first.config().pbft().requestPoolSize());
@@ -247,6 +262,7 @@ public final class ReplicaHost implements AutoCloseable {
     EpochReplica current = epoch;
     if (frameEpoch < current.epoch()) {
       drops.add(PeerDrops.Reason.OLDER_EPOCH);
+      noticeNewerEpoch(current, peer);
       return;
     }
     if (frameEpoch > current.epoch()) {
@@ -266,6 +282,29 @@ public final class ReplicaHost implements AutoCloseable {
         }
       }
       case Decoded.Invalid<Message> invalid -> drops.add(PeerDrops.Reason.UNDECODABLE);
+    }
+  }
+
+  /**
+   * Tells a member of the previous epoch that sent a frame of it (it has not executed the config
+   * block that ended it, or was removed by it) that this node runs a newer epoch: an empty frame of
+   * this epoch, which makes the peer catch up by pulling blocks. Nobody else is answered.
+   */
+  private void noticeNewerEpoch(EpochReplica current, X509Certificate peer) {
+    ReplicaDirectory previous = previousMembers;
+    if (previous == null) {
+      return;
+    }
+    OptionalInt index = previous.replicaOf(peer);
+    if (index.isEmpty()) {
+      return;
+    }
+    InetSocketAddress address = previous.address(index.getAsInt());
+    long now = System.nanoTime();
+    Long last = lastNotice.get(address);
+    if (last == null || now - last >= NOTICE_INTERVAL_NANOS) {
+      lastNotice.put(address, now);
+      network.send(address, channel, current.epoch(), EPOCH_NOTICE);
     }
   }
 
@@ -373,8 +412,11 @@ public final class ReplicaHost implements AutoCloseable {
       member = false;
       running = false;
       network.unregister(channel);
+      leftConsenters.run();
       return;
     }
+    previousMembers = current.directory();
+    lastNotice.clear();
     epoch = next.get();
     status = next.get().replica().status();
     LOG.info(

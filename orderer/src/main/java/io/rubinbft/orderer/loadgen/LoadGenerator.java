@@ -2,6 +2,8 @@ package io.rubinbft.orderer.loadgen;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
+import io.rubinbft.orderer.client.BlockStream;
+import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,10 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.hyperledger.fabric.protos.common.Block;
-import org.hyperledger.fabric.protos.orderer.SeekInfo;
-import org.hyperledger.fabric.protos.orderer.SeekNewest;
-import org.hyperledger.fabric.protos.orderer.SeekPosition;
-import org.hyperledger.fabric.protos.orderer.SeekSpecified;
 
 /**
  * Drives a load run against a running ordering service: submitters send signed transactions to
@@ -138,19 +136,15 @@ public final class LoadGenerator {
 
   /** The channel's height as the first orderer that answers tells it. */
   private long currentHeight() throws InterruptedException {
-    SeekPosition newest =
-        SeekPosition.newBuilder().setNewest(SeekNewest.getDefaultInstance()).build();
     IllegalStateException failure = null;
     for (ManagedChannel orderer : orderers) {
       try {
         List<Block> newestBlock =
-            DeliverStream.fetch(
+            BlockStream.readAll(
                 orderer,
-                envelopes.seek(
-                    spec.channel(),
-                    SeekInfo.newBuilder().setStart(newest).setStop(newest).build(),
-                    tlsCertHash),
-                spec.timeout().toMillis(),
+                envelopes.seek(spec.channel(), SeekInfos.newest(), tlsCertHash),
+                1,
+                spec.timeout(),
                 "the newest block of channel '" + spec.channel() + "'");
         return newestBlock.getLast().getHeader().getNumber() + 1;
       } catch (IllegalStateException e) {
@@ -165,18 +159,6 @@ public final class LoadGenerator {
   }
 
   private org.hyperledger.fabric.protos.common.Envelope seekFrom(long height) {
-    SeekInfo seek =
-        SeekInfo.newBuilder()
-            .setStart(position(height))
-            .setStop(position(-1L))
-            .setBehavior(SeekInfo.SeekBehavior.BLOCK_UNTIL_READY)
-            .build();
-    return envelopes.seek(spec.channel(), seek, tlsCertHash);
-  }
-
-  private static SeekPosition position(long number) {
-    return SeekPosition.newBuilder()
-        .setSpecified(SeekSpecified.newBuilder().setNumber(number))
-        .build();
+    return envelopes.seek(spec.channel(), SeekInfos.from(height), tlsCertHash);
   }
 }

@@ -4,21 +4,17 @@ import io.grpc.ChannelCredentials;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.TlsChannelCredentials;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.rubinbft.orderer.client.GrpcClients;
 import io.rubinbft.orderer.config.HostPort;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * gRPC connections to a set of orderers, with TLS (and mutual TLS) as a Fabric client makes them.
  */
 public final class OrdererChannels implements AutoCloseable {
-
-  /** Fabric's default maximum message size: blocks can be large. */
-  private static final int MAX_MESSAGE_BYTES = 100 << 20;
 
   /**
    * Client TLS: trusted CA file, and an optional client key pair for mutual TLS.
@@ -37,14 +33,7 @@ public final class OrdererChannels implements AutoCloseable {
   public static OrdererChannels connect(List<HostPort> orderers, ClientTls tls) throws IOException {
     ChannelCredentials credentials = credentials(tls);
     return new OrdererChannels(
-        orderers.stream()
-            .map(
-                orderer ->
-                    (ManagedChannel)
-                        NettyChannelBuilder.forAddress(orderer.host(), orderer.port(), credentials)
-                            .maxInboundMessageSize(MAX_MESSAGE_BYTES)
-                            .build())
-            .toList());
+        orderers.stream().map(orderer -> GrpcClients.open(orderer, credentials)).toList());
   }
 
   public List<ManagedChannel> channels() {
@@ -54,16 +43,7 @@ public final class OrdererChannels implements AutoCloseable {
   @Override
   public void close() {
     channels.forEach(ManagedChannel::shutdown);
-    for (ManagedChannel channel : channels) {
-      try {
-        if (!channel.awaitTermination(5, TimeUnit.SECONDS)) {
-          channel.shutdownNow();
-        }
-      } catch (InterruptedException e) {
-        channel.shutdownNow();
-        Thread.currentThread().interrupt();
-      }
-    }
+    channels.forEach(GrpcClients::close);
   }
 
   private static ChannelCredentials credentials(ClientTls tls) throws IOException {

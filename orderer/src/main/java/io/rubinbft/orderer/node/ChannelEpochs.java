@@ -28,8 +28,6 @@ import io.rubinbft.orderer.consensus.LedgerHandover;
 import io.rubinbft.orderer.consensus.ProposalBlocks;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.crypto.Sha256;
-import java.security.cert.X509Certificate;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -116,23 +114,9 @@ final class ChannelEpochs implements EpochStarter {
         : Replica.recover(member.config(), member.services(), anchor, ordered, records);
   }
 
-  /**
-   * This node's consenter entry: the one with its enrollment certificate, or with a certificate of
-   * its key (the entry was renewed with the same key while this node runs its old certificate).
-   */
-  private Optional<Consenter> self(ChannelConfig config) {
-    X509Certificate own = node.identity().certificate();
-    byte[] key = own.getPublicKey().getEncoded();
-    return config.consenters().consenters().stream()
-        .filter(
-            c ->
-                c.identityCertificate().equals(own)
-                    || Arrays.equals(c.identityCertificate().getPublicKey().getEncoded(), key))
-        .findFirst();
-  }
-
   private Optional<Member> member(ChannelConfig config) {
-    Optional<Consenter> self = self(config);
+    // By certificate or, after a renewal with the same key, by key.
+    Optional<Consenter> self = config.consenters().withCertificate(node.identity().certificate());
     if (self.isEmpty()) {
       return Optional.empty();
     }

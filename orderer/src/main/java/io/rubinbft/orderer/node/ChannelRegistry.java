@@ -5,10 +5,16 @@ import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
 import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.net.PeerAuthenticator;
+import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
-import io.rubinbft.orderer.channel.NotAConsenterException;
+import io.rubinbft.orderer.msp.ChannelMsps;
+import io.rubinbft.orderer.msp.IdentityResult;
+import io.rubinbft.orderer.msp.MspConfigException;
+import io.rubinbft.orderer.onboarding.CatchUp;
+import io.rubinbft.orderer.onboarding.ChannelOnboarding;
+import io.rubinbft.orderer.onboarding.FollowerChannel;
 import io.rubinbft.orderer.participation.BlockId;
 import io.rubinbft.orderer.participation.ChannelInfo;
 import io.rubinbft.orderer.participation.ChannelParticipation;
@@ -19,9 +25,11 @@ import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.BroadcastResult;
 import io.rubinbft.orderer.validation.BroadcastValidator;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
@@ -29,30 +37,74 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The channels this node serves. Orderers start with none, as Fabric v3's do; joining with a
- * channel's genesis block creates its ledger and replica, and a restart resumes every channel the
- * block store holds. Removing a channel deletes its ledger and consensus WAL.
+ * The channels this node serves. Orderers start with none, as Fabric v3's do. Joining with a
+ * channel's genesis block creates its ledger and, if this node is one of its consenters, its
+ * replica, else a follower that pulls the blocks the consenters order. Joining with a later config
+ * block onboards the channel first (status "onboarding": the blocks before it are pulled from the
+ * channel's orderers) and then serves it the same way. A restart resumes every channel the block
+ * store holds and every onboarding in progress. Removing a channel deletes its ledger and consensus
+ * WAL.
  */
 public final class ChannelRegistry implements ChannelParticipation, Channels, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ChannelRegistry.class);
 
+  private static final String CONSENTER = "consenter";
+  private static final String FOLLOWER = "follower";
+  private static final String ACTIVE = "active";
+
+  /**
+   * How long a consenter that sees frames of a newer epoch waits before it pulls blocks: peers that
+   * switched a moment before it send such frames too, and it usually reaches their epoch itself.
+   */
+  private static final Duration CATCH_UP_GRACE = Duration.ofSeconds(3);
+
   private final Map<String, ChannelRuntime> channels = new ConcurrentSkipListMap<>();
+  private final Map<String, FollowerChannel> followers = new ConcurrentSkipListMap<>();
+  private final Map<String, Onboarding> onboarding = new ConcurrentSkipListMap<>();
+  private final Map<String, CatchUp> catchingUp = new ConcurrentSkipListMap<>();
   private NodeContext node;
 
-  /** Starts every channel the node's block store holds. Call once, before serving requests. */
+  /** A channel being onboarded, and why it stopped if it failed. */
+  private static final class Onboarding {
+    private final String relation;
+    private volatile ChannelOnboarding job;
+    private volatile String failure;
+
+    private Onboarding(String relation) {
+      this.relation = relation;
+    }
+  }
+
+  /**
+   * Starts every channel the node's block store holds and resumes every onboarding in progress.
+   * Call once, before serving requests.
+   */
   public synchronized void start(NodeContext context) throws InvalidConfigException {
     this.node = context;
+    for (String name : context.onboarding().pendingJoins().channels()) {
+      byte[] joinBlock = context.onboarding().pendingJoins().read(name).orElseThrow();
+      onboard(ConfigBlockReader.read(joinBlock), joinBlock);
+      LOG.info("resumed onboarding channel {}", name);
+    }
     for (String name : context.store().channelNames()) {
-      ChannelLedger ledger = context.store().channel(name).orElseThrow();
-      channels.put(name, ChannelRuntime.start(context, ledger));
-      LOG.info("resumed channel {} at height {}", name, ledger.height());
+      if (!onboarding.containsKey(name)) {
+        ChannelLedger ledger = context.store().channel(name).orElseThrow();
+        serve(ledger);
+        LOG.info("resumed channel {} at height {}", name, ledger.height());
+      }
     }
   }
 
   @Override
   public Optional<ServedChannel> channel(String name) {
-    return Optional.ofNullable(channels.get(name));
+    ServedChannel runtime = channels.get(name);
+    return Optional.ofNullable(runtime != null ? runtime : followers.get(name));
+  }
+
+  /** The follower of channel {@code name}, if this node follows it. */
+  public Optional<FollowerChannel> follower(String name) {
+    return Optional.ofNullable(followers.get(name));
   }
 
   /** The runtime of channel {@code name}, if this node serves it. */
@@ -72,43 +124,325 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   @Override
   public List<String> channelNames() {
-    return List.copyOf(channels.keySet());
+    TreeSet<String> names = new TreeSet<>(channels.keySet());
+    names.addAll(followers.keySet());
+    names.addAll(onboarding.keySet());
+    names.addAll(catchingUp.keySet());
+    return List.copyOf(names);
   }
 
+  /**
+   * Consenters and followers are "active"; a channel pulling the blocks before its join block is
+   * "onboarding" (with the relation it will have), or "failed" if that stopped for good.
+   */
   @Override
   public Optional<ChannelInfo> info(String name) {
-    return runtime(name)
-        .map(
-            c ->
-                new ChannelInfo(
-                    name, ChannelInfo.url(name), relation(c), "active", c.ledger().height()));
+    String url = ChannelInfo.url(name);
+    ChannelRuntime runtime = channels.get(name);
+    if (runtime != null) {
+      String relation = runtime.consenter() ? CONSENTER : FOLLOWER;
+      return Optional.of(new ChannelInfo(name, url, relation, ACTIVE, runtime.ledger().height()));
+    }
+    if (catchingUp.containsKey(name)) {
+      long height = node.store().channel(name).map(ChannelLedger::height).orElse(0L);
+      return Optional.of(new ChannelInfo(name, url, CONSENTER, "onboarding", height));
+    }
+    FollowerChannel follower = followers.get(name);
+    if (follower != null) {
+      return Optional.of(new ChannelInfo(name, url, FOLLOWER, ACTIVE, follower.ledger().height()));
+    }
+    Onboarding pulling = onboarding.get(name);
+    if (pulling != null) {
+      return Optional.of(
+          new ChannelInfo(
+              name,
+              url,
+              pulling.relation,
+              pulling.failure == null ? "onboarding" : "failed",
+              pulling.job.height()));
+    }
+    return Optional.empty();
   }
 
-  /** Fabric's consensusRelation: a consenter of the channel's current epoch, or a follower. */
-  private static String relation(ChannelRuntime runtime) {
-    return runtime.consenter() ? "consenter" : "follower";
-  }
-
+  /**
+   * Joins with a genesis block (ledger and replica or follower at once) or with a later config
+   * block {@code s} (onboarding: blocks {@code 0..s-1} are pulled from the channel's orderers in
+   * the background, the answer says "onboarding"). The relation is "consenter" when this node is in
+   * the block's consenter set, else "follower".
+   */
   @Override
   public synchronized ChannelInfo join(Block configBlock, byte[] configBlockBytes)
       throws ParticipationException {
     ChannelConfig config = joinable(configBlock);
+    if (!isConsenter(config)) {
+      requireOrdererOrgMember(config);
+    }
     String name = config.channelId();
-    if (channels.containsKey(name) || node.store().channel(name).isPresent()) {
+    if (channelNames().contains(name)
+        || node.store().channel(name).isPresent()
+        || node.onboarding().pendingJoins().read(name).isPresent()) {
       throw new ParticipationException(Reason.ALREADY_EXISTS, "channel already exists");
     }
-    ChannelLedger ledger = node.store().createChannel(name);
     try {
-      ledger.append(configBlockBytes, Durability.SYNCED);
-      channels.put(name, ChannelRuntime.start(node, ledger));
+      if (config.blockNumber() == 0) {
+        ChannelLedger ledger = node.store().createChannel(name);
+        ledger.append(configBlockBytes, Durability.SYNCED);
+        serve(ledger);
+      } else {
+        node.onboarding().pendingJoins().save(name, configBlockBytes);
+        onboard(config, configBlockBytes);
+      }
     } catch (InvalidConfigException | RuntimeException e) {
       discard(name);
       throw new ParticipationException(
           e instanceof InvalidConfigException ? Reason.BAD_REQUEST : Reason.INTERNAL,
           e.getMessage());
     }
-    LOG.info("joined channel {} as consenter", name);
-    return info(name).orElseThrow();
+    ChannelInfo info = info(name).orElseThrow();
+    LOG.info("joined channel {} as {}, {}", name, info.consensusRelation(), info.status());
+    return info;
+  }
+
+  /** Serves a channel whose ledger holds at least block 0, as consenter or follower. */
+  private void serve(ChannelLedger ledger) throws InvalidConfigException {
+    if (isConsenter(newestConfig(ledger))) {
+      channels.put(ledger.name(), startRuntime(ledger));
+    } else {
+      followers.put(
+          ledger.name(),
+          FollowerChannel.start(node.pullContext(), ledger, () -> becomeConsenterLater(ledger)));
+    }
+  }
+
+  /**
+   * Starts onboarding {@code join}'s channel; the job tells when its ledger reaches the join block.
+   * The Onboarding entry is in the map before the job starts, so the job's end always finds it.
+   */
+  private void onboard(ChannelConfig join, byte[] joinBlock) throws InvalidConfigException {
+    Onboarding entry = new Onboarding(isConsenter(join) ? CONSENTER : FOLLOWER);
+    onboarding.put(join.channelId(), entry);
+    try {
+      entry.job =
+          ChannelOnboarding.start(
+              joinBlock,
+              node.pullContext(),
+              node.store(),
+              node.onboarding().pendingJoins(),
+              new ChannelOnboarding.Outcome() {
+                @Override
+                public void active(ChannelLedger ledger) {
+                  activateLater(join.channelId(), entry, ledger);
+                }
+
+                @Override
+                public void failed(String reason) {
+                  entry.failure = reason;
+                }
+              });
+    } catch (InvalidConfigException | RuntimeException e) {
+      onboarding.remove(join.channelId());
+      throw e;
+    }
+  }
+
+  /**
+   * Called on the onboarding thread: the switch to serving runs on a thread of its own, so that a
+   * removal holding this registry while it waits for the onboarding thread cannot deadlock.
+   */
+  private void activateLater(String name, Onboarding entry, ChannelLedger ledger) {
+    Thread.ofVirtual()
+        .name("activate-" + name)
+        .start(
+            () -> {
+              synchronized (this) {
+                if (onboarding.get(name) != entry) {
+                  return; // removed meanwhile
+                }
+                try {
+                  // Served first, then no longer onboarding: info() always finds the channel.
+                  serve(ledger);
+                  onboarding.remove(name);
+                  LOG.info("channel {} onboarded at height {}", name, ledger.height());
+                } catch (InvalidConfigException | RuntimeException e) {
+                  entry.failure = "cannot serve the onboarded channel: " + e.getMessage();
+                  LOG.error("channel {}: {}", name, entry.failure, e);
+                }
+              }
+            });
+  }
+
+  /**
+   * A follower that a config block made a consenter starts its replica, on a thread of its own for
+   * the same reason as {@link #activateLater}.
+   */
+  private void becomeConsenterLater(ChannelLedger ledger) {
+    String name = ledger.name();
+    Thread.ofVirtual()
+        .name("promote-" + name)
+        .start(
+            () -> {
+              synchronized (this) {
+                FollowerChannel follower = followers.get(name);
+                if (follower == null || follower.ledger() != ledger) {
+                  return; // removed meanwhile
+                }
+                follower.close();
+                try {
+                  channels.put(name, startRuntime(follower.ledger()));
+                  followers.remove(name);
+                  LOG.info("channel {}: now a consenter", name);
+                } catch (InvalidConfigException | RuntimeException e) {
+                  LOG.error("channel {}: cannot start the replica of a new consenter", name, e);
+                }
+              }
+            });
+  }
+
+  /** The replica of {@code ledger}'s channel, moved to a follower or a catch-up when needed. */
+  private ChannelRuntime startRuntime(ChannelLedger ledger) throws InvalidConfigException {
+    return ChannelRuntime.start(
+        node,
+        ledger,
+        new ChannelRuntime.Transitions() {
+          @Override
+          public void leftConsenters() {
+            becomeFollowerLater(ledger);
+          }
+
+          @Override
+          public void behindReconfiguration(long epoch) {
+            catchUpLater(ledger, epoch);
+          }
+        });
+  }
+
+  /**
+   * A consenter that a config block removed follows the channel from then on, pulling its blocks;
+   * on a thread of its own for the same reason as {@link #activateLater}.
+   */
+  private void becomeFollowerLater(ChannelLedger ledger) {
+    String name = ledger.name();
+    Thread.ofVirtual()
+        .name("follow-" + name)
+        .start(
+            () -> {
+              synchronized (this) {
+                ChannelRuntime runtime = channels.get(name);
+                if (runtime == null || runtime.ledger() != ledger) {
+                  return; // removed meanwhile
+                }
+                runtime.close();
+                try {
+                  followers.put(
+                      name,
+                      FollowerChannel.start(
+                          node.pullContext(), ledger, () -> becomeConsenterLater(ledger)));
+                  channels.remove(name);
+                  LOG.info("channel {}: no longer a consenter, following", name);
+                } catch (InvalidConfigException | RuntimeException e) {
+                  LOG.error("channel {}: cannot follow after leaving the consenters", name, e);
+                }
+              }
+            });
+  }
+
+  /**
+   * A consenter behind a reconfiguration (its peers run epoch {@code epoch}) that does not reach it
+   * within {@link #CATCH_UP_GRACE} stops its replica, pulls the blocks up to the newest config
+   * block the orderers report ({@link CatchUp}), and serves the channel again in that epoch, or
+   * follows it when no longer a consenter.
+   */
+  private void catchUpLater(ChannelLedger ledger, long epoch) {
+    String name = ledger.name();
+    Thread.ofVirtual()
+        .name("catch-up-" + name)
+        .start(
+            () -> {
+              Optional<CatchUp> started = Optional.empty();
+              try {
+                Thread.sleep(CATCH_UP_GRACE);
+                started = stopForCatchUp(ledger);
+                if (started.isPresent()) {
+                  long config = started.get().toNewestConfigBlock();
+                  LOG.info("channel {}: caught up to config block {}", name, config);
+                }
+              } catch (InterruptedException e) {
+                LOG.info("channel {}: catch-up to epoch {} ended early", name, epoch);
+              } catch (InvalidConfigException | RuntimeException e) {
+                LOG.error("channel {}: catch-up to epoch {} failed", name, epoch, e);
+              }
+              started.ifPresent(catchUp -> resumeAfterCatchUp(ledger, catchUp));
+            });
+  }
+
+  /** Stops the channel's replica for a catch-up, unless it reached the newer epoch meanwhile. */
+  private synchronized Optional<CatchUp> stopForCatchUp(ChannelLedger ledger)
+      throws InvalidConfigException {
+    ChannelRuntime runtime = channels.get(ledger.name());
+    if (runtime == null
+        || runtime.ledger() != ledger
+        || runtime.newerEpochSeen().isEmpty()
+        || catchingUp.containsKey(ledger.name())) {
+      return Optional.empty();
+    }
+    channels.remove(ledger.name());
+    runtime.close();
+    CatchUp catchUp = new CatchUp(node.pullContext(), ledger);
+    catchingUp.put(ledger.name(), catchUp);
+    return Optional.of(catchUp);
+  }
+
+  /** Serves the channel again in the epoch its ledger is in now, unless it was removed. */
+  private synchronized void resumeAfterCatchUp(ChannelLedger ledger, CatchUp catchUp) {
+    catchUp.close();
+    if (catchingUp.get(ledger.name()) != catchUp) {
+      return;
+    }
+    try {
+      serve(ledger);
+    } catch (InvalidConfigException | RuntimeException e) {
+      LOG.error("channel {}: cannot serve the channel after catching up", ledger.name(), e);
+    }
+    catchingUp.remove(ledger.name());
+  }
+
+  /**
+   * A follower pulls the channel's blocks with its own identity, which must be an orderer
+   * organization's: a block of a channel this node has no part in is refused at once.
+   */
+  private void requireOrdererOrgMember(ChannelConfig config) throws ParticipationException {
+    boolean ordererOrg =
+        config.consenters().consenters().stream()
+            .anyMatch(c -> c.mspId().equals(node.identity().mspId()));
+    IdentityResult identity;
+    try {
+      identity =
+          ChannelMsps.fromConfig(config.config(), node.provider(), 1)
+              .deserialize(node.identity().serialized());
+    } catch (MspConfigException e) {
+      throw new ParticipationException(Reason.BAD_REQUEST, e.getMessage());
+    }
+    if (!ordererOrg || identity instanceof IdentityResult.Invalid) {
+      throw new ParticipationException(
+          Reason.BAD_REQUEST,
+          "this node ("
+              + node.identity().certificate().getSubjectX500Principal().getName()
+              + ") is neither a consenter of channel '"
+              + config.channelId()
+              + "' nor a member of an orderer organization of it"
+              + (identity instanceof IdentityResult.Invalid invalid
+                  ? ": " + invalid.reason()
+                  : ""));
+    }
+  }
+
+  private boolean isConsenter(ChannelConfig config) {
+    return config.consenters().withCertificate(node.identity().certificate()).isPresent();
+  }
+
+  private static ChannelConfig newestConfig(ChannelLedger ledger) throws InvalidConfigException {
+    Block tip = ledger.block(ledger.height() - 1).orElseThrow().block();
+    return ConfigBlockReader.read(ledger.block(LastConfigIndex.of(tip)).orElseThrow().block());
   }
 
   /**
@@ -136,16 +470,17 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     if (!(outcome instanceof SubmitOutcome.Accepted)) {
       throw new ParticipationException(Reason.BAD_REQUEST, failed + outcome.info());
     }
-    return new ChannelInfo(name, ChannelInfo.url(name), relation(runtime), "active", height);
+    String relation = runtime.consenter() ? CONSENTER : FOLLOWER;
+    return new ChannelInfo(name, ChannelInfo.url(name), relation, ACTIVE, height);
   }
 
   @Override
   public ByteString block(String name, BlockId block) throws ParticipationException {
-    ChannelRuntime runtime = channels.get(name);
-    if (runtime == null) {
+    Optional<ServedChannel> served = channel(name);
+    if (served.isEmpty()) {
       throw new ParticipationException(Reason.NOT_FOUND, "channel does not exist");
     }
-    ChannelLedger ledger = runtime.ledger();
+    ChannelLedger ledger = served.get().ledger();
     long number = block.numberIn(ledger.block(ledger.height() - 1).orElseThrow().block());
     return ledger
         .block(number)
@@ -158,11 +493,11 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   @Override
   public synchronized void remove(String name) throws ParticipationException {
-    ChannelRuntime runtime = channels.remove(name);
-    if (runtime == null) {
-      throw new ParticipationException(Reason.NOT_FOUND, "channel does not exist");
-    }
-    runtime.close();
+    AutoCloseable served =
+        takeOut(name)
+            .orElseThrow(
+                () -> new ParticipationException(Reason.NOT_FOUND, "channel does not exist"));
+    closeQuietly(served);
     discard(name);
     LOG.info("removed channel {}", name);
   }
@@ -171,34 +506,51 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   public synchronized void close() {
     channels.values().forEach(ChannelRuntime::close);
     channels.clear();
+    followers.values().forEach(FollowerChannel::close);
+    followers.clear();
+    onboarding.values().forEach(entry -> entry.job.close());
+    onboarding.clear();
+    catchingUp.values().forEach(CatchUp::close);
+    catchingUp.clear();
   }
 
-  private ChannelConfig joinable(Block configBlock) throws ParticipationException {
-    ChannelConfig config;
+  /** Takes channel {@code name} out of this registry: its runtime, follower or onboarding. */
+  private Optional<AutoCloseable> takeOut(String name) {
+    ChannelRuntime runtime = channels.remove(name);
+    if (runtime != null) {
+      return Optional.of(runtime);
+    }
+    FollowerChannel follower = followers.remove(name);
+    if (follower != null) {
+      return Optional.of(follower);
+    }
+    CatchUp catchUp = catchingUp.remove(name);
+    if (catchUp != null) {
+      return Optional.of(catchUp);
+    }
+    return Optional.ofNullable(onboarding.remove(name)).map(entry -> entry.job);
+  }
+
+  private static void closeQuietly(AutoCloseable channel) {
     try {
-      config = ConfigBlockReader.read(configBlock);
+      channel.close();
+    } catch (Exception e) {
+      LOG.warn("closing {} failed: {}", channel, e.toString());
+    }
+  }
+
+  /** The join block's config; its reader checks the block is a whole config block. */
+  private static ChannelConfig joinable(Block configBlock) throws ParticipationException {
+    try {
+      return ConfigBlockReader.read(configBlock);
     } catch (InvalidConfigException e) {
       throw new ParticipationException(Reason.BAD_REQUEST, e.getMessage());
     }
-    if (config.blockNumber() != 0) {
-      // A node joining later needs the blocks before the config block: state transfer from the
-      // ledger, a later issue. Fabric's followers do the same catching up.
-      throw new ParticipationException(
-          Reason.BAD_REQUEST,
-          "joining with config block "
-              + config.blockNumber()
-              + " is not supported yet: join with the channel's genesis block");
-    }
-    try {
-      config.thisNode(node.identity().certificate());
-    } catch (NotAConsenterException e) {
-      throw new ParticipationException(Reason.BAD_REQUEST, e.getMessage());
-    }
-    return config;
   }
 
-  /** Removes whatever a channel left: its ledger and its WAL folder. */
+  /** Removes whatever a channel left: its ledger, its WAL folder and its pending join block. */
   private void discard(String name) {
+    node.onboarding().pendingJoins().remove(name);
     if (node.store().channel(name).isPresent()) {
       node.store().removeChannel(name);
     }

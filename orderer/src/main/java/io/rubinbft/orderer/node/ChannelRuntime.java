@@ -73,6 +73,20 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     this.forwarding = forwarding.apply(this::admitForwarded);
   }
 
+  /** What the registry does when this node's part in the channel's consensus changes. */
+  public interface Transitions {
+
+    /** An epoch started without this node: it must follow the channel. Replica thread. */
+    void leftConsenters();
+
+    /**
+     * A consenter sent frames of epoch {@code epoch}, newer than this node's: unless this node
+     * reaches it by itself (peers that switched a moment earlier send such frames too), it must
+     * catch up by pulling blocks. Network thread: must not block.
+     */
+    void behindReconfiguration(long epoch);
+  }
+
   /**
    * Starts serving the channel whose ledger is {@code ledger} (holding at least its genesis block)
    * under its newest config block: the replica of the ledger's consensus epoch, recovered from its
@@ -81,7 +95,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
    *
    * @throws InvalidConfigException when the channel's config cannot be served by this node
    */
-  public static ChannelRuntime start(NodeContext node, ChannelLedger ledger)
+  public static ChannelRuntime start(
+      NodeContext node, ChannelLedger ledger, Transitions transitions)
       throws InvalidConfigException {
     Block genesis = ledger.block(0).orElseThrow().block();
     ConfigStates configs =
@@ -92,14 +107,20 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
             ledger.block(ledger.height() - 1).orElseThrow().block());
     String channel = configs.committed().config().channelId();
     ChannelEpochs epochs = new ChannelEpochs(node, ledger, new FabricProposals(genesis, configs));
-    NewerEpochs newerEpochs = new NewerEpochs(channel);
+    NewerEpochs newerEpochs = new NewerEpochs(channel, transitions::behindReconfiguration);
     Optional<ReplicaHost> host =
         epochs
             .recover()
             .map(
                 first ->
                     new ReplicaHost(
-                        first, node.network(), ledger, epochs, newerEpochs::seen, node.tick()));
+                        first,
+                        node.network(),
+                        ledger,
+                        epochs,
+                        newerEpochs::seen,
+                        transitions::leftConsenters,
+                        node.tick()));
     host.ifPresent(h -> h.progress().listen(node.metrics().decisions(channel)));
     return new ChannelRuntime(
         ledger,

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.node;
 
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,10 +12,15 @@ final class NewerEpochs {
   private static final Logger LOG = LoggerFactory.getLogger(NewerEpochs.class);
 
   private final String channel;
+  private final LongConsumer onNewer;
   private final AtomicLong newest = new AtomicLong(-1);
 
-  NewerEpochs(String channel) {
+  /**
+   * @param onNewer told once per newer epoch, on the network thread: must not block
+   */
+  NewerEpochs(String channel, LongConsumer onNewer) {
     this.channel = channel;
+    this.onNewer = onNewer;
   }
 
   /** On the network thread: a peer's frame of epoch {@code epoch}, newer than this node's. */
@@ -22,6 +28,7 @@ final class NewerEpochs {
     long before = newest.getAndAccumulate(epoch, Math::max);
     if (epoch > before) {
       LOG.info("channel {}: a consenter runs epoch {}, newer than this node's", channel, epoch);
+      onNewer.accept(epoch);
     }
   }
 

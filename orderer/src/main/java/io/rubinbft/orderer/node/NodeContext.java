@@ -5,6 +5,8 @@ import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.metrics.OrdererMetrics;
+import io.rubinbft.orderer.onboarding.OnboardingSettings;
+import io.rubinbft.orderer.onboarding.PullContext;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -20,6 +22,8 @@ import java.time.Duration;
  * @param tick how long one bft-core tick lasts
  * @param clock wall time for certificate expiry and timestamps
  * @param metrics where the channels' replicas report their decisions
+ * @param onboarding how channels joined with a later config block, followers and lagging consenters
+ *     pull blocks from other orderers
  */
 public record NodeContext(
     SigningIdentity identity,
@@ -29,8 +33,14 @@ public record NodeContext(
     Path walRoot,
     Duration tick,
     Clock clock,
-    OrdererMetrics metrics) {
+    OrdererMetrics metrics,
+    OnboardingSettings onboarding) {
 
   /** 10 ms: SmartBFT's 200 ms batch interval is 20 ticks. */
   public static final Duration DEFAULT_TICK = Duration.ofMillis(10);
+
+  /** What pulling blocks from other orderers needs: this node's identity, TLS and limits. */
+  public PullContext pullContext() {
+    return onboarding.pullContext(identity, provider, clock);
+  }
 }

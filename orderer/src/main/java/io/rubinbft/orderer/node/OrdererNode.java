@@ -17,6 +17,10 @@ import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.metrics.OrdererMetrics;
+import io.rubinbft.orderer.onboarding.NodeTls;
+import io.rubinbft.orderer.onboarding.OnboardingSettings;
+import io.rubinbft.orderer.onboarding.PendingJoins;
+import io.rubinbft.orderer.onboarding.PullLimits;
 import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.operations.OperationsServer;
 import io.rubinbft.orderer.operations.VersionInfo;
@@ -28,6 +32,7 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,7 +96,8 @@ public final class OrdererNode implements AutoCloseable {
               config.walDirectory(),
               NodeContext.DEFAULT_TICK,
               Clock.systemUTC(),
-              metrics));
+              metrics,
+              onboarding(config, provider)));
       AtomicBroadcastService broadcast =
           new AtomicBroadcastService(
               channels,
@@ -174,6 +180,20 @@ public final class OrdererNode implements AutoCloseable {
         operations.address(),
         network.localAddress());
     return new OrdererNode(opened, channels, grpc, admin, operations, network);
+  }
+
+  /**
+   * Pulling uses the gRPC listener's key pair as client certificate; join blocks wait where Fabric
+   * keeps them, under the ledger folder's {@code pendingops/join}.
+   */
+  private static OnboardingSettings onboarding(NodeConfig config, CryptoProvider provider) {
+    return new OnboardingSettings(
+        config.tls().enabled()
+            ? Optional.of(NodeTls.of(config.tls(), new Sha256(provider)))
+            : Optional.empty(),
+        Optional.of(config.listen()),
+        PullLimits.defaults(),
+        new PendingJoins(config.ledgerDirectory().resolve("pendingops").resolve("join")));
   }
 
   private static ClusterNetwork startNetwork(NodeConfig config, ChannelRegistry channels)

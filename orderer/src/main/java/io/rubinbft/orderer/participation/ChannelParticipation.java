@@ -16,13 +16,16 @@ public interface ChannelParticipation {
   Optional<ChannelInfo> info(String channel);
 
   /**
-   * Joins the channel that {@code configBlock} (a genesis or later config block) describes: creates
-   * its ledger and its replica. Nothing is left behind when it fails.
+   * Joins the channel that {@code configBlock} describes: with its genesis block the channel is
+   * served at once; with a later config block it is onboarded first (the blocks before it pulled
+   * from the channel's orderers; status "onboarding"). The relation is "consenter" when this node
+   * is in the block's consenter set, else "follower". Nothing is left behind when it fails.
    *
    * @param configBlock the block as parsed from {@code configBlockBytes}
    * @param configBlockBytes the block exactly as received: the ledger stores blocks byte for byte
    * @throws ParticipationException with ALREADY_EXISTS, BAD_REQUEST (the block is not a valid join
-   *     block, or this node is not one of its consenters) or INTERNAL
+   *     block, or this node is neither a consenter nor a member of an orderer organization of the
+   *     channel) or INTERNAL
    */
   ChannelInfo join(Block configBlock, byte[] configBlockBytes) throws ParticipationException;
 

@@ -7,6 +7,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
@@ -80,16 +81,43 @@ public final class ServerTls {
     }
   }
 
+  /**
+   * Trust managers accepting certificates that chain to {@code roots}, e.g. the TLS CAs a channel
+   * config names.
+   *
+   * @throws IllegalArgumentException when {@code roots} is empty or cannot be used
+   */
+  public static TrustManager[] trustManagersOf(List<X509Certificate> roots) {
+    if (roots.isEmpty()) {
+      throw new IllegalArgumentException("no trusted CA certificate");
+    }
+    try {
+      TrustManagerFactory factory =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      factory.init(trustStoreOf(roots));
+      return factory.getTrustManagers();
+    } catch (GeneralSecurityException | IOException e) {
+      throw new IllegalArgumentException("cannot trust CAs " + roots + ": " + e.getMessage(), e);
+    }
+  }
+
   /** A key store trusting every certificate in the given PEM files. */
   public static KeyStore trustStore(List<Path> pemFiles)
+      throws GeneralSecurityException, IOException {
+    List<X509Certificate> roots = new ArrayList<>();
+    for (Path file : pemFiles) {
+      roots.addAll(Pem.certificates(file));
+    }
+    return trustStoreOf(roots);
+  }
+
+  private static KeyStore trustStoreOf(List<X509Certificate> certificates)
       throws GeneralSecurityException, IOException {
     KeyStore roots = KeyStore.getInstance("PKCS12");
     roots.load(null, null);
     int index = 0;
-    for (Path file : pemFiles) {
-      for (X509Certificate certificate : Pem.certificates(file)) {
-        roots.setCertificateEntry("root-" + index++, certificate);
-      }
+    for (X509Certificate certificate : certificates) {
+      roots.setCertificateEntry("root-" + index++, certificate);
     }
     return roots;
   }

@@ -251,6 +251,9 @@ class ReplicaHostTest {
           throw new IllegalStateException("this test orders no config block");
         },
         newerEpochsSeen::add,
+        () -> {
+          throw new IllegalStateException("this test orders no config block");
+        },
         TICK);
   }
 

@@ -80,7 +80,8 @@ class ConfigUpdateNodeTest {
     SigningIdentity orgAdmin = cluster.clientOrgAdmin();
 
     Envelope batchSize =
-        SignedUpdates.signed(batchSizeUpdate(config()), List.of(cluster.ordererAdmin()));
+        SignedUpdates.signed(
+            batchSizeUpdate(config(), NEW_MAX_MESSAGE_COUNT), List.of(cluster.ordererAdmin()));
     CompletableFuture<Void> flowing = inBackground(load(user, 60));
     assertThat(broadcast(0, batchSize).getStatus()).isEqualTo(Status.SUCCESS);
     flowing.get(120, TimeUnit.SECONDS);
@@ -205,14 +206,15 @@ class ConfigUpdateNodeTest {
         .config();
   }
 
-  /** BatchSize.MaxMessageCount down to {@link #NEW_MAX_MESSAGE_COUNT}, the rest unchanged. */
-  private static ConfigUpdate batchSizeUpdate(Config config) throws InvalidProtocolBufferException {
+  /** BatchSize.MaxMessageCount set to {@code maxMessageCount}, the rest unchanged. */
+  static ConfigUpdate batchSizeUpdate(Config config, int maxMessageCount)
+      throws InvalidProtocolBufferException {
     ConfigGroup channel = config.getChannelGroup();
     ConfigGroup orderer = channel.getGroupsOrThrow("Orderer");
     ConfigValue batch = orderer.getValuesOrThrow("BatchSize");
     BatchSize size =
         BatchSize.parseFrom(batch.getValue()).toBuilder()
-            .setMaxMessageCount(NEW_MAX_MESSAGE_COUNT)
+            .setMaxMessageCount(maxMessageCount)
             .build();
     ConfigValue changed =
         batch.toBuilder().setVersion(batch.getVersion() + 1).setValue(size.toByteString()).build();

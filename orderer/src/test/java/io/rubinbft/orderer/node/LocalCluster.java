@@ -50,10 +50,15 @@ final class LocalCluster implements AutoCloseable {
   final NetworkSummary network;
   final List<OrdererNode> nodes = new ArrayList<>();
   private final List<Path> configs;
+  private final Optional<Spare> spare;
 
-  private LocalCluster(NetworkSummary network, List<Path> configs) {
+  /** A fifth orderer of the same organization that is not in the channel's consenter set. */
+  record Spare(NetworkSummary.Node node, Path config) {}
+
+  private LocalCluster(NetworkSummary network, List<Path> configs, Optional<Spare> spare) {
     this.network = network;
     this.configs = configs;
+    this.spare = spare;
   }
 
   /** Generates a 4-node network's files under {@code dir}; no node runs yet. */
@@ -63,15 +68,44 @@ final class LocalCluster implements AutoCloseable {
 
   /** Generates the files of a network of {@code size} consenters under {@code dir}. */
   static LocalCluster generate(Path dir, int size) throws IOException {
-    PortPlan ports =
-        new PortPlan(
-            FreePorts.block(size),
-            FreePorts.block(size),
-            FreePorts.block(size),
-            FreePorts.block(size));
     NetworkSummary network =
-        LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, size, ports, 10));
-    return new LocalCluster(network, LocalNodeConfigs.write(network));
+        LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, size, ports(size), 10));
+    return new LocalCluster(network, LocalNodeConfigs.write(network), Optional.empty());
+  }
+
+  /**
+   * Generates a four-consenter network and a fifth orderer of the same organization outside the
+   * consenter set (crypto is made for five, then the genesis block for the first four).
+   */
+  static LocalCluster generateWithSpare(Path dir) throws IOException {
+    PortPlan ports = ports(5);
+    NetworkSummary five = LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 5, ports, 10));
+    Files.delete(five.genesisBlock());
+    NetworkSummary four = LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 4, ports, 10));
+    List<Path> configs = LocalNodeConfigs.write(five);
+    return new LocalCluster(
+        four,
+        configs.subList(0, 4),
+        Optional.of(new Spare(five.nodes().getLast(), configs.getLast())));
+  }
+
+  private static PortPlan ports(int nodes) {
+    return new PortPlan(
+        FreePorts.block(nodes),
+        FreePorts.block(nodes),
+        FreePorts.block(nodes),
+        FreePorts.block(nodes));
+  }
+
+  /** The spare orderer's files and ports. */
+  Spare spare() {
+    return spare.orElseThrow();
+  }
+
+  /** Starts the spare orderer (which resumes whatever its data folder holds). */
+  OrdererNode startSpare() throws Exception {
+    return OrdererNode.start(
+        NodeConfigLoader.load(spare().config(), Map.of()), new LogLevels("info"));
   }
 
   void startAll() throws Exception {
@@ -101,7 +135,12 @@ final class LocalCluster implements AutoCloseable {
   }
 
   HttpResponse<String> join(OrdererNode node) throws Exception {
-    return admin().join(node.adminAddress().getPort(), Files.readAllBytes(network.genesisBlock()));
+    return join(node, Files.readAllBytes(network.genesisBlock()));
+  }
+
+  /** {@code osnadmin channel join --config-block}: with any config block of the channel. */
+  HttpResponse<String> join(OrdererNode node, byte[] configBlock) throws Exception {
+    return admin().join(node.adminAddress().getPort(), configBlock);
   }
 
   /** {@code osnadmin channel update}: PUT of a CONFIG_UPDATE envelope. */
@@ -114,7 +153,7 @@ final class LocalCluster implements AutoCloseable {
     return admin().fetch(node.adminAddress().getPort(), CHANNEL, blockId);
   }
 
-  private AdminApi admin() throws Exception {
+  AdminApi admin() throws Exception {
     return AdminApi.as(network.ordererAdmin());
   }
 
@@ -181,18 +220,19 @@ final class LocalCluster implements AutoCloseable {
   private static String describe(List<OrdererNode> of) {
     StringBuilder text = new StringBuilder();
     for (OrdererNode node : of) {
-      ChannelRuntime runtime = node.channels().runtime(CHANNEL).orElseThrow();
-      runtime
-          .host()
-          .ifPresent(
+      node.channels()
+          .runtime(CHANNEL)
+          .flatMap(ChannelRuntime::host)
+          .ifPresentOrElse(
               host ->
                   text.append("epoch ")
                       .append(host.epoch().epoch())
                       .append(' ')
                       .append(host.status())
                       .append(' ')
-                      .append(host.failure().orElse(host.member() ? "running" : "follower")));
-      text.append(" height ").append(runtime.ledger().height()).append('\n');
+                      .append(host.failure().orElse(host.member() ? "running" : "left")),
+              () -> text.append("follower"));
+      text.append(" height ").append(ledger(node).height()).append('\n');
     }
     return text.toString();
   }
@@ -241,8 +281,9 @@ final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /** The node's ledger of the channel, whether it orders or follows it. */
   static ChannelLedger ledger(OrdererNode node) {
-    return node.channels().runtime(CHANNEL).orElseThrow().ledger();
+    return node.channels().channel(CHANNEL).orElseThrow().ledger();
   }
 
   private static int transactions(ChannelLedger ledger) {
@@ -255,7 +296,11 @@ final class LocalCluster implements AutoCloseable {
 
   /** Every block of the node's chain. */
   static List<Block> blocks(OrdererNode node) {
-    ChannelLedger ledger = ledger(node);
+    return blocksOf(ledger(node));
+  }
+
+  /** Every block of {@code ledger}. */
+  static List<Block> blocksOf(ChannelLedger ledger) {
     List<Block> blocks = new ArrayList<>();
     for (long n = 0; n < ledger.height(); n++) {
       blocks.add(ledger.block(n).orElseThrow().block());

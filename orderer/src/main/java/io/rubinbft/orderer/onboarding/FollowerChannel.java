@@ -1,0 +1,151 @@
+package io.rubinbft.orderer.onboarding;
+
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.HeightSubscription;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.consensus.ConfigStates;
+import io.rubinbft.orderer.service.ServedChannel;
+import io.rubinbft.orderer.service.SubmitOutcome;
+import io.rubinbft.orderer.validation.ChannelRules;
+import java.util.Optional;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A channel this node serves without ordering (Fabric's consensus relation "follower"): it is not
+ * in the channel's consenter set, so a thread of its own keeps pulling new blocks from the
+ * consenters, checks and appends them ({@link VerifyingAppender}), and Deliver serves what the
+ * ledger holds under the newest config pulled. Broadcast is refused: transactions go to consenters.
+ * When a pulled config block makes this node a consenter, pulling stops and the node is told, so
+ * that it starts its replica on the same ledger.
+ */
+public final class FollowerChannel implements ServedChannel, AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(FollowerChannel.class);
+
+  private final ChannelLedger ledger;
+  private final ConfigStates configs;
+  private final VerifyingAppender appender;
+  private final HeightSubscription commits;
+  private final BlockPuller puller;
+  private final PullContext context;
+  private final Runnable becameConsenter;
+  private final Thread thread;
+  private volatile boolean stopped;
+
+  private FollowerChannel(
+      ChannelLedger ledger,
+      VerifyingAppender appender,
+      PullContext context,
+      Runnable becameConsenter) {
+    this.ledger = ledger;
+    this.appender = appender;
+    this.configs = appender.configs().orElseThrow();
+    this.commits = ledger.onHeight(configs::heightReached);
+    this.context = context;
+    this.becameConsenter = becameConsenter;
+    this.puller = new BlockPuller(ledger.name(), configs::committed, context);
+    this.thread =
+        Thread.ofPlatform().name("follower-" + ledger.name()).daemon().unstarted(this::run);
+  }
+
+  /**
+   * Starts following the channel whose ledger is {@code ledger} (it holds at least block 0).
+   *
+   * @param becameConsenter called on the follower's thread, once, after it appended a config block
+   *     that lists this node as a consenter; pulling has stopped by then
+   * @throws InvalidConfigException when the ledger's newest config cannot be read
+   */
+  public static FollowerChannel start(
+      PullContext context, ChannelLedger ledger, Runnable becameConsenter)
+      throws InvalidConfigException {
+    FollowerChannel follower =
+        new FollowerChannel(
+            ledger,
+            new VerifyingAppender(ledger, context.provider(), context.clock()),
+            context,
+            becameConsenter);
+    follower.thread.start();
+    return follower;
+  }
+
+  /** The newest config pulled. */
+  public ChannelConfig config() {
+    return configs.committed().config();
+  }
+
+  @Override
+  public ChannelRules rules() {
+    return configs.committed().rules();
+  }
+
+  @Override
+  public ChannelLedger ledger() {
+    return ledger;
+  }
+
+  @Override
+  public SubmitOutcome submit(Envelope envelope, String txId) {
+    return notOrdering();
+  }
+
+  @Override
+  public SubmitOutcome submitConfigUpdate(Envelope update) {
+    return notOrdering();
+  }
+
+  /** Stops pulling; the ledger stays as it is. */
+  @Override
+  public void close() {
+    stopped = true;
+    puller.close();
+    commits.close();
+    if (Thread.currentThread() != thread) {
+      thread.interrupt();
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private SubmitOutcome notOrdering() {
+    return new SubmitOutcome.NotServing(
+        "this orderer follows channel '"
+            + ledger.name()
+            + "' without ordering it: send to a consenter of the channel");
+  }
+
+  private void run() {
+    try {
+      puller.follow(ledger.height(), this::accept);
+    } catch (InterruptedException e) {
+      return;
+    }
+    if (!stopped && isConsenter()) {
+      LOG.info(
+          "channel {}: config block {} makes this node a consenter",
+          ledger.name(),
+          config().blockNumber());
+      becameConsenter.run();
+    }
+  }
+
+  /** Appends a checked block; a config block listing this node ends following. */
+  private Optional<String> accept(Block block) {
+    long before = configs.committed().config().blockNumber();
+    Optional<String> rejected = appender.accept(block);
+    if (rejected.isEmpty() && config().blockNumber() != before && isConsenter()) {
+      puller.close();
+    }
+    return rejected;
+  }
+
+  private boolean isConsenter() {
+    return config().consenters().withCertificate(context.identity().certificate()).isPresent();
+  }
+}

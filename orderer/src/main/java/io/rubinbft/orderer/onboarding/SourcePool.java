@@ -1,0 +1,188 @@
+package io.rubinbft.orderer.onboarding;
+
+import io.grpc.ChannelCredentials;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.TlsChannelCredentials;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.Consenter;
+import io.rubinbft.orderer.client.GrpcClients;
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.consensus.ConfigState;
+import io.rubinbft.orderer.tls.ServerTls;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The orderers blocks are pulled from: the Deliver endpoints of the config in force, over TLS with
+ * the server certificate checked against the TLS CAs of the consenters' organizations and this
+ * node's own TLS certificate as the client's. Sources are asked in turn; one that failed, lied or
+ * was slow is left alone for a backoff that doubles per failure in a row (bounded), so a liar is
+ * asked rarely and an honest source that was merely slow is asked again soon. Thread-safe.
+ */
+final class SourcePool implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SourcePool.class);
+
+  /** One orderer to pull from. */
+  static final class Source {
+    private final HostPort endpoint;
+    private final ManagedChannel channel;
+    private int failures;
+    private long freeAtNanos;
+
+    private Source(HostPort endpoint, ManagedChannel channel) {
+      this.endpoint = endpoint;
+      this.channel = channel;
+    }
+
+    HostPort endpoint() {
+      return endpoint;
+    }
+
+    ManagedChannel channel() {
+      return channel;
+    }
+
+    @Override
+    public String toString() {
+      return endpoint.toString();
+    }
+  }
+
+  private final PullContext context;
+  private List<Source> sources = List.of();
+  private long configBlock = -1;
+  private int cursor;
+  private boolean closed;
+
+  SourcePool(PullContext context) {
+    this.context = context;
+  }
+
+  /**
+   * Takes the endpoints and TLS CAs of {@code config} unless they are those of its config block.
+   */
+  synchronized void use(ConfigState config) {
+    if (config.config().blockNumber() == configBlock || closed) {
+      return;
+    }
+    List<HostPort> endpoints = endpoints(config.config());
+    ChannelCredentials credentials = credentials(config);
+    sources.forEach(source -> GrpcClients.close(source.channel));
+    List<Source> fresh = new ArrayList<>();
+    for (HostPort endpoint : endpoints) {
+      fresh.add(new Source(endpoint, GrpcClients.open(endpoint, credentials)));
+    }
+    sources = List.copyOf(fresh);
+    configBlock = config.config().blockNumber();
+    cursor = 0;
+    LOG.info(
+        "channel {}: pulling from {} (config block {})",
+        config.config().channelId(),
+        endpoints,
+        configBlock);
+  }
+
+  /**
+   * The next source in turn that is not left alone, waiting for the first one to be free when all
+   * are; empty when the pool is closed or the config names no endpoint.
+   */
+  Optional<Source> next() throws InterruptedException {
+    while (true) {
+      long waitNanos;
+      synchronized (this) {
+        if (closed || sources.isEmpty()) {
+          return Optional.empty();
+        }
+        long now = System.nanoTime();
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < sources.size(); i++) {
+          Source source = sources.get((cursor + i) % sources.size());
+          if (source.freeAtNanos - now <= 0) {
+            cursor = (cursor + i + 1) % sources.size();
+            return Optional.of(source);
+          }
+          earliest = Math.min(earliest, source.freeAtNanos - now);
+        }
+        waitNanos = earliest;
+      }
+      TimeUnit.NANOSECONDS.sleep(waitNanos);
+    }
+  }
+
+  /** Every source, whether left alone or not. */
+  synchronized List<Source> all() {
+    return sources;
+  }
+
+  /** {@code source} failed, lied or was slow: it is left alone for a while. */
+  synchronized void failed(Source source, String reason) {
+    source.failures++;
+    long backoff = context.limits().backoff(source.failures).toNanos();
+    source.freeAtNanos = System.nanoTime() + backoff;
+    LOG.warn(
+        "pulling from {} failed ({} in a row), next try in {} ms: {}",
+        source.endpoint,
+        source.failures,
+        TimeUnit.NANOSECONDS.toMillis(backoff),
+        reason);
+  }
+
+  /** {@code source} sent a block that was accepted: its failures are forgiven. */
+  synchronized void served(Source source) {
+    source.failures = 0;
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    sources.forEach(source -> GrpcClients.close(source.channel));
+    sources = List.of();
+  }
+
+  /** Every orderer organization's Deliver endpoints, sorted, except this node's own. */
+  private List<HostPort> endpoints(ChannelConfig config) {
+    TreeSet<String> addresses = new TreeSet<>();
+    config.ordererEndpoints().values().forEach(addresses::addAll);
+    List<HostPort> endpoints = new ArrayList<>();
+    for (String address : addresses) {
+      HostPort endpoint = HostPort.parse(address);
+      if (context.self().filter(endpoint::equals).isEmpty()) {
+        endpoints.add(endpoint);
+      }
+    }
+    return endpoints;
+  }
+
+  private ChannelCredentials credentials(ConfigState config) {
+    if (context.tls().isEmpty()) {
+      return InsecureChannelCredentials.create();
+    }
+    return TlsChannelCredentials.newBuilder()
+        .trustManager(ServerTls.trustManagersOf(ordererTlsCas(config)))
+        .keyManager(context.tls().get().keys())
+        .build();
+  }
+
+  /** The TLS root and intermediate CAs of the organizations the consenters belong to. */
+  private static List<X509Certificate> ordererTlsCas(ConfigState config) {
+    List<X509Certificate> cas = new ArrayList<>();
+    config.config().consenters().consenters().stream()
+        .map(Consenter::mspId)
+        .distinct()
+        .flatMap(mspId -> config.rules().msps().msp(mspId).stream())
+        .forEach(
+            msp -> {
+              cas.addAll(msp.tlsRootCertificates());
+              cas.addAll(msp.tlsIntermediateCertificates());
+            });
+    return cas;
+  }
+}

@@ -1,0 +1,251 @@
+package io.rubinbft.orderer.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.bootstrap.NetworkSummary;
+import io.rubinbft.orderer.client.BlockStream;
+import io.rubinbft.orderer.client.SeekInfos;
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.configtx.SignedUpdates;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.loadgen.OrdererChannels;
+import io.rubinbft.orderer.onboarding.FollowerChannel;
+import io.rubinbft.orderer.participation.ChannelInfo;
+import io.rubinbft.orderer.testing.ScriptedDeliver;
+import io.rubinbft.orderer.testing.ScriptedDeliver.Lie;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.hyperledger.fabric.protos.common.Block;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A fifth orderer that is not in the channel's consenter set joins a running 4-node channel with
+ * its latest config block ({@code osnadmin channel join --config-block}), as Fabric v3 allows: it
+ * onboards (pulls blocks 0..s-1 from the consenters, checks them, anchors them to the join block),
+ * becomes an active follower, serves the same blocks through Deliver and keeps following new ones.
+ * Lying sources are passed over, and a crash during onboarding resumes from the ledger's height.
+ */
+class OnboardingNodeTest {
+
+  private static final Duration PATIENCE = Duration.ofSeconds(120);
+
+  /**
+   * Transactions before the config update: at most 10 a block, so the update is block 5 or later.
+   */
+  private static final int BEFORE_UPDATE = 40;
+
+  private static final int AFTER_UPDATE = 10;
+
+  @TempDir Path dir;
+
+  private LocalCluster cluster;
+  private final List<AutoCloseable> opened = new ArrayList<>();
+
+  @AfterEach
+  void stop() throws Exception {
+    for (AutoCloseable resource : opened.reversed()) {
+      resource.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void aNonConsenterJoinsWithTheLatestConfigBlockServesTheSameChainAndFollows() throws Exception {
+    cluster = LocalCluster.generateWithSpare(dir);
+    byte[] joinBlock = chainWithConfigUpdate();
+    OrdererNode spare = opened(cluster.startSpare());
+
+    HttpResponse<String> joined = cluster.join(spare, joinBlock);
+    assertThat(joined.statusCode()).as(joined.body()).isEqualTo(201);
+    assertThat(joined.body())
+        .contains("\"consensusRelation\":\"follower\"", "\"status\":\"onboarding\"");
+
+    ChannelInfo info = awaitActive(spare);
+    assertThat(info.consensusRelation()).isEqualTo("follower");
+    OrdererNode consenter = cluster.nodes.getFirst();
+    awaitHeight(follower(spare), LocalCluster.ledger(consenter).height());
+    assertThat(deliverAll(spare)).isEqualTo(deliverAll(consenter));
+
+    cluster.submit(new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC()), 10);
+    cluster.awaitTransactions(BEFORE_UPDATE + 1 + AFTER_UPDATE + 10);
+    awaitHeight(follower(spare), LocalCluster.ledger(consenter).height());
+    assertThat(deliverAll(spare)).isEqualTo(deliverAll(consenter));
+    assertThat(follower(spare).ledger().block(0).orElseThrow().bytes())
+        .isEqualTo(LocalCluster.ledger(consenter).block(0).orElseThrow().bytes());
+  }
+
+  @Test
+  void liarsAmongTheConsentersArePassedOver() throws Exception {
+    cluster = LocalCluster.generateWithSpare(dir);
+    byte[] joinBlock = chainWithConfigUpdate();
+    List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
+    cluster.stopAll();
+    // The consenters' endpoints now serve the chain, three of them lying; asked in port order.
+    List<ScriptedDeliver> sources =
+        serveInsteadOfConsenters(
+            chain, List.of(Lie.FLIP_SIGNATURE, Lie.WRONG_PREVIOUS_HASH, Lie.TRUNCATE));
+    OrdererNode spare = opened(cluster.startSpare());
+
+    assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
+    awaitActive(spare);
+    awaitHeight(follower(spare), chain.size());
+
+    assertThat(LocalCluster.blocksOf(follower(spare).ledger()).subList(0, chain.size()))
+        .isEqualTo(chain);
+    for (ScriptedDeliver source : sources) {
+      assertThat(source.requests()).as("requests to %s", source.address()).isPositive();
+    }
+  }
+
+  @Test
+  void aCrashDuringOnboardingResumesFromTheLedgersHeight() throws Exception {
+    cluster = LocalCluster.generateWithSpare(dir);
+    byte[] joinBlock = chainWithConfigUpdate();
+    List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
+    cluster.stopAll();
+    // Every source serves blocks 0..2 and then falls silent: onboarding stalls at height 3.
+    List<ScriptedDeliver> stalling = serveInsteadOfConsenters(chain, List.of());
+    stalling.forEach(source -> source.lie(Lie.HANG, 3));
+    OrdererNode spare = cluster.startSpare();
+    assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
+    awaitInfoHeight(spare, 3);
+    spare.close();
+    for (ScriptedDeliver source : stalling) {
+      source.close();
+    }
+    cluster.startAll();
+
+    OrdererNode restarted = opened(cluster.startSpare());
+    awaitActive(restarted);
+    awaitHeight(follower(restarted), chain.size());
+
+    assertThat(LocalCluster.blocksOf(follower(restarted).ledger()).subList(0, chain.size()))
+        .isEqualTo(chain);
+    Path pending =
+        cluster
+            .spare()
+            .node()
+            .dataDir()
+            .resolve("ledger/pendingops/join/" + LocalCluster.CHANNEL + ".join");
+    assertThat(pending).doesNotExist();
+  }
+
+  /**
+   * Starts the four consenters, orders 20 transactions, a BatchSize update (through {@code osnadmin
+   * channel update}) and 10 more; returns the latest config block as {@code osnadmin channel fetch
+   * config} gets it.
+   */
+  private byte[] chainWithConfigUpdate() throws Exception {
+    cluster.startAndJoin();
+    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
+    cluster.submit(client, BEFORE_UPDATE);
+    ChannelRuntime runtime =
+        cluster.nodes.getFirst().channels().runtime(LocalCluster.CHANNEL).orElseThrow();
+    HttpResponse<String> updated =
+        cluster.update(
+            cluster.nodes.getFirst(),
+            SignedUpdates.signed(
+                    ConfigUpdateNodeTest.batchSizeUpdate(runtime.config().config(), 20),
+                    List.of(cluster.ordererAdmin()))
+                .toByteArray());
+    assertThat(updated.statusCode()).as(updated.body()).isEqualTo(201);
+    cluster.submit(client, AFTER_UPDATE);
+    cluster.awaitTransactions(BEFORE_UPDATE + 1 + AFTER_UPDATE);
+    HttpResponse<byte[]> config = cluster.fetch(cluster.nodes.getFirst(), "config");
+    assertThat(config.statusCode()).isEqualTo(200);
+    assertThat(Block.parseFrom(config.body()).getHeader().getNumber()).isPositive();
+    return config.body();
+  }
+
+  /**
+   * Deliver services on the consenters' endpoints, with their TLS key pairs, serving {@code chain}:
+   * the i-th in port order lies {@code lies.get(i)} from block i+1 on, the rest are honest.
+   */
+  private List<ScriptedDeliver> serveInsteadOfConsenters(List<Block> chain, List<Lie> lies)
+      throws Exception {
+    List<ScriptedDeliver> sources = new ArrayList<>();
+    List<NetworkSummary.Node> nodes = cluster.network.nodes();
+    for (int i = 0; i < nodes.size(); i++) {
+      NetworkSummary.Node node = nodes.get(i);
+      TlsSettings tls =
+          new TlsSettings(
+              true, node.tlsCert(), node.tlsKey(), List.of(node.tlsCaCert()), false, List.of());
+      ScriptedDeliver source =
+          opened(
+              ScriptedDeliver.start(
+                  new HostPort(node.host(), node.broadcastPort()), tls, () -> chain));
+      if (i < lies.size()) {
+        source.lie(lies.get(i), i + 1L);
+      }
+      sources.add(source);
+    }
+    return sources;
+  }
+
+  private static ChannelInfo awaitActive(OrdererNode node) throws InterruptedException {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    Optional<ChannelInfo> info = node.channels().info(LocalCluster.CHANNEL);
+    while (!info.orElseThrow().status().equals("active") && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(100);
+      info = node.channels().info(LocalCluster.CHANNEL);
+    }
+    assertThat(info.orElseThrow().status()).isEqualTo("active");
+    return info.get();
+  }
+
+  private static void awaitInfoHeight(OrdererNode node, long height) throws InterruptedException {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (node.channels().info(LocalCluster.CHANNEL).orElseThrow().height() < height
+        && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+    assertThat(node.channels().info(LocalCluster.CHANNEL).orElseThrow().height()).isEqualTo(height);
+  }
+
+  private static void awaitHeight(FollowerChannel follower, long height)
+      throws InterruptedException {
+    assertThat(follower.ledger().awaitHeight(height, PATIENCE)).isTrue();
+  }
+
+  private static FollowerChannel follower(OrdererNode node) {
+    return node.channels().follower(LocalCluster.CHANNEL).orElseThrow();
+  }
+
+  /** Every block of the node's chain as its Deliver service answers a client of the channel. */
+  private List<Block> deliverAll(OrdererNode node) throws Exception {
+    ChannelLedger ledger = node.channels().channel(LocalCluster.CHANNEL).orElseThrow().ledger();
+    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
+    NetworkSummary.Node first = cluster.network.nodes().getFirst();
+    try (OrdererChannels connection =
+        OrdererChannels.connect(
+            List.of(new HostPort("localhost", node.grpcAddress().getPort())),
+            new OrdererChannels.ClientTls(
+                Optional.of(first.tlsCaCert()), Optional.empty(), Optional.empty()))) {
+      long last = ledger.height() - 1;
+      return BlockStream.readAll(
+          connection.channels().getFirst(),
+          client.seek(LocalCluster.CHANNEL, SeekInfos.range(0, last), ByteString.EMPTY),
+          (int) last + 1,
+          PATIENCE,
+          "the chain of " + node.grpcAddress());
+    }
+  }
+
+  private <T extends AutoCloseable> T opened(T resource) {
+    opened.add(resource);
+    return resource;
+  }
+}

@@ -1,0 +1,93 @@
+package io.rubinbft.orderer.onboarding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.ledger.BlockStore;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.consensus.ConfigState;
+import io.rubinbft.orderer.testing.ScriptedDeliver;
+import io.rubinbft.orderer.testing.ScriptedDeliver.Lie;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.hyperledger.fabric.protos.common.Block;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Pulling Fabric's own chain over TLS from orderers of which all but one lie. Sources are asked in
+ * the order of their endpoints, so the liars are met first, each from the block the previous one
+ * failed at: a flipped signature byte at block 3, a wrong previous hash at 5, an answer ending
+ * early at 7, silence at 8. The honest one serves the rest; the ledger ends up holding Fabric's
+ * chain byte for byte.
+ */
+class BlockPullerTest {
+
+  private static final List<Block> CHAIN = FixturePulling.chain();
+
+  @TempDir Path dir;
+  private final List<ScriptedDeliver> servers = new ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    servers.forEach(ScriptedDeliver::close);
+  }
+
+  @Test
+  void everyLiarIsLeftForTheNextSourceAndTheChainIsFabrics() throws Exception {
+    List<Lie> lies = List.of(Lie.FLIP_SIGNATURE, Lie.WRONG_PREVIOUS_HASH, Lie.TRUNCATE, Lie.HANG);
+    List<Long> at = List.of(3L, 5L, 7L, 8L);
+    List<ScriptedDeliver> byEndpoint = startSources(lies, at);
+    ConfigState sources = configNaming(byEndpoint);
+    try (BlockStore store = FixturePulling.store(dir);
+        BlockPuller puller =
+            new BlockPuller(
+                FixturePulling.CHANNEL,
+                () -> sources,
+                FixturePulling.context(FixturePulling.quickLimits()))) {
+      ChannelLedger ledger = store.createChannel(FixturePulling.CHANNEL);
+      VerifyingAppender appender =
+          new VerifyingAppender(ledger, FixturePulling.CRYPTO, Clock.systemUTC());
+
+      assertThat(puller.pullRange(0, FixturePulling.HEIGHT - 1, appender)).isTrue();
+
+      assertThat(ledger.height()).isEqualTo(FixturePulling.HEIGHT);
+      for (int n = 0; n < FixturePulling.HEIGHT; n++) {
+        assertThat(ledger.block(n).orElseThrow().bytes()).isEqualTo(CHAIN.get(n).toByteString());
+      }
+      for (ScriptedDeliver server : byEndpoint) {
+        assertThat(server.requests()).as("requests to %s", server.address()).isEqualTo(1);
+      }
+    }
+  }
+
+  /**
+   * One source per lie and an honest one last, in the order the puller asks them (the endpoints'
+   * text order), each lying from the matching block on.
+   */
+  private List<ScriptedDeliver> startSources(List<Lie> lies, List<Long> at) throws Exception {
+    for (int i = 0; i <= lies.size(); i++) {
+      servers.add(
+          ScriptedDeliver.start(new HostPort("127.0.0.1", 0), FixturePulling.tls(), () -> CHAIN));
+    }
+    List<ScriptedDeliver> byEndpoint =
+        servers.stream().sorted(Comparator.comparing(BlockPullerTest::endpoint)).toList();
+    for (int i = 0; i < lies.size(); i++) {
+      byEndpoint.get(i).lie(lies.get(i), at.get(i));
+    }
+    return byEndpoint;
+  }
+
+  private static String endpoint(ScriptedDeliver server) {
+    return "127.0.0.1:" + server.address().getPort();
+  }
+
+  private static ConfigState configNaming(List<ScriptedDeliver> sources) {
+    return FixturePulling.configWithEndpoints(
+        sources.stream().map(BlockPullerTest::endpoint).toList());
+  }
+}
