@@ -44,12 +44,13 @@ public final class FabricRequests {
   }
 
   /**
-   * The request an envelope of a decided block was ordered as.
+   * The request an envelope of a decided block was ordered as, and the one an envelope another
+   * consenter forwarded is offered as.
    *
    * @throws IllegalStateException when it is not an envelope with a channel header, which cannot
-   *     happen for an envelope the replicas validated and decided
+   *     happen for an envelope that passed a backup's check
    */
-  static Request ofOrdered(byte[] envelope, Sha256 sha256) {
+  public static Request ofOrdered(byte[] envelope, Sha256 sha256) {
     try {
       Payload payload = Payload.parseFrom(Envelope.parseFrom(envelope).getPayload());
       ChannelHeader header = ChannelHeader.parseFrom(payload.getHeader().getChannelHeader());
@@ -59,7 +60,7 @@ public final class FabricRequests {
       }
       return request(key(header.getTxId(), envelope, sha256), envelope);
     } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("a decided envelope does not decode", e);
+      throw new IllegalStateException("a checked envelope does not decode", e);
     }
   }
 }

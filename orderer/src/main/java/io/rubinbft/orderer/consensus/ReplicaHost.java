@@ -50,6 +50,11 @@ import org.slf4j.LoggerFactory;
  * sender's epoch: another epoch's never reach the replica; an older one's is dropped (and a member
  * of the previous epoch that sent it is told of this one), a newer one's tells the channel this
  * node may be behind a reconfiguration.
+ *
+ * <p>A client envelope this node's pool took and did not see decided within the channel's {@code
+ * request_forward_timeout} goes to the primary, and after one more timeout to every other consenter
+ * ({@link PendingForwards}), on topic {@link #forwardTopic}: a client may have sent it to this
+ * backup only, and the primary cannot order what it never got.
  */
 public final class ReplicaHost implements AutoCloseable {
 
@@ -65,7 +70,11 @@ public final class ReplicaHost implements AutoCloseable {
 
   private sealed interface Input {}
 
-  private record ClientInput(Request request, CompletableFuture<Optional<String>> outcome)
+  /**
+   * @param forwarded whether another consenter forwarded it (never forwarded on by this node)
+   */
+  private record ClientInput(
+      Request request, boolean forwarded, CompletableFuture<Optional<String>> outcome)
       implements Input {}
 
   private record PeerInput(long epoch, int from, Message message) implements Input {}
@@ -81,6 +90,8 @@ public final class ReplicaHost implements AutoCloseable {
   private final BlockingQueue<Input> inputs = new ArrayBlockingQueue<>(QUEUE);
   private final PeerDrops drops = new PeerDrops();
   private final ReplicaProgress progress = new ReplicaProgress();
+  private final ForwardCounts forwards = new ForwardCounts();
+  private final PendingForwards pendingForwards;
   private final Thread thread;
   private volatile EpochReplica epoch;
   // The members of the epoch before this one: told of the new epoch when they send old frames.
@@ -90,6 +101,7 @@ public final class ReplicaHost implements AutoCloseable {
   private volatile boolean member = true;
   private volatile boolean running = true;
   private volatile String failure;
+  private long ticks;
 
   /**
    * Starts hosting {@code first} (fresh or recovered from its WAL).
@@ -118,6 +130,7 @@ public final class ReplicaHost implements AutoCloseable {
     this.leftConsenters = leftConsenters;
     this.tickNanos = tick.toNanos();
     this.status = first.replica().status();
+    this.pendingForwards = new PendingForwards(first.config().pbft().requestPoolSize());
     network.register(channel, this::onPeerMessage);
     this.thread = Thread.ofPlatform().name("replica-" + channel).daemon().start(this::run);
   }
@@ -128,11 +141,24 @@ public final class ReplicaHost implements AutoCloseable {
    * "duplicate: ...", "request too large: ..."), also when this host's queue is full.
    */
   public CompletableFuture<Optional<String>> submit(String txId, byte[] envelope) {
+    return submit(txId, envelope, false);
+  }
+
+  /**
+   * {@link #submit} for an envelope another consenter forwarded (and this node checked): this node
+   * does not forward it on.
+   */
+  public CompletableFuture<Optional<String>> submitForwarded(String key, byte[] envelope) {
+    return submit(key, envelope, true);
+  }
+
+  private CompletableFuture<Optional<String>> submit(
+      String key, byte[] envelope, boolean forwarded) {
     CompletableFuture<Optional<String>> outcome = new CompletableFuture<>();
-    Request request = FabricRequests.request(txId, envelope);
+    Request request = FabricRequests.request(key, envelope);
     if (!member) {
       outcome.complete(Optional.of("not a consenter: this node follows channel '" + channel + "'"));
-    } else if (!running || !inputs.offer(new ClientInput(request, outcome))) {
+    } else if (!running || !inputs.offer(new ClientInput(request, forwarded, outcome))) {
       outcome.complete(Optional.of("pool full: the replica of channel '" + channel + "' is busy"));
     }
     return outcome;
@@ -187,6 +213,35 @@ public final class ReplicaHost implements AutoCloseable {
 
   public PeerDrops drops() {
     return drops;
+  }
+
+  /** Envelopes forwarded to and from the other consenters. */
+  public ForwardCounts forwards() {
+    return forwards;
+  }
+
+  /** The cluster-network topic of forwarded envelopes of {@code channel}. */
+  public static String forwardTopic(String channel) {
+    // No Fabric channel name can hold '+': no channel's consensus topic is this.
+    return channel + "+forward";
+  }
+
+  /**
+   * Sends {@code envelope} (pending in this node's pool) to every other consenter of the current
+   * epoch, for their pools: a CONFIG envelope at once, since operators send config updates to one
+   * orderer; a client's envelope when the primary did not order it in time.
+   */
+  public void forwardToOthers(byte[] envelope) {
+    EpochReplica current = epoch;
+    if (!member) {
+      return;
+    }
+    for (int replica = 0; replica < current.directory().size(); replica++) {
+      if (replica != current.self()) {
+        network.send(
+            current.directory().address(replica), forwardTopic(channel), current.epoch(), envelope);
+      }
+    }
   }
 
   @Override
@@ -290,7 +345,11 @@ public final class ReplicaHost implements AutoCloseable {
           Effects effects = current.replica().step(new Event.ClientRequest(client.request()));
           // Pool admission depends on nothing durable (pending requests are not logged; clients
           // resend), so the client hears at once instead of after this batch's WAL sync.
-          client.outcome().complete(refusal(effects, client.request().id()));
+          Optional<String> refused = refusal(effects, client.request().id());
+          client.outcome().complete(refused);
+          if (refused.isEmpty() && !client.forwarded()) {
+            pendingForwards.admitted(client.request(), ticks);
+          }
           stepped.add(persistAndSendNow(current, effects));
         }
         case PeerInput peer when peer.epoch() != current.epoch() ->
@@ -304,6 +363,7 @@ public final class ReplicaHost implements AutoCloseable {
     }
     if (tick) {
       stepped.add(persistAndSendNow(current, current.replica().step(new Event.Tick())));
+      ticks++;
     }
     if (stepped.stream().anyMatch(effects -> !effects.persist().isEmpty())) {
       current.log().sync();
@@ -314,11 +374,15 @@ public final class ReplicaHost implements AutoCloseable {
       for (int i = 0; i < effects.decisions().size() && end.isEmpty(); i++) {
         Decision decision = effects.decisions().get(i);
         ledgerWriter.write(decision);
+        pendingForwards.decided(decision);
         end = EpochEnd.at(current.config(), decision);
       }
     }
     progress.afterSteps(stepped, System.nanoTime());
     status = current.replica().status();
+    if (tick) {
+      forwardDue(current);
+    }
     if (end.isPresent()) {
       switchEpoch(current, end.get());
     }
@@ -362,6 +426,32 @@ public final class ReplicaHost implements AutoCloseable {
         anchor.sequence(),
         next.get().directory().size(),
         next.get().self());
+  }
+
+  /**
+   * Forwards the client envelopes this node still holds after the channel's request forward
+   * timeout; the primary forwards nothing (it proposes what it holds).
+   */
+  private void forwardDue(EpochReplica current) {
+    long timeout =
+        Math.max(1, current.config().pbft().requestForwardTimeout().toNanos() / tickNanos);
+    int primary = status.primary() % current.directory().size();
+    for (PendingForwards.Due due : pendingForwards.due(ticks, timeout)) {
+      if (primary == current.self()) {
+        continue;
+      }
+      if (due.step() == PendingForwards.Step.TO_PRIMARY) {
+        network.send(
+            current.directory().address(primary),
+            forwardTopic(channel),
+            current.epoch(),
+            due.envelope());
+        forwards.sentToPrimary();
+      } else {
+        forwardToOthers(due.envelope());
+        forwards.sentToAll();
+      }
+    }
   }
 
   private void disconnectRemoved(EpochReplica current, Optional<EpochReplica> next) {

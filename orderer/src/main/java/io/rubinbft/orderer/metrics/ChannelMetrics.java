@@ -38,6 +38,7 @@ final class ChannelMetrics {
     gauges();
     counters();
     droppedByReason();
+    forwardedReceived();
     batchSize =
         Histogram.builder()
             .name("consensus_smartbft_batch_size")
@@ -133,6 +134,38 @@ final class ChannelMetrics {
         "Consensus messages from peers dropped before the replica saw them (another epoch's,"
             + " a non-member's, undecodable, or the replica's queue full).",
         ChannelView::droppedPeerMessages);
+    counter(
+        "consensus_smartbft_requests_forwarded_to_leader",
+        "Client envelopes this backup forwarded to the primary, still pending after the channel's"
+            + " request_forward_timeout.",
+        c -> c.forwards().toPrimary());
+    counter(
+        "consensus_smartbft_requests_forwarded_to_all",
+        "Client envelopes this backup forwarded to every other consenter, still pending a second"
+            + " request_forward_timeout after it sent them to the primary.",
+        c -> c.forwards().toAll());
+  }
+
+  private void forwardedReceived() {
+    CounterWithCallback.builder()
+        .name("consensus_smartbft_forwarded_requests_received")
+        .help(
+            "Envelopes other consenters forwarded to this node, by outcome: admitted (checked and"
+                + " offered to the pool, duplicates included), invalid (failed the backup's check),"
+                + " not_a_member, over_budget, queue_full.")
+        .labelNames("channel", "outcome")
+        .callback(
+            callback ->
+                channels
+                    .get()
+                    .forEach(
+                        c ->
+                            c.forwards()
+                                .receivedByLabel()
+                                .forEach(
+                                    (outcome, count) ->
+                                        callback.call(count, c.channel(), outcome))))
+        .register(registry);
   }
 
   private void gauge(String name, String help, ToDoubleFunction<ChannelView> value) {

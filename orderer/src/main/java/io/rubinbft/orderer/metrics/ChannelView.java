@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.metrics;
 
 import io.rubinbft.bft.ReplicaStatus;
+import io.rubinbft.orderer.consensus.ForwardCounts;
 import io.rubinbft.orderer.consensus.ReplicaProgress;
 import java.util.Map;
 
@@ -17,6 +18,7 @@ import java.util.Map;
  * @param epoch the consensus epoch the replica runs: the config block that started it
  * @param clusterSize the epoch's consenters
  * @param member whether this node is a consenter of that epoch (false: it follows the channel)
+ * @param forwards client envelopes forwarded to other consenters and received from them
  */
 public record ChannelView(
     String channel,
@@ -28,7 +30,8 @@ public record ChannelView(
     Map<String, Long> hostDrops,
     long epoch,
     int clusterSize,
-    boolean member) {
+    boolean member,
+    ForwardCounts forwards) {
 
   public ChannelView {
     hostDrops = Map.copyOf(hostDrops);

@@ -1,11 +1,9 @@
 package io.rubinbft.orderer.node;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.HeightSubscription;
 import io.rubinbft.ledger.StoredBlock;
-import io.rubinbft.orderer.block.EnvelopeHeaders;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.configtx.ConfigEnvelopeSigner;
@@ -14,6 +12,7 @@ import io.rubinbft.orderer.consensus.ConfigState;
 import io.rubinbft.orderer.consensus.ConfigStates;
 import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.FabricRequests;
+import io.rubinbft.orderer.consensus.ForwardCounts;
 import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.service.ServedChannel;
@@ -26,14 +25,9 @@ import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import org.hyperledger.fabric.protos.common.Block;
-import org.hyperledger.fabric.protos.common.ConfigEnvelope;
 import org.hyperledger.fabric.protos.common.Envelope;
-import org.hyperledger.fabric.protos.common.Payload;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One channel served by this node: its ledger, its PBFT replica, and the configs in force along its
@@ -44,7 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ChannelRuntime implements ServedChannel, AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(ChannelRuntime.class);
   private static final int IDENTITY_CACHE = 4096;
 
   /** How long Broadcast waits for the replica thread to take a request (normally a few ms). */
@@ -60,7 +53,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   private final Optional<ReplicaHost> host;
   private final NewerEpochs newerEpochs;
   private final HeightSubscription commits;
-  private final ConfigForwarding forwarding;
+  private final EnvelopeForwarding forwarding;
 
   private ChannelRuntime(
       ChannelLedger ledger,
@@ -69,7 +62,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       Sha256 sha256,
       Optional<ReplicaHost> host,
       NewerEpochs newerEpochs,
-      Function<Consumer<byte[]>, ConfigForwarding> forwarding) {
+      Function<Function<byte[], Optional<String>>, EnvelopeForwarding> forwarding) {
     this.ledger = ledger;
     this.configs = configs;
     this.configSigner = configSigner;
@@ -137,10 +130,11 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
         host,
         newerEpochs,
         admit ->
-            new ConfigForwarding(
+            new EnvelopeForwarding(
                 channel,
                 node.network(),
                 () -> host.filter(ReplicaHost::member).map(ReplicaHost::epoch),
+                host.map(ReplicaHost::forwards).orElseGet(ForwardCounts::new),
                 admit));
   }
 
@@ -179,7 +173,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     byte[] bytes = envelope.toByteArray();
     // The Broadcast service validated it (signature, Writers): backups need not verify it again.
     committed().verified().add(bytes);
-    return offer(FabricRequests.key(txId, bytes, sha256), bytes);
+    return offer(FabricRequests.key(txId, bytes, sha256), bytes, false);
   }
 
   /**
@@ -198,48 +192,39 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     }
     byte[] bytes = config.toByteArray();
     state.verified().add(bytes);
-    SubmitOutcome outcome = offer(FabricRequests.configKey(update.toByteArray(), sha256), bytes);
+    SubmitOutcome outcome =
+        offer(FabricRequests.configKey(update.toByteArray(), sha256), bytes, false);
     if (outcome instanceof SubmitOutcome.Accepted) {
-      forwarding.forward(bytes);
+      host.orElseThrow().forwardToOthers(bytes);
     }
     return outcome;
   }
 
   /**
-   * A CONFIG envelope another consenter made and forwarded: offered to the pool under the same key
-   * once it passes the backup's check under this node's committed config.
+   * An envelope another consenter forwarded: offered to the pool under the key Broadcast gives it
+   * once it passes a backup's proposal check under this node's committed config (the check skips
+   * the signature of bytes this node validated already).
+   *
+   * @return why it was refused as invalid
    */
-  private void admitForwarded(byte[] bytes) {
-    ByteString envelope = ByteString.copyFrom(bytes);
-    ConfigState state = committed();
-    Optional<String> invalid =
-        EnvelopeHeaders.isConfigEnvelope(envelope)
-            ? state.envelopes().invalidReason(envelope)
-            : Optional.of("not a CONFIG envelope");
-    if (invalid.isPresent()) {
-      LOG.warn(
-          "channel {}: forwarded config envelope refused: {}", config().channelId(), invalid.get());
-      return;
+  private Optional<String> admitForwarded(byte[] bytes) {
+    Optional<String> invalid = committed().envelopes().invalidReason(ByteString.copyFrom(bytes));
+    if (invalid.isEmpty()) {
+      offer(FabricRequests.ofOrdered(bytes, sha256).id().key(), bytes, true);
     }
-    try {
-      Payload payload = Payload.parseFrom(Envelope.parseFrom(envelope).getPayload());
-      Envelope update = ConfigEnvelope.parseFrom(payload.getData()).getLastUpdate();
-      offer(FabricRequests.configKey(update.toByteArray(), sha256), bytes);
-    } catch (InvalidProtocolBufferException e) {
-      throw new IllegalStateException("a CONFIG envelope that passed its check does not decode", e);
-    }
+    return invalid;
   }
 
-  private SubmitOutcome offer(String key, byte[] bytes) {
+  private SubmitOutcome offer(String key, byte[] bytes, boolean forwarded) {
     if (!consenter()) {
       return new SubmitOutcome.NotServing(
           "this node is a follower of channel '" + config().channelId() + "', not a consenter");
     }
     Optional<String> refusal;
     try {
+      ReplicaHost replicas = host.orElseThrow();
       refusal =
-          host.orElseThrow()
-              .submit(key, bytes)
+          (forwarded ? replicas.submitForwarded(key, bytes) : replicas.submit(key, bytes))
               .get(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -27,6 +27,7 @@ final class ChannelViews {
         host.drops().byLabel(),
         host.epoch().epoch(),
         host.consenters(),
-        host.member());
+        host.member(),
+        host.forwards());
   }
 }

@@ -1,0 +1,97 @@
+package io.rubinbft.orderer.node;
+
+import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.consensus.EpochReplica;
+import io.rubinbft.orderer.consensus.ForwardCounts;
+import io.rubinbft.orderer.consensus.ReplicaHost;
+import java.security.cert.X509Certificate;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Receives the envelopes other consenters forward to this node ({@link ReplicaHost} sends them: a
+ * CONFIG envelope at once, a client's envelope still pending after the channel's request forward
+ * timeout). A forwarding consenter may be Byzantine, so each envelope passes the same check as a
+ * backup's proposal check before the pool takes it, on a worker thread of the channel's own;
+ * senders are the consenters of this node's epoch, each within a budget of envelopes and bytes per
+ * second. Whatever is dropped is counted by reason; duplicates of what is pending or decided cost a
+ * pool lookup.
+ */
+final class EnvelopeForwarding implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EnvelopeForwarding.class);
+
+  /** Received envelopes waiting for their check; more are dropped (the sender may resend). */
+  private static final int QUEUE = 4096;
+
+  private final String topic;
+  private final ClusterNetwork network;
+  private final Supplier<Optional<EpochReplica>> epoch;
+  private final Function<byte[], Optional<String>> admit;
+  private final ForwardCounts counts;
+  private final ForwardBudget budget = new ForwardBudget();
+  private final BlockingQueue<byte[]> received = new ArrayBlockingQueue<>(QUEUE);
+  private final Thread worker;
+
+  /**
+   * @param epoch the consensus epoch this node orders in; empty while it follows the channel
+   * @param admit checks a received envelope and offers it to the pool; answers why it is invalid
+   */
+  EnvelopeForwarding(
+      String channel,
+      ClusterNetwork network,
+      Supplier<Optional<EpochReplica>> epoch,
+      ForwardCounts counts,
+      Function<byte[], Optional<String>> admit) {
+    this.topic = ReplicaHost.forwardTopic(channel);
+    this.network = network;
+    this.epoch = epoch;
+    this.counts = counts;
+    this.admit = admit;
+    this.worker = Thread.ofVirtual().name("forwarded-" + channel).start(this::checkAll);
+    network.register(topic, this::onReceived);
+  }
+
+  /** On the network thread: only the sender and its budget are checked here. */
+  private void onReceived(X509Certificate peer, long senderEpoch, byte[] envelope) {
+    Optional<EpochReplica> current = epoch.get();
+    OptionalInt sender =
+        current.isEmpty() ? OptionalInt.empty() : current.get().directory().replicaOf(peer);
+    if (sender.isEmpty()) {
+      counts.add(ForwardCounts.Received.NOT_A_MEMBER);
+    } else if (!budget.spend(sender.getAsInt(), envelope.length, System.nanoTime())) {
+      counts.add(ForwardCounts.Received.OVER_BUDGET);
+    } else if (!received.offer(envelope)) {
+      counts.add(ForwardCounts.Received.QUEUE_FULL);
+    }
+  }
+
+  private void checkAll() {
+    try {
+      while (!Thread.currentThread().isInterrupted()) {
+        byte[] envelope = received.take();
+        Optional<String> invalid = admit.apply(envelope);
+        if (invalid.isPresent()) {
+          counts.add(ForwardCounts.Received.INVALID);
+          LOG.warn("forwarded envelope on {} dropped: {}", topic, invalid.get());
+        } else {
+          counts.add(ForwardCounts.Received.ADMITTED);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    network.unregister(topic);
+    worker.interrupt();
+  }
+}
