@@ -3,16 +3,26 @@ package io.rubinbft.orderer.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import io.rubinbft.ledger.BlockStore;
+import io.rubinbft.ledger.BlockStoreConfig;
 import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.Durability;
 import io.rubinbft.orderer.bootstrap.NetworkSummary;
 import io.rubinbft.orderer.client.BlockStream;
 import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.configtx.SignedUpdates;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
+import io.rubinbft.orderer.onboarding.CatchUp;
 import io.rubinbft.orderer.onboarding.FollowerChannel;
+import io.rubinbft.orderer.onboarding.NodeTls;
+import io.rubinbft.orderer.onboarding.PullContext;
+import io.rubinbft.orderer.onboarding.PullLimits;
 import io.rubinbft.orderer.participation.ChannelInfo;
 import io.rubinbft.orderer.testing.ScriptedDeliver;
 import io.rubinbft.orderer.testing.ScriptedDeliver.Lie;
@@ -88,7 +98,7 @@ class OnboardingNodeTest {
   }
 
   @Test
-  void liarsAmongTheConsentersArePassedOver() throws Exception {
+  void liarsAmongTheConsentersArePassedOverWhenOnboardingAndCatchingUp() throws Exception {
     cluster = LocalCluster.generateWithSpare(dir);
     byte[] joinBlock = chainWithConfigUpdate();
     List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
@@ -107,6 +117,19 @@ class OnboardingNodeTest {
         .isEqualTo(chain);
     for (ScriptedDeliver source : sources) {
       assertThat(source.requests()).as("requests to %s", source.address()).isPositive();
+    }
+
+    // A consenter that missed the config update catches up by pulling, to the newest config block.
+    long configBlock = Block.parseFrom(joinBlock).getHeader().getNumber();
+    try (BlockStore store = BlockStore.open(BlockStoreConfig.defaults(dir.resolve("behind")))) {
+      ChannelLedger behind = store.createChannel(LocalCluster.CHANNEL);
+      for (Block block : chain.subList(0, 2)) {
+        behind.append(block.toByteArray(), Durability.SYNCED);
+      }
+      try (CatchUp catchUp = new CatchUp(pullContextOfSpare(), behind)) {
+        assertThat(catchUp.toNewestConfigBlock()).isEqualTo(configBlock);
+      }
+      assertThat(LocalCluster.blocksOf(behind)).isEqualTo(chain.subList(0, (int) configBlock + 1));
     }
   }
 
@@ -193,6 +216,22 @@ class OnboardingNodeTest {
       sources.add(source);
     }
     return sources;
+  }
+
+  /** What the spare orderer pulls with: its identity and TLS key pair. */
+  private PullContext pullContextOfSpare() {
+    NetworkSummary.Node node = cluster.spare().node();
+    CryptoProvider provider = CryptoProvider.preferNative();
+    TlsSettings tls =
+        new TlsSettings(
+            true, node.tlsCert(), node.tlsKey(), List.of(node.tlsCaCert()), false, List.of());
+    return new PullContext(
+        SigningIdentity.fromMspDirectory(node.mspDir(), cluster.network.ordererMspId(), provider),
+        provider,
+        Clock.systemUTC(),
+        Optional.of(NodeTls.of(tls, new Sha256(provider))),
+        Optional.empty(),
+        PullLimits.defaults());
   }
 
   private static ChannelInfo awaitActive(OrdererNode node) throws InterruptedException {
