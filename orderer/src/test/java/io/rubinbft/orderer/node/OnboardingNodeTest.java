@@ -134,6 +134,37 @@ class OnboardingNodeTest {
   }
 
   @Test
+  void aChainMadeUpFromBlockZeroIsDroppedForTheOneTheJoinBlockAnchors() throws Exception {
+    // Another network's chain of the same channel name: valid under its own consenters' keys.
+    LocalCluster other = opened(LocalCluster.generate(dir.resolve("other")));
+    other.startAndJoin();
+    other.submit(new EnvelopeFactory(other.clientIdentity(), Clock.systemUTC()), 10);
+    List<Block> madeUp = LocalCluster.blocks(other.nodes.getFirst());
+    other.stopAll();
+    cluster = LocalCluster.generateWithSpare(dir.resolve("real"));
+    byte[] joinBlock = chainWithConfigUpdate();
+    List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
+    assertThat(madeUp.size()).isLessThan((int) Block.parseFrom(joinBlock).getHeader().getNumber());
+    cluster.stopAll();
+    // The first source asked serves the made-up chain; the others, more than f, refuse to extend
+    // it, so the spare drops it and pulls the real one.
+    List<ScriptedDeliver> sources = serveInsteadOfConsenters(chain, List.of());
+    sources.getFirst().close();
+    NetworkSummary.Node first = cluster.network.nodes().getFirst();
+    opened(
+        ScriptedDeliver.start(
+            new HostPort(first.host(), first.broadcastPort()), tlsOf(first), () -> madeUp));
+    OrdererNode spare = opened(cluster.startSpare());
+
+    assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
+    awaitActive(spare);
+    awaitHeight(follower(spare), chain.size());
+
+    assertThat(LocalCluster.blocksOf(follower(spare).ledger()).subList(0, chain.size()))
+        .isEqualTo(chain);
+  }
+
+  @Test
   void aCrashDuringOnboardingResumesFromTheLedgersHeight() throws Exception {
     cluster = LocalCluster.generateWithSpare(dir);
     byte[] joinBlock = chainWithConfigUpdate();
@@ -203,13 +234,10 @@ class OnboardingNodeTest {
     List<NetworkSummary.Node> nodes = cluster.network.nodes();
     for (int i = 0; i < nodes.size(); i++) {
       NetworkSummary.Node node = nodes.get(i);
-      TlsSettings tls =
-          new TlsSettings(
-              true, node.tlsCert(), node.tlsKey(), List.of(node.tlsCaCert()), false, List.of());
       ScriptedDeliver source =
           opened(
               ScriptedDeliver.start(
-                  new HostPort(node.host(), node.broadcastPort()), tls, () -> chain));
+                  new HostPort(node.host(), node.broadcastPort()), tlsOf(node), () -> chain));
       if (i < lies.size()) {
         source.lie(lies.get(i), i + 1L);
       }
@@ -218,13 +246,17 @@ class OnboardingNodeTest {
     return sources;
   }
 
+  /** A node's TLS listener settings: its key pair, trusting its organization's TLS CA. */
+  private static TlsSettings tlsOf(NetworkSummary.Node node) {
+    return new TlsSettings(
+        true, node.tlsCert(), node.tlsKey(), List.of(node.tlsCaCert()), false, List.of());
+  }
+
   /** What the spare orderer pulls with: its identity and TLS key pair. */
   private PullContext pullContextOfSpare() {
     NetworkSummary.Node node = cluster.spare().node();
     CryptoProvider provider = CryptoProvider.preferNative();
-    TlsSettings tls =
-        new TlsSettings(
-            true, node.tlsCert(), node.tlsKey(), List.of(node.tlsCaCert()), false, List.of());
+    TlsSettings tls = tlsOf(node);
     return new PullContext(
         SigningIdentity.fromMspDirectory(node.mspDir(), cluster.network.ordererMspId(), provider),
         provider,
