@@ -65,7 +65,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   /** A channel being onboarded, and why it stopped if it failed. */
   private static final class Onboarding {
     private final String relation;
-    private volatile ChannelOnboarding job;
+    private ChannelOnboarding job;
     private volatile String failure;
 
     private Onboarding(String relation) {
@@ -207,33 +207,29 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   /**
    * Starts onboarding {@code join}'s channel; the job tells when its ledger reaches the join block.
-   * The Onboarding entry is in the map before the job starts, so the job's end always finds it.
+   * The entry is in the map before that news can be acted on: acting on it takes this registry's
+   * lock, which the caller holds.
    */
   private void onboard(ChannelConfig join, byte[] joinBlock) throws InvalidConfigException {
     Onboarding entry = new Onboarding(isConsenter(join) ? CONSENTER : FOLLOWER);
-    onboarding.put(join.channelId(), entry);
-    try {
-      entry.job =
-          ChannelOnboarding.start(
-              joinBlock,
-              node.pullContext(),
-              node.store(),
-              node.onboarding().pendingJoins(),
-              new ChannelOnboarding.Outcome() {
-                @Override
-                public void active(ChannelLedger ledger) {
-                  activateLater(join.channelId(), entry, ledger);
-                }
+    entry.job =
+        ChannelOnboarding.start(
+            joinBlock,
+            node.pullContext(),
+            node.store(),
+            node.onboarding().pendingJoins(),
+            new ChannelOnboarding.Outcome() {
+              @Override
+              public void active(ChannelLedger ledger) {
+                activateLater(join.channelId(), entry, ledger);
+              }
 
-                @Override
-                public void failed(String reason) {
-                  entry.failure = reason;
-                }
-              });
-    } catch (InvalidConfigException | RuntimeException e) {
-      onboarding.remove(join.channelId());
-      throw e;
-    }
+              @Override
+              public void failed(String reason) {
+                entry.failure = reason;
+              }
+            });
+    onboarding.put(join.channelId(), entry);
   }
 
   /**
