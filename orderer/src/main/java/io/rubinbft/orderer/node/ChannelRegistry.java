@@ -332,7 +332,13 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   public ChannelInfo update(String name, Envelope update) throws ParticipationException {
     ChannelRuntime runtime = channels.get(name);
     if (runtime == null) {
-      throw new ParticipationException(Reason.NOT_A_CHANNEL, "channel does not exist");
+      throw new ParticipationException(
+          Reason.NOT_A_CHANNEL,
+          followers.containsKey(name) || onboarding.containsKey(name)
+              ? "this orderer does not order channel "
+                  + name
+                  + " (it follows or onboards it): send the update to a consenter"
+              : "channel does not exist");
     }
     long height = runtime.ledger().height();
     String failed = "failed update config of channel " + name + ": ";

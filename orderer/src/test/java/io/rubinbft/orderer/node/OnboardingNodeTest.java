@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Status;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,6 +96,22 @@ class OnboardingNodeTest {
     assertThat(deliverAll(spare)).isEqualTo(deliverAll(consenter));
     assertThat(follower(spare).ledger().block(0).orElseThrow().bytes())
         .isEqualTo(LocalCluster.ledger(consenter).block(0).orElseThrow().bytes());
+
+    // A follower orders nothing: Broadcast and config updates go to the consenters.
+    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
+    assertThat(
+            follower(spare)
+                .submit(client.transaction(LocalCluster.CHANNEL, new byte[10]).envelope(), "tx")
+                .status())
+        .isEqualTo(Status.SERVICE_UNAVAILABLE);
+    byte[] update =
+        SignedUpdates.signed(
+                ConfigUpdateNodeTest.batchSizeUpdate(follower(spare).config().config(), 30),
+                List.of(cluster.ordererAdmin()))
+            .toByteArray();
+    HttpResponse<String> refused = cluster.update(spare, update);
+    assertThat(refused.statusCode()).isEqualTo(405);
+    assertThat(refused.body()).contains("send the update to a consenter");
   }
 
   @Test
