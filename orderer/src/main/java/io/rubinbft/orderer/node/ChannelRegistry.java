@@ -71,7 +71,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   /** A channel being onboarded, and why it stopped if it failed. */
   private static final class Onboarding {
     private final String relation;
-    private volatile ChannelOnboarding job;
+    private ChannelOnboarding job;
     private volatile String failure;
 
     private Onboarding(String relation) {
@@ -235,33 +235,29 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   /**
    * Starts onboarding {@code join}'s channel; the job tells when its ledger reaches the join block.
-   * The Onboarding entry is in the map before the job starts, so the job's end always finds it.
+   * The entry is in the map before that news can be acted on: acting on it takes this registry's
+   * lock, which the caller holds.
    */
   private void onboard(ChannelConfig join, byte[] joinBlock) throws InvalidConfigException {
     Onboarding entry = new Onboarding(isConsenter(join) ? CONSENTER : FOLLOWER);
-    onboarding.put(join.channelId(), entry);
-    try {
-      entry.job =
-          ChannelOnboarding.start(
-              joinBlock,
-              node.pullContext(),
-              node.store(),
-              node.onboarding().pendingJoins(),
-              new ChannelOnboarding.Outcome() {
-                @Override
-                public void active(ChannelLedger ledger) {
-                  activateLater(join.channelId(), entry, ledger);
-                }
+    entry.job =
+        ChannelOnboarding.start(
+            joinBlock,
+            node.pullContext(),
+            node.store(),
+            node.onboarding().pendingJoins(),
+            new ChannelOnboarding.Outcome() {
+              @Override
+              public void active(ChannelLedger ledger) {
+                activateLater(join.channelId(), entry, ledger);
+              }
 
-                @Override
-                public void failed(String reason) {
-                  entry.failure = reason;
-                }
-              });
-    } catch (InvalidConfigException | RuntimeException e) {
-      onboarding.remove(join.channelId());
-      throw e;
-    }
+              @Override
+              public void failed(String reason) {
+                entry.failure = reason;
+              }
+            });
+    onboarding.put(join.channelId(), entry);
   }
 
   /**
@@ -472,7 +468,13 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   public ChannelInfo update(String name, Envelope update) throws ParticipationException {
     ChannelRuntime runtime = channels.get(name);
     if (runtime == null) {
-      throw new ParticipationException(Reason.NOT_A_CHANNEL, "channel does not exist");
+      throw new ParticipationException(
+          Reason.NOT_A_CHANNEL,
+          followers.containsKey(name) || onboarding.containsKey(name)
+              ? "this orderer does not order channel "
+                  + name
+                  + " (it follows or onboards it): send the update to a consenter"
+              : "channel does not exist");
     }
     long height = runtime.ledger().height();
     String failed = "failed update config of channel " + name + ": ";

@@ -3,12 +3,15 @@ package io.rubinbft.orderer.onboarding;
 import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.client.BlockStream;
 import io.rubinbft.orderer.client.SeekInfos;
+import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.consensus.ConfigState;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
@@ -36,8 +39,32 @@ public final class BlockPuller implements AutoCloseable {
   private final EnvelopeFactory requests;
   private final ByteString tlsCertificateHash;
   private final PullLimits limits;
+  private final Refusals refusals = new Refusals();
   private volatile boolean closed;
   private volatile BlockStream current;
+
+  /** The distinct sources whose block at one height the sink refused. */
+  private static final class Refusals {
+    private long height = -1;
+    private final Set<HostPort> sources = new HashSet<>();
+
+    void add(long at, HostPort source) {
+      if (at != height) {
+        clear();
+        height = at;
+      }
+      sources.add(source);
+    }
+
+    void clear() {
+      height = -1;
+      sources.clear();
+    }
+
+    int refusedBy() {
+      return sources.size();
+    }
+  }
 
   /**
    * @param config the config in force at the end of the chain pulled so far: its endpoints and TLS
@@ -53,23 +80,38 @@ public final class BlockPuller implements AutoCloseable {
   }
 
   /**
-   * Pulls blocks {@code first..last} into {@code sink}.
-   *
-   * @return true when the sink kept them all, false when the puller was closed first
+   * Pulls blocks {@code first..last} into {@code sink}, until it kept them all, the puller is
+   * closed, or more than f sources (f of the config in force; all of them if there are fewer) sent
+   * a next block the sink refused: then {@link PullOutcome#PREFIX_REFUSED}.
    */
-  public boolean pullRange(long first, long last, BlockSink sink) throws InterruptedException {
+  public PullOutcome pullRange(long first, long last, BlockSink sink) throws InterruptedException {
     long next = first;
     while (next <= last && !closed) {
       next = pullFromOneSource(next, Optional.of(last), sink);
+      if (refusals.refusedBy() > refusalThreshold()) {
+        return PullOutcome.PREFIX_REFUSED;
+      }
     }
-    return next > last;
+    return next > last ? PullOutcome.COMPLETE : PullOutcome.CLOSED;
   }
 
-  /** Pulls every block from {@code first} on into {@code sink}, until the puller is closed. */
+  /**
+   * Pulls every block from {@code first} on into {@code sink}, until the puller is closed. A chain
+   * that more than f sources refuse to extend is reported once per height and pulling goes on.
+   */
   public void follow(long first, BlockSink sink) throws InterruptedException {
     long next = first;
+    long reported = -1;
     while (!closed) {
       next = pullFromOneSource(next, Optional.empty(), sink);
+      if (refusals.refusedBy() > refusalThreshold() && reported != next) {
+        reported = next;
+        LOG.error(
+            "channel {}: {} sources sent a block {} that does not extend this node's chain",
+            channelId,
+            refusals.refusedBy(),
+            next);
+      }
     }
   }
 
@@ -146,11 +188,12 @@ public final class BlockPuller implements AutoCloseable {
     while (!closed) {
       switch (stream.next(timeout)) {
         case BlockStream.Next.Received received -> {
-          Optional<String> rejected = check(received.block(), next, sink);
+          Optional<String> rejected = check(received.block(), next, sink, source);
           if (rejected.isPresent()) {
             sources.failed(source, rejected.get());
             return next;
           }
+          refusals.clear();
           sources.served(source);
           next++;
         }
@@ -177,7 +220,8 @@ public final class BlockPuller implements AutoCloseable {
     return next;
   }
 
-  private static Optional<String> check(Block block, long expected, BlockSink sink) {
+  private Optional<String> check(
+      Block block, long expected, BlockSink sink, SourcePool.Source source) {
     long number = block.getHeader().getNumber();
     if (number != expected) {
       return Optional.of(
@@ -187,7 +231,15 @@ public final class BlockPuller implements AutoCloseable {
               + expected
               + " was expected");
     }
-    return sink.accept(block).map(reason -> "block " + expected + " discarded: " + reason);
+    Optional<String> refused = sink.accept(block);
+    refused.ifPresent(reason -> refusals.add(expected, source.endpoint()));
+    return refused.map(reason -> "block " + expected + " discarded: " + reason);
+  }
+
+  /** More than f of the config in force, but never more than there are sources. */
+  private int refusalThreshold() {
+    int f = config.get().config().consenters().quorums().f();
+    return Math.min(f, sources.all().size() - 1);
   }
 
   private static String ended(BlockStream.Next.Ended ended, long next, Optional<Long> last) {

@@ -52,6 +52,8 @@ public final class CatchUp implements AutoCloseable {
    *
    * @return the number of the newest config block in the ledger afterwards
    * @throws InterruptedException when interrupted or {@linkplain #close closed} first
+   * @throws IllegalStateException when more than f orderers refuse to extend the ledger: this
+   *     node's chain is not the channel's (a broken invariant: consensus wrote it)
    */
   public long toNewestConfigBlock() throws InterruptedException {
     long target = reportedNewestConfigBlock();
@@ -62,8 +64,17 @@ public final class CatchUp implements AutoCloseable {
           ledger.name(),
           height,
           target);
-      if (!puller.pullRange(height, target, appender)) {
-        throw new InterruptedException("catch-up of channel " + ledger.name() + " was closed");
+      switch (puller.pullRange(height, target, appender)) {
+        case COMPLETE -> {}
+        case CLOSED ->
+            throw new InterruptedException("catch-up of channel " + ledger.name() + " was closed");
+        case PREFIX_REFUSED ->
+            throw new IllegalStateException(
+                "more than f orderers refuse to extend the ledger of channel "
+                    + ledger.name()
+                    + " at block "
+                    + ledger.height()
+                    + ": it is not the channel's chain");
       }
     }
     return appender.inForce().orElseThrow().config().blockNumber();

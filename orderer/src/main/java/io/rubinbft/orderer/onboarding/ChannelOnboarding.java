@@ -145,17 +145,21 @@ public final class ChannelOnboarding implements AutoCloseable {
       }
       VerifyingAppender appender =
           new VerifyingAppender(ledger, context.provider(), context.clock());
-      if (!puller.pullRange(ledger.height(), joinNumber - 1, appender)) {
+      PullOutcome pulled = puller.pullRange(ledger.height(), joinNumber - 1, appender);
+      if (pulled == PullOutcome.CLOSED) {
         return false;
       }
-      Optional<String> unlinked = appendJoinBlock();
-      if (unlinked.isEmpty()) {
+      Optional<String> refused =
+          pulled == PullOutcome.COMPLETE
+              ? appendJoinBlock()
+              : Optional.of("orderers refuse to extend it at block " + ledger.height());
+      if (refused.isEmpty()) {
         return true;
       }
       LOG.warn(
-          "channel {}: the chain pulled does not lead to the join block, pulling it again: {}",
+          "channel {}: the chain pulled is not the channel's, pulling it again: {}",
           channelId,
-          unlinked.get());
+          refused.get());
       store.removeChannel(channelId);
       ledger = store.createChannel(channelId);
       Thread.sleep(context.limits().minBackoff());

@@ -3,16 +3,26 @@ package io.rubinbft.orderer.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
+import io.rubinbft.ledger.BlockStore;
+import io.rubinbft.ledger.BlockStoreConfig;
 import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.Durability;
 import io.rubinbft.orderer.bootstrap.NetworkSummary;
 import io.rubinbft.orderer.client.BlockStream;
 import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.configtx.SignedUpdates;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
+import io.rubinbft.orderer.onboarding.CatchUp;
 import io.rubinbft.orderer.onboarding.FollowerChannel;
+import io.rubinbft.orderer.onboarding.NodeTls;
+import io.rubinbft.orderer.onboarding.PullContext;
+import io.rubinbft.orderer.onboarding.PullLimits;
 import io.rubinbft.orderer.participation.ChannelInfo;
 import io.rubinbft.orderer.testing.ScriptedDeliver;
 import io.rubinbft.orderer.testing.ScriptedDeliver.Lie;
@@ -25,6 +35,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Status;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,10 +96,26 @@ class OnboardingNodeTest {
     assertThat(deliverAll(spare)).isEqualTo(deliverAll(consenter));
     assertThat(follower(spare).ledger().block(0).orElseThrow().bytes())
         .isEqualTo(LocalCluster.ledger(consenter).block(0).orElseThrow().bytes());
+
+    // A follower orders nothing: Broadcast and config updates go to the consenters.
+    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
+    assertThat(
+            follower(spare)
+                .submit(client.transaction(LocalCluster.CHANNEL, new byte[10]).envelope(), "tx")
+                .status())
+        .isEqualTo(Status.SERVICE_UNAVAILABLE);
+    byte[] update =
+        SignedUpdates.signed(
+                ConfigUpdateNodeTest.batchSizeUpdate(follower(spare).config().config(), 30),
+                List.of(cluster.ordererAdmin()))
+            .toByteArray();
+    HttpResponse<String> refused = cluster.update(spare, update);
+    assertThat(refused.statusCode()).isEqualTo(405);
+    assertThat(refused.body()).contains("send the update to a consenter");
   }
 
   @Test
-  void liarsAmongTheConsentersArePassedOver() throws Exception {
+  void liarsAmongTheConsentersArePassedOverWhenOnboardingAndCatchingUp() throws Exception {
     cluster = LocalCluster.generateWithSpare(dir);
     byte[] joinBlock = chainWithConfigUpdate();
     List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
@@ -108,6 +135,50 @@ class OnboardingNodeTest {
     for (ScriptedDeliver source : sources) {
       assertThat(source.requests()).as("requests to %s", source.address()).isPositive();
     }
+
+    // A consenter that missed the config update catches up by pulling, to the newest config block.
+    long configBlock = Block.parseFrom(joinBlock).getHeader().getNumber();
+    try (BlockStore store = BlockStore.open(BlockStoreConfig.defaults(dir.resolve("behind")))) {
+      ChannelLedger behind = store.createChannel(LocalCluster.CHANNEL);
+      for (Block block : chain.subList(0, 2)) {
+        behind.append(block.toByteArray(), Durability.SYNCED);
+      }
+      try (CatchUp catchUp = new CatchUp(pullContextOfSpare(), behind)) {
+        assertThat(catchUp.toNewestConfigBlock()).isEqualTo(configBlock);
+      }
+      assertThat(LocalCluster.blocksOf(behind)).isEqualTo(chain.subList(0, (int) configBlock + 1));
+    }
+  }
+
+  @Test
+  void aChainMadeUpFromBlockZeroIsDroppedForTheOneTheJoinBlockAnchors() throws Exception {
+    // Another network's chain of the same channel name: valid under its own consenters' keys.
+    LocalCluster other = opened(LocalCluster.generate(dir.resolve("other")));
+    other.startAndJoin();
+    other.submit(new EnvelopeFactory(other.clientIdentity(), Clock.systemUTC()), 10);
+    List<Block> madeUp = LocalCluster.blocks(other.nodes.getFirst());
+    other.stopAll();
+    cluster = LocalCluster.generateWithSpare(dir.resolve("real"));
+    byte[] joinBlock = chainWithConfigUpdate();
+    List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
+    assertThat(madeUp.size()).isLessThan((int) Block.parseFrom(joinBlock).getHeader().getNumber());
+    cluster.stopAll();
+    // The first source asked serves the made-up chain; the others, more than f, refuse to extend
+    // it, so the spare drops it and pulls the real one.
+    List<ScriptedDeliver> sources = serveInsteadOfConsenters(chain, List.of());
+    sources.getFirst().close();
+    NetworkSummary.Node first = cluster.network.nodes().getFirst();
+    opened(
+        ScriptedDeliver.start(
+            new HostPort(first.host(), first.broadcastPort()), tlsOf(first), () -> madeUp));
+    OrdererNode spare = opened(cluster.startSpare());
+
+    assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
+    awaitActive(spare);
+    awaitHeight(follower(spare), chain.size());
+
+    assertThat(LocalCluster.blocksOf(follower(spare).ledger()).subList(0, chain.size()))
+        .isEqualTo(chain);
   }
 
   @Test
@@ -180,19 +251,36 @@ class OnboardingNodeTest {
     List<NetworkSummary.Node> nodes = cluster.network.nodes();
     for (int i = 0; i < nodes.size(); i++) {
       NetworkSummary.Node node = nodes.get(i);
-      TlsSettings tls =
-          new TlsSettings(
-              true, node.tlsCert(), node.tlsKey(), List.of(node.tlsCaCert()), false, List.of());
       ScriptedDeliver source =
           opened(
               ScriptedDeliver.start(
-                  new HostPort(node.host(), node.broadcastPort()), tls, () -> chain));
+                  new HostPort(node.host(), node.broadcastPort()), tlsOf(node), () -> chain));
       if (i < lies.size()) {
         source.lie(lies.get(i), i + 1L);
       }
       sources.add(source);
     }
     return sources;
+  }
+
+  /** A node's TLS listener settings: its key pair, trusting its organization's TLS CA. */
+  private static TlsSettings tlsOf(NetworkSummary.Node node) {
+    return new TlsSettings(
+        true, node.tlsCert(), node.tlsKey(), List.of(node.tlsCaCert()), false, List.of());
+  }
+
+  /** What the spare orderer pulls with: its identity and TLS key pair. */
+  private PullContext pullContextOfSpare() {
+    NetworkSummary.Node node = cluster.spare().node();
+    CryptoProvider provider = CryptoProvider.preferNative();
+    TlsSettings tls = tlsOf(node);
+    return new PullContext(
+        SigningIdentity.fromMspDirectory(node.mspDir(), cluster.network.ordererMspId(), provider),
+        provider,
+        Clock.systemUTC(),
+        Optional.of(NodeTls.of(tls, new Sha256(provider))),
+        Optional.empty(),
+        PullLimits.defaults());
   }
 
   private static ChannelInfo awaitActive(OrdererNode node) throws InterruptedException {

@@ -53,7 +53,8 @@ class BlockPullerTest {
       VerifyingAppender appender =
           new VerifyingAppender(ledger, FixturePulling.CRYPTO, Clock.systemUTC());
 
-      assertThat(puller.pullRange(0, FixturePulling.HEIGHT - 1, appender)).isTrue();
+      assertThat(puller.pullRange(0, FixturePulling.HEIGHT - 1, appender))
+          .isEqualTo(PullOutcome.COMPLETE);
 
       assertThat(ledger.height()).isEqualTo(FixturePulling.HEIGHT);
       for (int n = 0; n < FixturePulling.HEIGHT; n++) {

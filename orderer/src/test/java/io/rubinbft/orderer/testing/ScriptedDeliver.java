@@ -140,10 +140,6 @@ public final class ScriptedDeliver implements AutoCloseable {
       long start = number(seek.getStart(), last);
       boolean beyond = Long.compareUnsigned(number(seek.getStop(), last), last) > 0;
       long stop = beyond ? last : number(seek.getStop(), last);
-      if (beyond && seek.getBehavior() == SeekInfo.SeekBehavior.FAIL_IF_NOT_READY) {
-        finish(Status.NOT_FOUND);
-        return;
-      }
       for (long n = start; n <= stop; n++) {
         if (n >= at && (lie == Lie.HANG || lie == Lie.TRUNCATE)) {
           if (lie == Lie.TRUNCATE) {
@@ -157,6 +153,8 @@ public final class ScriptedDeliver implements AutoCloseable {
       }
       if (!beyond) {
         finish(Status.SUCCESS);
+      } else if (seek.getBehavior() == SeekInfo.SeekBehavior.FAIL_IF_NOT_READY) {
+        finish(Status.NOT_FOUND); // as Fabric: what it has, then NOT_FOUND at the first missing
       }
     }
 
