@@ -6,6 +6,8 @@ import io.rubinbft.bft.Quorums;
 import io.rubinbft.orderer.configtx.SignedUpdates;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.loadgen.LoadSpec;
+import io.rubinbft.orderer.loadgen.OrdererChannels;
+import io.rubinbft.orderer.testing.ClientCalls;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
 import io.rubinbft.orderer.testing.ConsenterUpdates;
 import java.net.http.HttpResponse;
@@ -25,6 +27,7 @@ import java.util.function.UnaryOperator;
 import org.hyperledger.fabric.protos.common.Config;
 import org.hyperledger.fabric.protos.common.Consenter;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Status;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -103,6 +106,11 @@ class ConsenterSetEndToEndTest {
   }
 
   @Test
+  void growsFromFourToFiveAndRemovesTheLeaderWhileTransactionsFlow() throws Exception {
+    run(5, List.of(Step.add(5, false), Step.remove(LEADER)), 100);
+  }
+
+  @Test
   @Tag("long")
   void growsFromFourToSevenAndShrinksBackToFourRemovingLeadersWhileTransactionsFlow()
       throws Exception {
@@ -141,6 +149,11 @@ class ConsenterSetEndToEndTest {
       LOG.info("{}: epoch {} with consenters {}", step, block, members);
     }
     load(nodes(members));
+    for (NodeProcess node : nodes(members)) {
+      assertThat(cluster.config(node).consenters().consenters().stream().map(c -> c.id()))
+          .as("consenters of the newest config on %s", node)
+          .containsExactlyInAnyOrderElementsOf(members);
+    }
 
     Chain chain = cluster.identicalChains(client, tls);
     assertThat(chain.configUpdates().keySet()).containsExactlyElementsOf(configBlocks);
@@ -190,6 +203,12 @@ class ConsenterSetEndToEndTest {
       members.remove(id);
       ProcessCluster.awaitCondition(
           changed + " follows", () -> cluster.relation(changed).equals("follower"));
+      try (OrdererChannels connection = cluster.connect(List.of(changed), tls)) {
+        Envelope transaction = client.transaction(ProcessCluster.CHANNEL, new byte[100]).envelope();
+        assertThat(ClientCalls.broadcast(connection.channels().getFirst(), transaction).getStatus())
+            .as("Broadcast to %s, which follows", changed)
+            .isEqualTo(Status.SERVICE_UNAVAILABLE);
+      }
     }
     for (NodeProcess node : nodes(members)) {
       ProcessCluster.awaitCondition(
