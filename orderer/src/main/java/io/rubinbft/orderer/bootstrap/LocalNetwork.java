@@ -41,6 +41,19 @@ public final class LocalNetwork {
 
   /** Generates (or keeps) the material under {@code dir} and writes the summary. */
   public static NetworkSummary generate(Path dir, LocalNetworkSpec spec) {
+    return generate(dir, spec, spec.nodes());
+  }
+
+  /**
+   * As {@link #generate(Path, LocalNetworkSpec)}, but the genesis block names only the first {@code
+   * consenters} orderers (as consenters and as the orderer org's endpoints): the others have
+   * crypto, ports and a place in the summary, ready to be added to the channel by config updates.
+   */
+  public static NetworkSummary generate(Path dir, LocalNetworkSpec spec, int consenters) {
+    if (consenters < 1 || consenters > spec.nodes()) {
+      throw new IllegalArgumentException(
+          "consenter count is " + consenters + " but must be in 1.." + spec.nodes());
+    }
     Path root = dir.toAbsolutePath().normalize();
     Path crypto = root.resolve("crypto");
     SecureRandom random = new SecureRandom();
@@ -49,7 +62,7 @@ public final class LocalNetwork {
     OrgLayout clients =
         generator.generate(crypto, new OrgSpec(CLIENT_DOMAIN, OrgKind.PEER, List.of("peer0"), 1));
     requireNodes(orderers, spec.nodes(), root);
-    BftChannelProfile profile = profile(spec, orderers, clients);
+    BftChannelProfile profile = profile(spec, consenters, orderers, clients);
     Path genesis = root.resolve("genesis").resolve(spec.channelId() + ".block");
     if (Files.exists(genesis)) {
       requireMatching(genesis, spec.channelId(), profile);
@@ -90,14 +103,14 @@ public final class LocalNetwork {
   }
 
   private static BftChannelProfile profile(
-      LocalNetworkSpec spec, OrgLayout orderers, OrgLayout clients) {
+      LocalNetworkSpec spec, int consenterCount, OrgLayout orderers, OrgLayout clients) {
     PortPlan ports = spec.ports();
     List<String> endpoints =
-        IntStream.range(0, spec.nodes())
+        IntStream.range(0, consenterCount)
             .mapToObj(i -> HOST + ":" + (ports.broadcast() + i))
             .toList();
     List<ConsenterSpec> consenters =
-        IntStream.rangeClosed(1, spec.nodes())
+        IntStream.rangeClosed(1, consenterCount)
             .mapToObj(
                 id -> {
                   Path node = orderers.nodeDir(host(id));

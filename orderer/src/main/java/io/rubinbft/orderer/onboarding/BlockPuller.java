@@ -88,7 +88,7 @@ public final class BlockPuller implements AutoCloseable {
     long next = first;
     while (next <= last && !closed) {
       next = pullFromOneSource(next, Optional.of(last), sink);
-      if (refusals.refusedBy() > refusalThreshold()) {
+      if (!closed && refusals.refusedBy() > refusalThreshold()) {
         return PullOutcome.PREFIX_REFUSED;
       }
     }
@@ -104,7 +104,7 @@ public final class BlockPuller implements AutoCloseable {
     long reported = -1;
     while (!closed) {
       next = pullFromOneSource(next, Optional.empty(), sink);
-      if (refusals.refusedBy() > refusalThreshold() && reported != next) {
+      if (!closed && refusals.refusedBy() > refusalThreshold() && reported != next) {
         reported = next;
         LOG.error(
             "channel {}: {} sources sent a block {} that does not extend this node's chain",
@@ -236,10 +236,13 @@ public final class BlockPuller implements AutoCloseable {
     return refused.map(reason -> "block " + expected + " discarded: " + reason);
   }
 
-  /** More than f of the config in force, but never more than there are sources. */
+  /**
+   * More than f of the config in force, but never more than there are sources; without sources
+   * (closed, or no endpoint but this node's) nothing was refused.
+   */
   private int refusalThreshold() {
     int f = config.get().config().consenters().quorums().f();
-    return Math.min(f, sources.all().size() - 1);
+    return Math.min(f, Math.max(0, sources.all().size() - 1));
   }
 
   private static String ended(BlockStream.Next.Ended ended, long next, Optional<Long> last) {

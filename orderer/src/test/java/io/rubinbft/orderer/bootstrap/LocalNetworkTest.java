@@ -176,6 +176,32 @@ class LocalNetworkTest {
   }
 
   @Test
+  void genesisBlockCanNameFewerConsentersThanOrderersAreMade() throws IOException {
+    LocalNetworkSpec spec = new LocalNetworkSpec("mychannel", 7, PortPlan.DEFAULT, 500);
+    NetworkSummary summary = LocalNetwork.generate(dir, spec, 4);
+    Block genesis = Block.parseFrom(Files.readAllBytes(summary.genesisBlock()));
+
+    assertThat(summary.nodes()).hasSize(7);
+    assertThat(Files.isDirectory(summary.nodes().getLast().mspDir())).isTrue();
+    assertThat(GenesisContents.of(genesis).consenters())
+        .extracting(Consenter::getId)
+        .containsExactly(1, 2, 3, 4);
+    OrdererAddresses endpoints =
+        OrdererAddresses.parseFrom(
+            FixtureGenesis.config(genesis)
+                .getChannelGroup()
+                .getGroupsOrThrow("Orderer")
+                .getGroupsOrThrow(LocalNetwork.ORDERER_ORG)
+                .getValuesOrThrow("Endpoints")
+                .getValue());
+    assertThat(endpoints.getAddressesList()).hasSize(4);
+    assertThat(LocalNetwork.generate(dir, spec, 4).genesisBlock())
+        .hasSameBinaryContentAs(summary.genesisBlock());
+    assertThatThrownBy(() -> LocalNetwork.generate(dir, spec, 8))
+        .hasMessageContaining("consenter count is 8 but must be in 1..7");
+  }
+
+  @Test
   void rejectsInvalidRequestsWithTheReason() {
     assertThatThrownBy(() -> new LocalNetworkSpec("MyChannel", 4, PortPlan.DEFAULT, 500))
         .hasMessageContaining("channel name is not valid: 'MyChannel' contains illegal characters");

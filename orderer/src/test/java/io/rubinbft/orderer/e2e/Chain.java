@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.grpc.Channel;
 import io.rubinbft.ledger.BlockHashing;
-import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.block.EnvelopeHeaders;
 import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
@@ -16,7 +15,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SequencedMap;
+import java.util.function.Function;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.BlockHeader;
 import org.hyperledger.fabric.protos.common.BlockMetadataIndex;
@@ -63,7 +64,7 @@ record Chain(
       EnvelopeFactory reader,
       ByteString tlsCertHash,
       long height,
-      BlockSignatureVerifier signatures)
+      Function<Block, Optional<String>> signatures)
       throws InterruptedException {
     SeekInfo seek =
         SeekInfo.newBuilder()
@@ -96,7 +97,7 @@ record Chain(
         List.copyOf(chain.problems));
   }
 
-  private void check(Block block, BlockSignatureVerifier signatures) {
+  private void check(Block block, Function<Block, Optional<String>> signatures) {
     BlockHeader header = block.getHeader();
     int position = headers.size();
     if (header.getNumber() != position) {
@@ -112,10 +113,7 @@ record Chain(
       problems.add("block " + position + "'s data hash does not match its data");
     }
     if (position > 0) {
-      signatures
-          .check(header, block.getMetadata())
-          .invalidReason()
-          .ifPresent(reason -> problems.add("block " + position + ": " + reason));
+      signatures.apply(block).ifPresent(problems::add);
       if (!checkConfig(block)) {
         for (ByteString data : block.getData().getDataList()) {
           txIdCounts.merge(txId(data), 1, Integer::sum);

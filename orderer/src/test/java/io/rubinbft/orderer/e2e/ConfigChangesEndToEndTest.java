@@ -191,9 +191,8 @@ class ConfigChangesEndToEndTest {
   }
 
   /**
-   * The changes in order. A consenter change (add or remove a node) goes at the end of this list,
-   * essential; the final chain check then needs the consenter set of each config block for the
-   * signatures.
+   * The changes in order. Consenter changes are {@link ConsenterSetEndToEndTest}'s (the chain
+   * checks follow the consenter set of each config block).
    */
   private List<Change> changes() throws Exception {
     SigningIdentity ordererAdmin = cluster.ordererAdmin();

@@ -3,7 +3,7 @@ package io.rubinbft.orderer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonParser;
-import io.rubinbft.orderer.block.BlockSignatureVerifier;
+import io.rubinbft.orderer.bootstrap.ConsenterSpec;
 import io.rubinbft.orderer.bootstrap.LocalNetwork;
 import io.rubinbft.orderer.bootstrap.LocalNetworkSpec;
 import io.rubinbft.orderer.bootstrap.NetworkSummary;
@@ -13,8 +13,6 @@ import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.crypto.CryptoProvider;
-import io.rubinbft.orderer.crypto.EcKeys;
-import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.loadgen.LoadGenerator;
@@ -25,6 +23,7 @@ import io.rubinbft.orderer.local.LocalNodeConfigs;
 import io.rubinbft.orderer.metrics.PrometheusText;
 import io.rubinbft.orderer.testing.AdminApi;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
+import io.rubinbft.orderer.testing.EpochSignatureCheck;
 import io.rubinbft.orderer.testing.FreePorts;
 import java.io.IOException;
 import java.net.URI;
@@ -39,11 +38,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Consenter;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A 4-node cluster of real orderer processes on loopback, made as deploy/local/run.sh makes one:
@@ -54,6 +57,8 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 final class ProcessCluster implements AutoCloseable {
 
   static final String CHANNEL = "mychannel";
+
+  private static final Logger LOG = LoggerFactory.getLogger(ProcessCluster.class);
 
   /** How long a condition the cluster should reach may take on a busy two-core machine. */
   static final Duration PATIENCE = Duration.ofMinutes(3);
@@ -67,12 +72,16 @@ final class ProcessCluster implements AutoCloseable {
   private final ChannelConfig channel;
   private final CryptoProvider provider = CryptoProvider.preferNative();
 
+  /** The load's check of each delivered block, kept across loads (it follows config blocks). */
+  private final EpochSignatureCheck blockSignatures;
+
   private ProcessCluster(NetworkSummary network, List<NodeProcess> nodes, AdminApi admin)
       throws IOException, InvalidConfigException {
     this.network = network;
     this.nodes = nodes;
     this.admin = admin;
     this.channel = ConfigBlockReader.read(Files.readAllBytes(network.genesisBlock()));
+    this.blockSignatures = signatures();
   }
 
   /**
@@ -83,11 +92,25 @@ final class ProcessCluster implements AutoCloseable {
    */
   static ProcessCluster create(Path dir, int maxMessageCount, boolean clientCertificates)
       throws IOException, GeneralSecurityException, InvalidConfigException {
+    return create(dir, 4, 4, maxMessageCount, clientCertificates);
+  }
+
+  /**
+   * Generates a network of {@code orderers} nodes under {@code dir} whose genesis block names the
+   * first {@code consenters}; the others can be added by config updates.
+   */
+  static ProcessCluster create(
+      Path dir, int orderers, int consenters, int maxMessageCount, boolean clientCertificates)
+      throws IOException, GeneralSecurityException, InvalidConfigException {
     PortPlan ports =
         new PortPlan(
-            FreePorts.block(4), FreePorts.block(4), FreePorts.block(4), FreePorts.block(4));
+            FreePorts.block(orderers),
+            FreePorts.block(orderers),
+            FreePorts.block(orderers),
+            FreePorts.block(orderers));
     NetworkSummary network =
-        LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 4, ports, maxMessageCount));
+        LocalNetwork.generate(
+            dir, new LocalNetworkSpec(CHANNEL, orderers, ports, maxMessageCount), consenters);
     List<Path> configs = LocalNodeConfigs.write(network);
     Path logs = Files.createDirectories(dir.resolve("logs"));
     Map<String, String> environment =
@@ -130,14 +153,48 @@ final class ProcessCluster implements AutoCloseable {
     }
   }
 
-  /** Joins every node to the channel with the genesis block; each answers 201 as a consenter. */
+  /**
+   * Joins every consenter of the genesis block to the channel with it; each answers 201 as a
+   * consenter.
+   */
   void joinAll() throws IOException, InterruptedException {
     byte[] genesis = Files.readAllBytes(network.genesisBlock());
-    for (NodeProcess node : nodes) {
-      HttpResponse<String> joined = admin.join(spec(node).adminPort(), genesis);
-      assertThat(joined.statusCode()).as(node + ": " + joined.body()).isEqualTo(201);
-      assertThat(joined.body()).contains("\"consensusRelation\":\"consenter\"");
+    for (NodeProcess node : genesisConsenters()) {
+      join(node, genesis, "consenter");
     }
+  }
+
+  /** The nodes the genesis block names as consenters. */
+  List<NodeProcess> genesisConsenters() {
+    return channel.consenters().consenters().stream().map(c -> byConsenterId(c.id())).toList();
+  }
+
+  /**
+   * {@code osnadmin channel join --config-block}: joins {@code node} with {@code configBlock} and
+   * expects 201 with {@code relation} ("consenter" or "follower").
+   */
+  void join(NodeProcess node, byte[] configBlock, String relation)
+      throws IOException, InterruptedException {
+    HttpResponse<String> joined = admin.join(spec(node).adminPort(), configBlock);
+    assertThat(joined.statusCode()).as(node + ": " + joined.body()).isEqualTo(201);
+    assertThat(joined.body()).contains("\"consensusRelation\":\"" + relation + "\"");
+  }
+
+  /** The channel's relation as the participation API of {@code node} reports it. */
+  String relation(NodeProcess node) throws IOException, InterruptedException {
+    HttpResponse<String> info = admin.info(spec(node).adminPort(), CHANNEL);
+    assertThat(info.statusCode()).as(node + ": " + info.body()).isEqualTo(200);
+    return JsonParser.parseString(info.body())
+        .getAsJsonObject()
+        .get("consensusRelation")
+        .getAsString();
+  }
+
+  /** The newest config block {@code node} has, as bytes ({@code osnadmin channel fetch config}). */
+  byte[] configBlock(NodeProcess node) throws IOException, InterruptedException {
+    HttpResponse<byte[]> fetched = admin.fetch(spec(node).adminPort(), CHANNEL, "config");
+    assertThat(fetched.statusCode()).as(node.toString()).isEqualTo(200);
+    return fetched.body();
   }
 
   /** The channel's height as the participation API of {@code node} reports it. */
@@ -149,14 +206,19 @@ final class ProcessCluster implements AutoCloseable {
 
   /** The consenter id {@code node} sees as leader, from its operations endpoint's metrics. */
   OptionalLong leaderSeenBy(NodeProcess node) throws IOException, InterruptedException {
+    return gauge(node, LEADER);
+  }
+
+  /** The value of the channel's gauge {@code name} on {@code node}'s operations endpoint. */
+  OptionalLong gauge(NodeProcess node, String name) throws IOException, InterruptedException {
     HttpResponse<String> metrics =
         http.send(
             HttpRequest.newBuilder(operations(node, "/metrics")).GET().build(),
             HttpResponse.BodyHandlers.ofString());
-    PrometheusText.Family leader = PrometheusText.parse(metrics.body()).get(LEADER);
-    return leader == null
+    PrometheusText.Family family = PrometheusText.parse(metrics.body()).get(name);
+    return family == null
         ? OptionalLong.empty()
-        : leader.value(LEADER, Map.of("channel", CHANNEL)).stream()
+        : family.value(name, Map.of("channel", CHANNEL)).stream()
             .mapToLong(Double::longValue)
             .findFirst();
   }
@@ -169,6 +231,27 @@ final class ProcessCluster implements AutoCloseable {
       }
     }
     throw new IllegalArgumentException("no node has consenter id " + id);
+  }
+
+  /**
+   * The ConsenterMapping entry of {@code node} as configtxgen writes one: its cluster endpoint, its
+   * enrollment certificate and its TLS server certificate (also its client certificate).
+   */
+  Consenter consenter(NodeProcess node) throws IOException {
+    NetworkSummary.Node files = spec(node);
+    Path signCert;
+    try (var certificates = Files.list(files.mspDir().resolve("signcerts"))) {
+      signCert = certificates.findFirst().orElseThrow();
+    }
+    return new ConsenterSpec(
+            files.id(),
+            files.host(),
+            files.clusterPort(),
+            network.ordererMspId(),
+            signCert,
+            files.tlsCert(),
+            files.tlsCert())
+        .toConsenter();
   }
 
   long consenterId(NodeProcess node) {
@@ -199,10 +282,22 @@ final class ProcessCluster implements AutoCloseable {
 
   /** The config of the newest config block {@code node} has ({@code osnadmin channel fetch}). */
   ChannelConfig config(NodeProcess node) throws IOException, InterruptedException {
+    return served(node)
+        .orElseThrow(() -> new AssertionError(node + " serves no config block of " + CHANNEL));
+  }
+
+  /**
+   * As {@link #config(NodeProcess)}, empty while {@code node} answers 404: it is onboarding or
+   * catching up (ONBOARDING.md), or has not joined the channel.
+   */
+  Optional<ChannelConfig> served(NodeProcess node) throws IOException, InterruptedException {
     HttpResponse<byte[]> fetched = admin.fetch(spec(node).adminPort(), CHANNEL, "config");
+    if (fetched.statusCode() == 404) {
+      return Optional.empty();
+    }
     assertThat(fetched.statusCode()).as(node.toString()).isEqualTo(200);
     try {
-      return ConfigBlockReader.read(Block.parseFrom(fetched.body()));
+      return Optional.of(ConfigBlockReader.read(Block.parseFrom(fetched.body())));
     } catch (InvalidConfigException e) {
       throw new AssertionError(node + " serves a config block that is not valid", e);
     }
@@ -231,10 +326,31 @@ final class ProcessCluster implements AutoCloseable {
         provider);
   }
 
-  /** Checks the consenter signatures of blocks of this channel. */
-  BlockSignatureVerifier signatures() {
-    return new BlockSignatureVerifier(
-        channel.consenters(), new EcKeys(provider), new EcdsaVerifier(provider));
+  /**
+   * Checks each block's consenter signatures against the consenters in force at its height (the
+   * blocks before the first one shown are fetched from any node that serves them).
+   */
+  EpochSignatureCheck signatures() {
+    return new EpochSignatureCheck(channel, this::block);
+  }
+
+  /** Block {@code number} from the first node that serves it ({@code osnadmin channel fetch}). */
+  private Block block(long number) {
+    for (NodeProcess node : nodes) {
+      try {
+        HttpResponse<byte[]> fetched =
+            admin.fetch(spec(node).adminPort(), CHANNEL, Long.toString(number));
+        if (fetched.statusCode() == 200) {
+          return Block.parseFrom(fetched.body());
+        }
+      } catch (IOException e) {
+        LOG.debug("{} does not serve block {}", node, number, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while fetching block " + number, e);
+      }
+    }
+    throw new IllegalStateException("no node serves block " + number);
   }
 
   int quorum() {
@@ -249,15 +365,10 @@ final class ProcessCluster implements AutoCloseable {
   LoadReport load(
       List<NodeProcess> targets, LoadSpec spec, EnvelopeFactory client, ClientTlsFiles tls)
       throws IOException, InterruptedException {
-    BlockSignatureVerifier signatures = signatures();
     try (OrdererChannels connections = connect(targets, tls)) {
       LoadReport report =
           new LoadGenerator(
-                  spec,
-                  client,
-                  connections.channels(),
-                  tls.certificateHash(),
-                  block -> signatures.check(block.getHeader(), block.getMetadata()).invalidReason())
+                  spec, client, connections.channels(), tls.certificateHash(), blockSignatures)
               .run();
       assertThat(report.passed()).as(report.format()).isTrue();
       assertThat(report.accepted()).as(report.format()).isPositive();

@@ -82,13 +82,19 @@ final class LocalCluster implements AutoCloseable {
    * consenter set (crypto is made for five, then the genesis block for the first four).
    */
   static LocalCluster generateWithSpare(Path dir) throws IOException {
-    PortPlan ports = ports(5);
-    NetworkSummary five = LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 5, ports, 10));
-    Files.delete(five.genesisBlock());
-    NetworkSummary four = LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 4, ports, 10));
+    NetworkSummary five =
+        LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 5, ports(5), 10), 4);
     List<Path> configs = LocalNodeConfigs.write(five);
     return new LocalCluster(
-        four,
+        new NetworkSummary(
+            five.channelId(),
+            five.genesisBlock(),
+            five.cryptoDir(),
+            five.ordererMspId(),
+            five.ordererAdmin(),
+            five.clientMspId(),
+            five.client(),
+            five.nodes().subList(0, 4)),
         configs.subList(0, 4),
         Optional.of(new Spare(five.nodes().getLast(), configs.getLast())));
   }

@@ -13,6 +13,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,6 +65,43 @@ class BlockPullerTest {
       for (ScriptedDeliver server : byEndpoint) {
         assertThat(server.requests()).as("requests to %s", server.address()).isEqualTo(1);
       }
+    }
+  }
+
+  /**
+   * Closing the puller while a source is silent ends the pull as CLOSED: a closed puller has no
+   * sources left, which is not "more than f sources refused the chain" (a catch-up would take
+   * PREFIX_REFUSED for a foreign chain).
+   */
+  @Test
+  void aPullClosedWhileASourceIsSilentEndsClosed() throws Exception {
+    List<ScriptedDeliver> silent = startSources(List.of(Lie.HANG), List.of(1L)).subList(0, 1);
+    ConfigState sources = configNaming(silent);
+    try (BlockStore store = FixturePulling.store(dir);
+        BlockPuller puller =
+            new BlockPuller(
+                FixturePulling.CHANNEL,
+                () -> sources,
+                FixturePulling.context(FixturePulling.quickLimits()))) {
+      ChannelLedger ledger = store.createChannel(FixturePulling.CHANNEL);
+      VerifyingAppender appender =
+          new VerifyingAppender(ledger, FixturePulling.CRYPTO, Clock.systemUTC());
+      CompletableFuture<PullOutcome> outcome = new CompletableFuture<>();
+      Thread.ofVirtual()
+          .start(
+              () -> {
+                try {
+                  outcome.complete(puller.pullRange(0, FixturePulling.HEIGHT - 1, appender));
+                } catch (InterruptedException | RuntimeException e) {
+                  outcome.completeExceptionally(e);
+                }
+              });
+      while (ledger.height() < 1) {
+        Thread.sleep(10);
+      }
+      puller.close();
+
+      assertThat(outcome.get(30, TimeUnit.SECONDS)).isEqualTo(PullOutcome.CLOSED);
     }
   }
 
