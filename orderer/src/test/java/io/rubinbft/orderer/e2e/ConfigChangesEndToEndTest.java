@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -36,7 +35,6 @@ import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.MSPRole.MSPRoleType;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.peer.AnchorPeer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -61,7 +59,7 @@ import org.slf4j.LoggerFactory;
 class ConfigChangesEndToEndTest {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConfigChangesEndToEndTest.class);
-  private static final List<ProcessCluster> CLUSTERS = new CopyOnWriteArrayList<>();
+  @RegisterExtension static final ProcessClusters CLUSTERS = new ProcessClusters();
   private static final int INITIAL_MAX_MESSAGE_COUNT = 50;
   private static final int NEW_MAX_MESSAGE_COUNT = 5;
 
@@ -120,19 +118,9 @@ class ConfigChangesEndToEndTest {
       boolean essential) {}
 
   @AfterEach
-  void killThisTestsNodes() throws InterruptedException {
+  void closeOrg2Connections() {
     if (org2Connections != null) {
       org2Connections.close();
-    }
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  @AfterAll
-  static void killEveryNode() throws InterruptedException {
-    for (ProcessCluster started : CLUSTERS) {
-      started.close();
     }
   }
 
@@ -151,8 +139,7 @@ class ConfigChangesEndToEndTest {
     workload = size;
     Path dir = Files.createDirectories(Path.of("target", "multiproc")).toAbsolutePath();
     Path clusterDir = Files.createTempDirectory(dir, "config-");
-    cluster = ProcessCluster.create(clusterDir, INITIAL_MAX_MESSAGE_COUNT, true);
-    CLUSTERS.add(cluster);
+    cluster = CLUSTERS.track(ProcessCluster.create(clusterDir, INITIAL_MAX_MESSAGE_COUNT, true));
     org1User = cluster.client();
     org1Tls =
         ClientTlsFiles.mutual(

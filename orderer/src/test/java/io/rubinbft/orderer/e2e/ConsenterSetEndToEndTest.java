@@ -20,7 +20,6 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -28,8 +27,6 @@ import org.hyperledger.fabric.protos.common.Config;
 import org.hyperledger.fabric.protos.common.Consenter;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,7 +49,7 @@ import org.slf4j.LoggerFactory;
 class ConsenterSetEndToEndTest {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConsenterSetEndToEndTest.class);
-  private static final List<ProcessCluster> CLUSTERS = new CopyOnWriteArrayList<>();
+  @RegisterExtension static final ProcessClusters CLUSTERS = new ProcessClusters();
   private static final int GENESIS_CONSENTERS = 4;
 
   /** A removal's id that means: whoever leads when the update is made. */
@@ -91,20 +88,6 @@ class ConsenterSetEndToEndTest {
     }
   }
 
-  @AfterEach
-  void killThisTestsNodes() throws InterruptedException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  @AfterAll
-  static void killEveryNode() throws InterruptedException {
-    for (ProcessCluster started : CLUSTERS) {
-      started.close();
-    }
-  }
-
   @Test
   void growsFromFourToFiveAndRemovesTheLeaderWhileTransactionsFlow() throws Exception {
     run(5, List.of(Step.add(5, false), Step.remove(LEADER)), 100);
@@ -130,9 +113,13 @@ class ConsenterSetEndToEndTest {
     transactionsPerLoad = transactions;
     Path dir = Files.createDirectories(Path.of("target", "multiproc")).toAbsolutePath();
     cluster =
-        ProcessCluster.create(
-            Files.createTempDirectory(dir, "consenters-"), orderers, GENESIS_CONSENTERS, 10, false);
-    CLUSTERS.add(cluster);
+        CLUSTERS.track(
+            ProcessCluster.create(
+                Files.createTempDirectory(dir, "consenters-"),
+                orderers,
+                GENESIS_CONSENTERS,
+                10,
+                false));
     tls = ClientTlsFiles.serverOnly(cluster.ordererTlsCa());
     client = cluster.client();
     // The later consenters' processes start now too (with no channel): JVM starts are slow here.

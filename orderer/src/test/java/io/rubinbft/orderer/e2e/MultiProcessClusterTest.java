@@ -17,11 +17,8 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,7 +38,7 @@ import org.slf4j.LoggerFactory;
 class MultiProcessClusterTest {
 
   private static final Logger LOG = LoggerFactory.getLogger(MultiProcessClusterTest.class);
-  private static final List<ProcessCluster> CLUSTERS = new CopyOnWriteArrayList<>();
+  @RegisterExtension static final ProcessClusters CLUSTERS = new ProcessClusters();
 
   private ProcessCluster cluster;
   private EnvelopeFactory client;
@@ -60,21 +57,6 @@ class MultiProcessClusterTest {
    */
   private record Workload(int rounds, int transactions, int payloadBytes) {}
 
-  @AfterEach
-  void killThisTestsNodes() throws InterruptedException {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
-
-  /** Also after a failure in set-up or in an extension: no node process outlives the tests. */
-  @AfterAll
-  static void killEveryNode() throws InterruptedException {
-    for (ProcessCluster started : CLUSTERS) {
-      started.close();
-    }
-  }
-
   @Test
   void survivesKilledFollowerLeaderAndWholeCluster() throws Exception {
     run(new Workload(1, 200, 300));
@@ -88,8 +70,9 @@ class MultiProcessClusterTest {
 
   private void run(Workload workload) throws Exception {
     Path dir = Files.createDirectories(Path.of("target", "multiproc")).toAbsolutePath();
-    cluster = ProcessCluster.create(Files.createTempDirectory(dir, "cluster-"), 50, false);
-    CLUSTERS.add(cluster);
+    cluster =
+        CLUSTERS.track(
+            ProcessCluster.create(Files.createTempDirectory(dir, "cluster-"), 50, false));
     client = cluster.client();
     cluster.start(cluster.nodes());
     cluster.joinAll();
