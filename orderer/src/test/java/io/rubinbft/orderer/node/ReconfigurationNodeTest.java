@@ -212,9 +212,14 @@ class ReconfigurationNodeTest {
     LocalCluster.awaitTransactions(ordered, nodes(members));
     for (int member : members) {
       await(
+          // A follower added back serves the channel through a runtime only once it switched.
           () ->
-              runtime(member)
-                  .host()
+              cluster
+                  .nodes
+                  .get(member)
+                  .channels()
+                  .runtime(LocalCluster.CHANNEL)
+                  .flatMap(ChannelRuntime::host)
                   .map(h -> h.member() && h.epoch().epoch() == epoch)
                   .orElse(false),
           "node " + member + " runs epoch " + epoch + "\n" + cluster.describeNodes());
