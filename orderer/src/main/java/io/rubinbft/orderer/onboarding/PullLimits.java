@@ -27,11 +27,15 @@ public record PullLimits(
     }
   }
 
-  /** 10 s per block, 60 s idle, backoff 100 ms to 5 s. */
+  /**
+   * 10 s per block, 15 s idle, backoff 100 ms to 5 s. The idle bound is short because the endpoints
+   * a follower asks in turn may include removed consenters that follow too and are behind: on an
+   * idle stream from one of them it would otherwise wait long for blocks it will not get soon.
+   */
   public static PullLimits defaults() {
     return new PullLimits(
         Duration.ofSeconds(10),
-        Duration.ofSeconds(60),
+        Duration.ofSeconds(15),
         Duration.ofMillis(100),
         Duration.ofSeconds(5));
   }
