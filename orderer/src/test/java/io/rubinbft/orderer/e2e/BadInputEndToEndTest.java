@@ -11,6 +11,7 @@ import io.rubinbft.orderer.bootstrap.LocalNetwork;
 import io.rubinbft.orderer.bootstrap.LocalNetworkSpec;
 import io.rubinbft.orderer.bootstrap.NetworkSummary;
 import io.rubinbft.orderer.bootstrap.PortPlan;
+import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.NodeConfigLoader;
 import io.rubinbft.orderer.crypto.CryptoProvider;
@@ -55,9 +56,6 @@ import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
-import org.hyperledger.fabric.protos.orderer.SeekInfo;
-import org.hyperledger.fabric.protos.orderer.SeekPosition;
-import org.hyperledger.fabric.protos.orderer.SeekSpecified;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -220,38 +218,39 @@ class BadInputEndToEndTest {
     return Stream.of(
         new Refusal(
             "unknown channel",
-            () -> client.seek("nosuchchannel", seek(0, 0), ByteString.EMPTY),
+            () -> client.seek("nosuchchannel", SeekInfos.range(0, 0), ByteString.EMPTY),
             Status.NOT_FOUND,
             ""),
         new Refusal(
             "bad signature",
-            () -> withFlippedSignature(client.seek(CHANNEL, seek(0, 0), ByteString.EMPTY)),
+            () ->
+                withFlippedSignature(client.seek(CHANNEL, SeekInfos.range(0, 0), ByteString.EMPTY)),
             Status.FORBIDDEN,
             ""),
         new Refusal(
             "reader from an unknown CA",
             () ->
                 factory(unknownCreator(), Clock.systemUTC())
-                    .seek(CHANNEL, seek(0, 0), ByteString.EMPTY),
+                    .seek(CHANNEL, SeekInfos.range(0, 0), ByteString.EMPTY),
             Status.FORBIDDEN,
             ""),
         new Refusal(
             "expired reader",
             () ->
                 factory(expiredCreator(), Clock.systemUTC())
-                    .seek(CHANNEL, seek(0, 0), ByteString.EMPTY),
+                    .seek(CHANNEL, SeekInfos.range(0, 0), ByteString.EMPTY),
             Status.FORBIDDEN,
             ""),
         new Refusal(
             "seek stamped an hour ago",
             () ->
                 factory(user, Clock.offset(Clock.systemUTC(), Duration.ofHours(-1)))
-                    .seek(CHANNEL, seek(0, 0), ByteString.EMPTY),
+                    .seek(CHANNEL, SeekInfos.range(0, 0), ByteString.EMPTY),
             Status.BAD_REQUEST,
             ""),
         new Refusal(
             "seek beyond the height with FAIL_IF_NOT_READY",
-            () -> client.seek(CHANNEL, seek(1_000, 1_000), ByteString.EMPTY),
+            () -> client.seek(CHANNEL, SeekInfos.range(1_000, 1_000), ByteString.EMPTY),
             Status.NOT_FOUND,
             ""));
   }
@@ -477,20 +476,6 @@ class BadInputEndToEndTest {
 
   private static EnvelopeFactory factory(SigningIdentity identity, Clock clock) {
     return new EnvelopeFactory(identity, clock);
-  }
-
-  private static SeekInfo seek(long start, long stop) {
-    return SeekInfo.newBuilder()
-        .setStart(position(start))
-        .setStop(position(stop))
-        .setBehavior(SeekInfo.SeekBehavior.FAIL_IF_NOT_READY)
-        .build();
-  }
-
-  private static SeekPosition position(long number) {
-    return SeekPosition.newBuilder()
-        .setSpecified(SeekSpecified.newBuilder().setNumber(number))
-        .build();
   }
 
   private static byte[] data() {

@@ -6,6 +6,7 @@ import io.grpc.Channel;
 import io.rubinbft.ledger.BlockHashing;
 import io.rubinbft.orderer.block.EnvelopeHeaders;
 import io.rubinbft.orderer.block.LastConfigIndex;
+import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.testing.DeliverCalls;
 import java.util.ArrayList;
@@ -29,8 +30,6 @@ import org.hyperledger.fabric.protos.common.Metadata;
 import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.SeekInfo;
-import org.hyperledger.fabric.protos.orderer.SeekPosition;
-import org.hyperledger.fabric.protos.orderer.SeekSpecified;
 
 /**
  * A channel's chain as one orderer serves it through Deliver, checked block by block as a Fabric
@@ -66,12 +65,7 @@ record Chain(
       long height,
       Function<Block, Optional<String>> signatures)
       throws InterruptedException {
-    SeekInfo seek =
-        SeekInfo.newBuilder()
-            .setStart(specified(0))
-            .setStop(specified(height - 1))
-            .setBehavior(SeekInfo.SeekBehavior.FAIL_IF_NOT_READY)
-            .build();
+    SeekInfo seek = SeekInfos.range(0, height - 1);
     Chain chain =
         new Chain(
             new ArrayList<>(),
@@ -177,11 +171,5 @@ record Chain(
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("an ordered envelope does not parse", e);
     }
-  }
-
-  private static SeekPosition specified(long number) {
-    return SeekPosition.newBuilder()
-        .setSpecified(SeekSpecified.newBuilder().setNumber(number))
-        .build();
   }
 }
