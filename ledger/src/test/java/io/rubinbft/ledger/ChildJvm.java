@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,6 +23,49 @@ public final class ChildJvm {
 
   private ChildJvm() {}
 
+  /** What a crash test checks once the child is dead: the reopened files hold every ack. */
+  public interface AfterCrash {
+    /**
+     * @param acknowledged the acknowledgements of the run just killed
+     * @param highestAcknowledged the highest acknowledgement of any run so far
+     * @param replay names the seed and the crash, for assertion messages
+     */
+    void check(List<Long> acknowledged, long highestAcknowledged, String replay) throws IOException;
+  }
+
+  /**
+   * Runs {@code main} {@code crashes} times on the same files, killing each run after 1 to {@code
+   * maxAcks} acknowledgements, and calls {@code afterCrash} after each kill. The seed is {@code
+   * -Drubin.seed} or random, printed under {@code test} so a failing run replays.
+   *
+   * @param args the child's arguments, drawn from the seeded generator before each run
+   */
+  public static void crashRepeatedly(
+      String test,
+      int crashes,
+      Class<?> main,
+      Function<Random, List<String>> args,
+      int maxAcks,
+      Path dir,
+      AfterCrash afterCrash)
+      throws IOException, InterruptedException {
+    long seed = Long.getLong("rubin.seed", new Random().nextLong());
+    System.out.println(test + " seed " + seed);
+    Random random = new Random(seed);
+    long highestAcknowledged = -1;
+    for (int crash = 0; crash < crashes; crash++) {
+      List<Long> acknowledged =
+          runAndKill(
+              main,
+              args.apply(random),
+              1 + random.nextInt(maxAcks),
+              random,
+              dir.resolve("stderr.txt"));
+      highestAcknowledged = Math.max(highestAcknowledged, acknowledged.getLast());
+      afterCrash.check(acknowledged, highestAcknowledged, "seed " + seed + ", crash " + crash);
+    }
+  }
+
   /** Prints an acknowledgement the way {@link #runAndKill} reads it. */
   public static void acknowledge(long number) {
     System.out.println("ack " + number + " end");
@@ -33,7 +77,7 @@ public final class ChildJvm {
    * milliseconds, kills it with SIGKILL ({@code destroyForcibly}) and returns every acknowledgement
    * it printed, including those printed just before it died.
    */
-  public static List<Long> runAndKill(
+  private static List<Long> runAndKill(
       Class<?> main, List<String> args, int acks, Random random, Path stderr)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();

@@ -1,17 +1,13 @@
 package io.rubinbft.orderer.configtx;
 
-import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
-import java.security.SecureRandom;
 import java.time.Clock;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
 import org.hyperledger.fabric.protos.common.ConfigEnvelope;
 import org.hyperledger.fabric.protos.common.Envelope;
-import org.hyperledger.fabric.protos.common.Header;
 import org.hyperledger.fabric.protos.common.HeaderType;
-import org.hyperledger.fabric.protos.common.Payload;
-import org.hyperledger.fabric.protos.common.SignatureHeader;
 
 /**
  * Wraps a new config into the CONFIG envelope this orderer signs, laid out as Fabric's
@@ -21,14 +17,11 @@ import org.hyperledger.fabric.protos.common.SignatureHeader;
  */
 public final class ConfigEnvelopeSigner {
 
-  private static final int NONCE_BYTES = 24;
-
-  private final SigningIdentity identity;
+  private final EnvelopeFactory envelopes;
   private final Clock clock;
-  private final SecureRandom random = new SecureRandom();
 
   public ConfigEnvelopeSigner(SigningIdentity identity, Clock clock) {
-    this.identity = identity;
+    this.envelopes = new EnvelopeFactory(identity, clock);
     this.clock = clock;
   }
 
@@ -39,25 +32,6 @@ public final class ConfigEnvelopeSigner {
             .setChannelId(channelId)
             .setTimestamp(Timestamp.newBuilder().setSeconds(clock.instant().getEpochSecond()))
             .build();
-    byte[] nonce = new byte[NONCE_BYTES];
-    random.nextBytes(nonce);
-    SignatureHeader signatureHeader =
-        SignatureHeader.newBuilder()
-            .setCreator(identity.serialized())
-            .setNonce(ByteString.copyFrom(nonce))
-            .build();
-    ByteString payload =
-        Payload.newBuilder()
-            .setHeader(
-                Header.newBuilder()
-                    .setChannelHeader(channelHeader.toByteString())
-                    .setSignatureHeader(signatureHeader.toByteString()))
-            .setData(configEnvelope.toByteString())
-            .build()
-            .toByteString();
-    return Envelope.newBuilder()
-        .setPayload(payload)
-        .setSignature(ByteString.copyFrom(identity.sign(payload.toByteArray())))
-        .build();
+    return envelopes.sign(channelHeader, configEnvelope.toByteString());
   }
 }

@@ -58,6 +58,14 @@ public final class EnvelopeFactory {
     return sign(header, nonce, seekInfo.toByteString());
   }
 
+  /**
+   * {@code data} under {@code channelHeader}, which the caller lays out (a CONFIG envelope, a
+   * CONFIG_UPDATE), and a signature header with a fresh nonce, signed over the payload bytes.
+   */
+  public Envelope sign(ChannelHeader channelHeader, ByteString data) {
+    return sign(channelHeader, nonce(), data);
+  }
+
   private Envelope sign(ChannelHeader channelHeader, byte[] nonce, ByteString data) {
     SignatureHeader signatureHeader =
         SignatureHeader.newBuilder()

@@ -27,29 +27,36 @@ public sealed interface SubmitOutcome {
     }
   }
 
-  /** The pool holds {@code capacity} requests already: the client should retry later. */
-  record PoolFull(int capacity) implements SubmitOutcome {
+  /** A refusal by the pool or the replica: 503, with Fabric's "failed to submit request: ". */
+  sealed interface PoolRefusal extends SubmitOutcome {
+
+    /** Why, for the client. */
+    String reason();
+
     @Override
-    public Status status() {
+    default Status status() {
       return Status.SERVICE_UNAVAILABLE;
     }
 
     @Override
-    public String info() {
-      return "failed to submit request: request pool is full (" + capacity + " requests)";
+    default String info() {
+      return "failed to submit request: " + reason();
+    }
+  }
+
+  /** The pool holds {@code capacity} requests already: the client should retry later. */
+  record PoolFull(int capacity) implements PoolRefusal {
+    @Override
+    public String reason() {
+      return "request pool is full (" + capacity + " requests)";
     }
   }
 
   /** The transaction id is pending or was recently ordered: it is not ordered twice. */
-  record AlreadyProcessed() implements SubmitOutcome {
+  record AlreadyProcessed() implements PoolRefusal {
     @Override
-    public Status status() {
-      return Status.SERVICE_UNAVAILABLE;
-    }
-
-    @Override
-    public String info() {
-      return "failed to submit request: request already processed";
+    public String reason() {
+      return "request already processed";
     }
   }
 
@@ -58,17 +65,7 @@ public sealed interface SubmitOutcome {
    *
    * @param reason why, for the client, e.g. "replica is catching up"
    */
-  record NotServing(String reason) implements SubmitOutcome {
-    @Override
-    public Status status() {
-      return Status.SERVICE_UNAVAILABLE;
-    }
-
-    @Override
-    public String info() {
-      return "failed to submit request: " + reason;
-    }
-  }
+  record NotServing(String reason) implements PoolRefusal {}
 
   /**
    * A config update refused before it reached the pool, e.g. BAD_REQUEST "error applying config

@@ -3,9 +3,11 @@ package io.rubinbft.orderer.configtx;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
 import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
@@ -13,9 +15,7 @@ import org.hyperledger.fabric.protos.common.ConfigSignature;
 import org.hyperledger.fabric.protos.common.ConfigUpdate;
 import org.hyperledger.fabric.protos.common.ConfigUpdateEnvelope;
 import org.hyperledger.fabric.protos.common.Envelope;
-import org.hyperledger.fabric.protos.common.Header;
 import org.hyperledger.fabric.protos.common.HeaderType;
-import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.common.SignatureHeader;
 
 /**
@@ -64,19 +64,8 @@ public final class SignedUpdates {
             .setChannelId(update.getChannelId())
             .setTimestamp(Timestamp.newBuilder().setSeconds(Instant.now().getEpochSecond()))
             .build();
-    ByteString payload =
-        Payload.newBuilder()
-            .setHeader(
-                Header.newBuilder()
-                    .setChannelHeader(channelHeader.toByteString())
-                    .setSignatureHeader(signatureHeader(outer).toByteString()))
-            .setData(envelope.build().toByteString())
-            .build()
-            .toByteString();
-    return Envelope.newBuilder()
-        .setPayload(payload)
-        .setSignature(ByteString.copyFrom(outer.sign(payload.toByteArray())))
-        .build();
+    return new EnvelopeFactory(outer, Clock.systemUTC())
+        .sign(channelHeader, envelope.build().toByteString());
   }
 
   private static SignatureHeader signatureHeader(SigningIdentity signer) {

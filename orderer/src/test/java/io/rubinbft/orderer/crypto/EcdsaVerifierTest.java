@@ -18,6 +18,7 @@ import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.common.SignatureHeader;
 import org.hyperledger.fabric.protos.msp.SerializedIdentity;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Fabric's signatures (recorded envelopes) checked on both providers. */
@@ -27,27 +28,22 @@ class EcdsaVerifierTest {
     return Stream.of(CryptoProvider.preferNative(), CryptoProvider.jdk());
   }
 
-  @ParameterizedTest
-  @MethodSource("providers")
-  void acceptsTheSignatureOfAnEnvelopeFabricOrdered(CryptoProvider provider)
-      throws GeneralSecurityException, InvalidProtocolBufferException {
-    Envelope envelope = Fixtures.envelope("tx-valid");
-
-    SignatureVerdict verdict =
-        new EcdsaVerifier(provider)
-            .verify(
-                creatorKey(provider, envelope),
-                envelope.getSignature().toByteArray(),
-                envelope.getPayload().toByteArray());
-
-    assertThat(verdict).isEqualTo(SignatureVerdict.VALID);
+  /** An envelope Fabric ordered, and the same with one byte of its signature flipped. */
+  static Stream<Arguments> recordedEnvelopes() {
+    return providers()
+        .flatMap(
+            provider ->
+                Stream.of(
+                    Arguments.of(provider, "tx-valid", SignatureVerdict.VALID),
+                    Arguments.of(provider, "rejected-bad-signature", SignatureVerdict.MISMATCH)));
   }
 
   @ParameterizedTest
-  @MethodSource("providers")
-  void rejectsTheRecordedEnvelopeWithAFlippedSignatureByte(CryptoProvider provider)
+  @MethodSource("recordedEnvelopes")
+  void judgesTheRecordedSignaturesAsFabricDid(
+      CryptoProvider provider, String name, SignatureVerdict expected)
       throws GeneralSecurityException, InvalidProtocolBufferException {
-    Envelope envelope = Fixtures.envelope("rejected-bad-signature");
+    Envelope envelope = Fixtures.envelope(name);
 
     SignatureVerdict verdict =
         new EcdsaVerifier(provider)
@@ -56,7 +52,7 @@ class EcdsaVerifierTest {
                 envelope.getSignature().toByteArray(),
                 envelope.getPayload().toByteArray());
 
-    assertThat(verdict).isEqualTo(SignatureVerdict.MISMATCH);
+    assertThat(verdict).isEqualTo(expected);
   }
 
   @ParameterizedTest

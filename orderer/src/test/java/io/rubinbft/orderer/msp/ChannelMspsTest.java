@@ -49,6 +49,12 @@ class ChannelMspsTest {
     return TestCa.serialized(mspId, TestCa.parse(Fixtures.signCert(org, kind, name)));
   }
 
+  /** Org1's User1 certificate, serialized under {@code mspId} (its own MSP is Org1MSP). */
+  private static ByteString org1User1As(String mspId) {
+    return fixtureIdentity(
+        mspId, "peerOrganizations/org1.example.com", "users", "User1@org1.example.com");
+  }
+
   static Identity valid(IdentityResult result) {
     assertThat(result).isInstanceOf(IdentityResult.Valid.class);
     return ((IdentityResult.Valid) result).identity();
@@ -109,21 +115,13 @@ class ChannelMspsTest {
 
   @Test
   void rejectsAnMspTheChannelDoesNotDefine() {
-    ByteString identity =
-        fixtureIdentity(
-            "NoSuchMSP", "peerOrganizations/org1.example.com", "users", "User1@org1.example.com");
-
-    assertThat(invalid(genesisMsps().deserialize(identity)))
+    assertThat(invalid(genesisMsps().deserialize(org1User1As("NoSuchMSP"))))
         .isEqualTo("MSP NoSuchMSP is not defined on channel");
   }
 
   @Test
   void rejectsACertificateClaimedForAnotherOrg() {
-    ByteString identity =
-        fixtureIdentity(
-            "OrdererMSP", "peerOrganizations/org1.example.com", "users", "User1@org1.example.com");
-
-    assertThat(invalid(genesisMsps().deserialize(identity)))
+    assertThat(invalid(genesisMsps().deserialize(org1User1As("OrdererMSP"))))
         .startsWith("could not obtain certification chain");
   }
 
@@ -245,9 +243,7 @@ class ChannelMspsTest {
   @Test
   void servesARepeatedIdentityFromTheCache() {
     ChannelMsps msps = genesisMsps();
-    ByteString user =
-        fixtureIdentity(
-            "Org1MSP", "peerOrganizations/org1.example.com", "users", "User1@org1.example.com");
+    ByteString user = org1User1As("Org1MSP");
 
     Identity first = valid(msps.deserialize(user));
     Identity second = valid(msps.deserialize(user));

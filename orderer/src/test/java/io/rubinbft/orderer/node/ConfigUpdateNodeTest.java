@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.grpc.ManagedChannel;
-import io.grpc.stub.StreamObserver;
 import io.rubinbft.ledger.BlockHashing;
 import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.bootstrap.SignaturePolicies;
@@ -13,7 +11,7 @@ import io.rubinbft.orderer.configtx.SignedUpdates;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
-import io.rubinbft.orderer.service.Streams;
+import io.rubinbft.orderer.testing.ClientCalls;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -37,14 +35,9 @@ import org.hyperledger.fabric.protos.common.MSPRole;
 import org.hyperledger.fabric.protos.common.Metadata;
 import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.common.Status;
-import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.BatchSize;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
-import org.hyperledger.fabric.protos.orderer.DeliverResponse;
-import org.hyperledger.fabric.protos.orderer.SeekInfo;
-import org.hyperledger.fabric.protos.orderer.SeekNewest;
-import org.hyperledger.fabric.protos.orderer.SeekPosition;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,14 +55,7 @@ class ConfigUpdateNodeTest {
 
   @TempDir Path dir;
 
-  private LocalCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @AutoClose private LocalCluster cluster;
 
   @Test
   void batchSizeAndOrgPolicyUpdatesTakeEffectAtTheirBlocksWhileTransactionsFlow() throws Exception {
@@ -102,9 +88,10 @@ class ConfigUpdateNodeTest {
     BroadcastResponse refused =
         broadcast(2, users.transaction(LocalCluster.CHANNEL, new byte[100]).envelope());
     assertThat(refused.getStatus()).isEqualTo(Status.FORBIDDEN);
-    assertThat(deliverNewest(3, users).getStatus()).isEqualTo(Status.FORBIDDEN);
-    assertThat(deliverNewest(3, new EnvelopeFactory(orgAdmin, Clock.systemUTC())).hasBlock())
-        .isTrue();
+    assertThat(deliverNewest(3, users)).isEqualTo(Status.FORBIDDEN);
+    // FAIL_IF_NOT_READY on the newest block: SUCCESS comes only after the block itself
+    assertThat(deliverNewest(3, new EnvelopeFactory(orgAdmin, Clock.systemUTC())))
+        .isEqualTo(Status.SUCCESS);
 
     assertLedgersAgree(List.of(batchSize, orgPolicies));
 
@@ -267,32 +254,15 @@ class ConfigUpdateNodeTest {
 
   private BroadcastResponse broadcast(int node, Envelope envelope) throws Exception {
     try (OrdererChannels connections = cluster.connect()) {
-      ManagedChannel channel = connections.channels().get(node);
-      Streams<BroadcastResponse> responses = new Streams<>();
-      StreamObserver<Envelope> requests = AtomicBroadcastGrpc.newStub(channel).broadcast(responses);
-      requests.onNext(envelope);
-      requests.onCompleted();
-      return responses.next();
+      return ClientCalls.broadcast(connections.channels().get(node), envelope);
     }
   }
 
-  /** The first answer to a request for the newest block. */
-  private DeliverResponse deliverNewest(int node, EnvelopeFactory client) throws Exception {
-    SeekPosition newest =
-        SeekPosition.newBuilder().setNewest(SeekNewest.getDefaultInstance()).build();
-    SeekInfo seek =
-        SeekInfo.newBuilder()
-            .setStart(newest)
-            .setStop(newest)
-            .setBehavior(SeekInfo.SeekBehavior.FAIL_IF_NOT_READY)
-            .build();
+  /** The final status of a request for the newest block, from node {@code node}. */
+  private Status deliverNewest(int node, EnvelopeFactory client) throws Exception {
     try (OrdererChannels connections = cluster.connect()) {
-      Streams<DeliverResponse> responses = new Streams<>();
-      StreamObserver<Envelope> requests =
-          AtomicBroadcastGrpc.newStub(connections.channels().get(node)).deliver(responses);
-      requests.onNext(client.seek(LocalCluster.CHANNEL, seek, ByteString.EMPTY));
-      requests.onCompleted();
-      return responses.next();
+      return ClientCalls.deliverNewest(
+          connections.channels().get(node), client, LocalCluster.CHANNEL, ByteString.EMPTY);
     }
   }
 

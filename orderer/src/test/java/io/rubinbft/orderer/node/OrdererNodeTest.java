@@ -14,7 +14,7 @@ import java.time.Clock;
 import java.util.List;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.BlockHeader;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,14 +26,7 @@ class OrdererNodeTest {
 
   @TempDir Path dir;
 
-  private LocalCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @AutoClose private LocalCluster cluster;
 
   @Test
   void fourNodesJoinOrderAndResumeAfterAllRestart() throws Exception {

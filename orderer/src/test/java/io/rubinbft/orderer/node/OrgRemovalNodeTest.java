@@ -21,7 +21,7 @@ import java.util.List;
 import org.hyperledger.fabric.protos.common.Config;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,14 +38,7 @@ class OrgRemovalNodeTest {
 
   @TempDir Path dir;
 
-  private LocalCluster cluster;
-
-  @AfterEach
-  void stop() {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
+  @AutoClose private LocalCluster cluster;
 
   @Test
   void anAddedOrgTransactsAndARemovedOrgIsForbiddenAtItsBlockOnEveryNode() throws Exception {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.consensus.ConfigState;
 import io.rubinbft.orderer.testing.ScriptedDeliver;
@@ -46,14 +47,9 @@ class BlockPullerTest {
     List<ScriptedDeliver> byEndpoint = startSources(lies, at);
     ConfigState sources = configNaming(byEndpoint);
     try (BlockStore store = FixturePulling.store(dir);
-        BlockPuller puller =
-            new BlockPuller(
-                FixturePulling.CHANNEL,
-                () -> sources,
-                FixturePulling.context(FixturePulling.quickLimits()))) {
+        BlockPuller puller = quickPuller(sources)) {
       ChannelLedger ledger = store.createChannel(FixturePulling.CHANNEL);
-      VerifyingAppender appender =
-          new VerifyingAppender(ledger, FixturePulling.CRYPTO, Clock.systemUTC());
+      VerifyingAppender appender = verifyingAppender(ledger);
 
       assertThat(puller.pullRange(0, FixturePulling.HEIGHT - 1, appender))
           .isEqualTo(PullOutcome.COMPLETE);
@@ -78,14 +74,9 @@ class BlockPullerTest {
     List<ScriptedDeliver> silent = startSources(List.of(Lie.HANG), List.of(1L)).subList(0, 1);
     ConfigState sources = configNaming(silent);
     try (BlockStore store = FixturePulling.store(dir);
-        BlockPuller puller =
-            new BlockPuller(
-                FixturePulling.CHANNEL,
-                () -> sources,
-                FixturePulling.context(FixturePulling.quickLimits()))) {
+        BlockPuller puller = quickPuller(sources)) {
       ChannelLedger ledger = store.createChannel(FixturePulling.CHANNEL);
-      VerifyingAppender appender =
-          new VerifyingAppender(ledger, FixturePulling.CRYPTO, Clock.systemUTC());
+      VerifyingAppender appender = verifyingAppender(ledger);
       CompletableFuture<PullOutcome> outcome = new CompletableFuture<>();
       Thread.ofVirtual()
           .start(
@@ -120,6 +111,18 @@ class BlockPullerTest {
       byEndpoint.get(i).lie(lies.get(i), at.get(i));
     }
     return byEndpoint;
+  }
+
+  private static BlockPuller quickPuller(ConfigState sources) {
+    return new BlockPuller(
+        FixturePulling.CHANNEL,
+        () -> sources,
+        FixturePulling.context(FixturePulling.quickLimits()));
+  }
+
+  private static VerifyingAppender verifyingAppender(ChannelLedger ledger)
+      throws InvalidConfigException {
+    return new VerifyingAppender(ledger, FixturePulling.CRYPTO, Clock.systemUTC());
   }
 
   private static String endpoint(ScriptedDeliver server) {

@@ -20,7 +20,7 @@ import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.HeaderType;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,16 +30,11 @@ class BroadcastServiceTest {
 
   @TempDir Path directory;
 
-  private ServiceNode node;
+  @AutoClose private ServiceNode node;
 
   @BeforeEach
   void start() throws IOException {
     node = ServiceNode.start(directory);
-  }
-
-  @AfterEach
-  void stop() {
-    node.close();
   }
 
   @Test

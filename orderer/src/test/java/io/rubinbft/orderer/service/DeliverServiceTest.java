@@ -11,6 +11,7 @@ import io.grpc.stub.ClientCallStreamObserver;
 import io.rubinbft.ledger.Durability;
 import io.rubinbft.orderer.crypto.Fixtures;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.service.DeliverClient.Answer;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ import org.hyperledger.fabric.protos.orderer.SeekInfo.SeekContentType;
 import org.hyperledger.fabric.protos.orderer.SeekNewest;
 import org.hyperledger.fabric.protos.orderer.SeekOldest;
 import org.hyperledger.fabric.protos.orderer.SeekPosition;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,16 +44,11 @@ class DeliverServiceTest {
 
   @TempDir Path directory;
 
-  private ServiceNode node;
+  @AutoClose private ServiceNode node;
 
   @BeforeEach
   void start() throws IOException {
     node = ServiceNode.start(directory);
-  }
-
-  @AfterEach
-  void stop() {
-    node.close();
   }
 
   @Test
@@ -131,8 +127,7 @@ class DeliverServiceTest {
     client.requests.onNext(DeliverClient.seek(9, 10, SeekBehavior.BLOCK_UNTIL_READY));
     assertThat(client.responses.next().getBlock().toByteString()).isEqualTo(stored(9));
 
-    Block next = NextBlock.after(Fixtures.block(9), envelope("envelopes/tx-valid.envelope"));
-    node.ledger.append(next.toByteArray(), Durability.UNSYNCED);
+    Block next = appendBlockTen();
 
     Answer answer = client.answer();
     assertThat(answer.blocks()).containsExactly(next.toByteString());
@@ -176,16 +171,7 @@ class DeliverServiceTest {
 
   @Test
   void aReaderTheChannelDoesNotKnowIsForbidden() throws InterruptedException {
-    EnvelopeFactory stranger =
-        new EnvelopeFactory(SignedEnvelopes.unknownCreator(), ServiceNode.RECORDED_CLOCK);
-    Envelope seek =
-        DeliverClient.seekBy(
-            stranger,
-            specified(0),
-            specified(0),
-            SeekBehavior.BLOCK_UNTIL_READY,
-            SeekContentType.BLOCK,
-            ByteString.EMPTY);
+    Envelope seek = seekBy(SignedEnvelopes.unknownCreator(), 0, 0);
 
     assertThat(new DeliverClient(node.stub()).request(seek))
         .isEqualTo(new Answer(List.of(), Status.FORBIDDEN));
@@ -198,9 +184,7 @@ class DeliverServiceTest {
     assertThat(client.responses.next().getBlock().toByteString()).isEqualTo(stored(9));
 
     node.channel.install(ConfigChanges.withoutOrg1Readers());
-    node.ledger.append(
-        NextBlock.after(Fixtures.block(9), envelope("envelopes/tx-valid.envelope")).toByteArray(),
-        Durability.UNSYNCED);
+    appendBlockTen();
 
     assertThat(client.answer()).isEqualTo(new Answer(List.of(), Status.FORBIDDEN));
     assertThat(client.responses.end().isOk()).isTrue();
@@ -208,16 +192,7 @@ class DeliverServiceTest {
 
   @Test
   void anExpiredReaderIsForbidden() throws InterruptedException {
-    EnvelopeFactory expired =
-        new EnvelopeFactory(SignedEnvelopes.expiredCreator(), ServiceNode.RECORDED_CLOCK);
-    Envelope seek =
-        DeliverClient.seekBy(
-            expired,
-            specified(0),
-            specified(0),
-            SeekBehavior.BLOCK_UNTIL_READY,
-            SeekContentType.BLOCK,
-            ByteString.EMPTY);
+    Envelope seek = seekBy(SignedEnvelopes.expiredCreator(), 0, 0);
 
     assertThat(new DeliverClient(node.stub()).request(seek))
         .isEqualTo(new Answer(List.of(), Status.FORBIDDEN));
@@ -226,23 +201,12 @@ class DeliverServiceTest {
   @Test
   void aStreamEndsWhenTheReadersCertificateExpires() throws InterruptedException {
     Instant notAfter = ServiceNode.RECORDED_AT.plus(Duration.ofHours(1));
-    EnvelopeFactory reader =
-        new EnvelopeFactory(SignedEnvelopes.org1ClientUntil(notAfter), ServiceNode.RECORDED_CLOCK);
     DeliverClient client = new DeliverClient(node.stub());
-    client.requests.onNext(
-        DeliverClient.seekBy(
-            reader,
-            specified(9),
-            specified(10),
-            SeekBehavior.BLOCK_UNTIL_READY,
-            SeekContentType.BLOCK,
-            ByteString.EMPTY));
+    client.requests.onNext(seekBy(SignedEnvelopes.org1ClientUntil(notAfter), 9, 10));
     assertThat(client.responses.next().getBlock().toByteString()).isEqualTo(stored(9));
 
     node.clock.set(notAfter.plusSeconds(1));
-    node.ledger.append(
-        NextBlock.after(Fixtures.block(9), envelope("envelopes/tx-valid.envelope")).toByteArray(),
-        Durability.UNSYNCED);
+    appendBlockTen();
 
     assertThat(client.answer()).isEqualTo(new Answer(List.of(), Status.FORBIDDEN));
   }
@@ -294,6 +258,24 @@ class DeliverServiceTest {
 
     assertThat(new DeliverClient(node.stub()).request(update).status())
         .isEqualTo(Status.BAD_REQUEST);
+  }
+
+  /** A seek of blocks {@code from..to}, waiting for them, signed by {@code reader}. */
+  private static Envelope seekBy(SigningIdentity reader, long from, long to) {
+    return DeliverClient.seekBy(
+        new EnvelopeFactory(reader, ServiceNode.RECORDED_CLOCK),
+        specified(from),
+        specified(to),
+        SeekBehavior.BLOCK_UNTIL_READY,
+        SeekContentType.BLOCK,
+        ByteString.EMPTY);
+  }
+
+  /** Appends block 10 (a valid transaction after the fixture's block 9), unsynced. */
+  private Block appendBlockTen() {
+    Block next = NextBlock.after(Fixtures.block(9), envelope("envelopes/tx-valid.envelope"));
+    node.ledger.append(next.toByteArray(), Durability.UNSYNCED);
+    return next;
   }
 
   static ByteString stored(int number) {

@@ -6,6 +6,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.StreamObserver;
+import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -16,9 +17,6 @@ import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
-import org.hyperledger.fabric.protos.orderer.SeekInfo;
-import org.hyperledger.fabric.protos.orderer.SeekNewest;
-import org.hyperledger.fabric.protos.orderer.SeekPosition;
 
 /**
  * Single Broadcast and Deliver calls as a client makes them to see whether it may write or read.
@@ -85,14 +83,8 @@ public final class ClientCalls {
   public static Status deliverNewest(
       Channel orderer, EnvelopeFactory client, String channel, ByteString tlsCertHash)
       throws InterruptedException {
-    SeekPosition newest =
-        SeekPosition.newBuilder().setNewest(SeekNewest.getDefaultInstance()).build();
-    SeekInfo seek =
-        SeekInfo.newBuilder()
-            .setStart(newest)
-            .setStop(newest)
-            .setBehavior(SeekInfo.SeekBehavior.FAIL_IF_NOT_READY)
-            .build();
-    return DeliverCalls.request(orderer, client.seek(channel, seek, tlsCertHash), TIMEOUT).status();
+    return DeliverCalls.request(
+            orderer, client.seek(channel, SeekInfos.newest(), tlsCertHash), TIMEOUT)
+        .status();
   }
 }

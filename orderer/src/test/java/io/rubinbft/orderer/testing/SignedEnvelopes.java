@@ -2,16 +2,19 @@ package io.rubinbft.orderer.testing;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Timestamp;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
 import org.hyperledger.fabric.protos.common.Envelope;
-import org.hyperledger.fabric.protos.common.Header;
 import org.hyperledger.fabric.protos.common.HeaderType;
-import org.hyperledger.fabric.protos.common.Payload;
-import org.hyperledger.fabric.protos.common.SignatureHeader;
 
-/** Signed envelopes of any header type, which EnvelopeFactory (a client's) does not make. */
+/**
+ * Signed envelopes of any header type, which EnvelopeFactory's own (a client's) do not cover: the
+ * channel header is laid out here, the signing is EnvelopeFactory's.
+ */
 public final class SignedEnvelopes {
 
   private SignedEnvelopes() {}
@@ -27,23 +30,6 @@ public final class SignedEnvelopes {
             .setTimestamp(
                 Timestamp.newBuilder().setSeconds(at.getEpochSecond()).setNanos(at.getNano()))
             .build();
-    ByteString payload =
-        Payload.newBuilder()
-            .setHeader(
-                Header.newBuilder()
-                    .setChannelHeader(header.toByteString())
-                    .setSignatureHeader(
-                        SignatureHeader.newBuilder()
-                            .setCreator(by.serialized())
-                            .setNonce(ByteString.copyFrom(new byte[24]))
-                            .build()
-                            .toByteString()))
-            .setData(data)
-            .build()
-            .toByteString();
-    return Envelope.newBuilder()
-        .setPayload(payload)
-        .setSignature(ByteString.copyFrom(by.sign(payload.toByteArray())))
-        .build();
+    return new EnvelopeFactory(by, Clock.fixed(at, ZoneOffset.UTC)).sign(header, data);
   }
 }

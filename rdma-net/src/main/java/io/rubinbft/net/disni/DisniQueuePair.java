@@ -7,7 +7,6 @@ import com.ibm.disni.verbs.RdmaCmId;
 import io.rubinbft.net.verbs.CompletionQueue;
 import io.rubinbft.net.verbs.QueuePair;
 import io.rubinbft.net.verbs.QueuePairSpec;
-import io.rubinbft.net.verbs.RegisteredMemory;
 import io.rubinbft.net.verbs.VerbsException;
 import io.rubinbft.net.verbs.WorkRequests;
 import java.io.IOException;
@@ -63,18 +62,6 @@ final class DisniQueuePair implements QueuePair {
       return disni;
     }
     throw new IllegalArgumentException("not a completion queue of a DiSNI device: " + queue);
-  }
-
-  /** The DiSNI region behind {@code memory}, checked to hold {@code length} bytes at offset. */
-  static DisniRegisteredMemory region(RegisteredMemory memory, long offset, int length) {
-    if (!(memory instanceof DisniRegisteredMemory region)) {
-      throw new IllegalArgumentException("not memory registered by a DiSNI device: " + memory);
-    }
-    if (!region.covers(offset, length)) {
-      throw new IllegalArgumentException(
-          length + " bytes at " + offset + " lie outside the registered region");
-    }
-    return region;
   }
 
   @Override

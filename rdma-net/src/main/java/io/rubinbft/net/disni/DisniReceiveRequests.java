@@ -6,7 +6,7 @@ import com.ibm.disni.verbs.IbvSge;
 import com.ibm.disni.verbs.SVCPostRecv;
 import io.rubinbft.net.verbs.RegisteredMemory;
 import io.rubinbft.net.verbs.VerbsException;
-import io.rubinbft.net.verbs.WorkRequests;
+import io.rubinbft.net.verbs.WorkRequestList;
 import java.io.IOException;
 import java.util.LinkedList;
 import java.util.List;
@@ -17,24 +17,17 @@ import java.util.List;
  * its work request id (ids are below the receive depth, as the verbs provider's slot indexes are).
  * Each receive is posted by its own call: DiSNI cannot chain receives built apart.
  */
-final class DisniReceiveRequests implements WorkRequests {
+final class DisniReceiveRequests extends WorkRequestList<DisniRegisteredMemory> {
 
   private final IbvQP queuePair;
-  private final long[] ids;
-  private final long[] addresses;
-  private final int[] lengths;
-  private final int[] keys;
   private final SVCPostRecv[] calls;
   private final long[] callAddresses;
   private final int[] callLengths;
   private final int[] callKeys;
 
   DisniReceiveRequests(IbvQP queuePair, int depth) {
+    super(depth, Integer.MAX_VALUE);
     this.queuePair = queuePair;
-    this.ids = new long[depth];
-    this.addresses = new long[depth];
-    this.lengths = new int[depth];
-    this.keys = new int[depth];
     this.calls = new SVCPostRecv[depth];
     this.callAddresses = new long[depth];
     this.callLengths = new int[depth];
@@ -42,32 +35,8 @@ final class DisniReceiveRequests implements WorkRequests {
   }
 
   @Override
-  public int capacity() {
-    return ids.length;
-  }
-
-  @Override
-  public void set(
-      int index,
-      long workRequestId,
-      RegisteredMemory memory,
-      long offset,
-      int length,
-      boolean signaled,
-      boolean inline) {
-    if (workRequestId < 0 || workRequestId >= calls.length) {
-      throw new IllegalArgumentException(
-          "receive id "
-              + workRequestId
-              + " is outside 0.."
-              + (calls.length - 1)
-              + ": the DiSNI binding keeps one call per receive buffer, by id");
-    }
-    DisniRegisteredMemory region = DisniQueuePair.region(memory, offset, length);
-    ids[index] = workRequestId;
-    addresses[index] = region.address(offset);
-    lengths[index] = length;
-    keys[index] = region.localKey();
+  protected DisniRegisteredMemory registered(RegisteredMemory memory) {
+    return DisniRegisteredMemory.of(memory);
   }
 
   /** Posts the first {@code count} requests, one call each. */
@@ -83,20 +52,32 @@ final class DisniReceiveRequests implements WorkRequests {
 
   /** The call for entry {@code index}'s buffer; rebuilt only when its id names another buffer. */
   private SVCPostRecv call(int index) throws IOException {
-    int id = (int) ids[index];
+    long workRequestId = workRequestId(index);
+    if (workRequestId < 0 || workRequestId >= calls.length) {
+      throw new IllegalArgumentException(
+          "receive id "
+              + workRequestId
+              + " is outside 0.."
+              + (calls.length - 1)
+              + ": the DiSNI binding keeps one call per receive buffer, by id");
+    }
+    int id = (int) workRequestId;
+    long address = memory(index).address(offset(index));
+    int length = length(index);
+    int key = memory(index).localKey();
     if (calls[id] != null
-        && callAddresses[id] == addresses[index]
-        && callLengths[id] == lengths[index]
-        && callKeys[id] == keys[index]) {
+        && callAddresses[id] == address
+        && callLengths[id] == length
+        && callKeys[id] == key) {
       return calls[id];
     }
     if (calls[id] != null) {
       calls[id].free();
     }
     IbvSge sge = new IbvSge();
-    sge.setAddr(addresses[index]);
-    sge.setLength(lengths[index]);
-    sge.setLkey(keys[index]);
+    sge.setAddr(address);
+    sge.setLength(length);
+    sge.setLkey(key);
     LinkedList<IbvSge> sges = new LinkedList<>();
     sges.add(sge);
     IbvRecvWR request = new IbvRecvWR();
@@ -104,9 +85,9 @@ final class DisniReceiveRequests implements WorkRequests {
     request.setSg_list(sges);
     request.setNum_sge(1);
     calls[id] = queuePair.postRecv(List.of(request), null);
-    callAddresses[id] = addresses[index];
-    callLengths[id] = lengths[index];
-    callKeys[id] = keys[index];
+    callAddresses[id] = address;
+    callLengths[id] = length;
+    callKeys[id] = key;
     return calls[id];
   }
 

@@ -54,9 +54,12 @@ final class DisniRegisteredMemory implements RegisteredMemory {
     return segment;
   }
 
-  /** Whether {@code length} bytes at {@code offset} lie inside this region. */
-  boolean covers(long offset, int length) {
-    return offset >= 0 && length >= 0 && offset + length <= segment.byteSize();
+  /** {@code memory} as a DiSNI region; work request lists accept no other. */
+  static DisniRegisteredMemory of(RegisteredMemory memory) {
+    if (!(memory instanceof DisniRegisteredMemory region)) {
+      throw new IllegalArgumentException("not memory registered by a DiSNI device: " + memory);
+    }
+    return region;
   }
 
   long address(long offset) {

@@ -6,7 +6,7 @@ import com.ibm.disni.verbs.IbvSge;
 import com.ibm.disni.verbs.SVCPostSend;
 import io.rubinbft.net.verbs.RegisteredMemory;
 import io.rubinbft.net.verbs.VerbsException;
-import io.rubinbft.net.verbs.WorkRequests;
+import io.rubinbft.net.verbs.WorkRequestList;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedList;
@@ -18,57 +18,23 @@ import java.util.List;
  * built for {@code n} (built on its first use; at most {@link #MAX_BATCH} of them, one doorbell per
  * post).
  */
-final class DisniSendRequests implements WorkRequests {
+final class DisniSendRequests extends WorkRequestList<DisniRegisteredMemory> {
 
   /** The largest batch one post carries (the calls for 1..16 hold 136 native requests). */
   static final int MAX_BATCH = 16;
 
   private final IbvQP queuePair;
-  private final int maxInlineBytes;
-  private final long[] ids;
-  private final long[] addresses;
-  private final int[] lengths;
-  private final int[] keys;
-  private final int[] flags;
   private final SVCPostSend[] calls;
 
   DisniSendRequests(IbvQP queuePair, int depth, int maxInlineBytes) {
+    super(Math.min(depth, MAX_BATCH), maxInlineBytes);
     this.queuePair = queuePair;
-    this.maxInlineBytes = maxInlineBytes;
-    int capacity = Math.min(depth, MAX_BATCH);
-    this.ids = new long[capacity];
-    this.addresses = new long[capacity];
-    this.lengths = new int[capacity];
-    this.keys = new int[capacity];
-    this.flags = new int[capacity];
-    this.calls = new SVCPostSend[capacity];
+    this.calls = new SVCPostSend[capacity()];
   }
 
   @Override
-  public int capacity() {
-    return ids.length;
-  }
-
-  @Override
-  public void set(
-      int index,
-      long workRequestId,
-      RegisteredMemory memory,
-      long offset,
-      int length,
-      boolean signaled,
-      boolean inline) {
-    if (inline && length > maxInlineBytes) {
-      throw new IllegalArgumentException(
-          "inline send of " + length + " bytes exceeds the pair's limit of " + maxInlineBytes);
-    }
-    DisniRegisteredMemory region = DisniQueuePair.region(memory, offset, length);
-    ids[index] = workRequestId;
-    addresses[index] = region.address(offset);
-    lengths[index] = length;
-    keys[index] = region.localKey();
-    flags[index] =
-        (signaled ? IbvSendWR.IBV_SEND_SIGNALED : 0) | (inline ? IbvSendWR.IBV_SEND_INLINE : 0);
+  protected DisniRegisteredMemory registered(RegisteredMemory memory) {
+    return DisniRegisteredMemory.of(memory);
   }
 
   /** Posts the first {@code count} requests as one chained batch. */
@@ -77,12 +43,14 @@ final class DisniSendRequests implements WorkRequests {
       SVCPostSend call = call(count);
       for (int i = 0; i < count; i++) {
         SVCPostSend.SendWRMod request = call.getWrMod(i);
-        request.setWr_id(ids[i]);
-        request.setSend_flags(flags[i]);
+        request.setWr_id(workRequestId(i));
+        request.setSend_flags(
+            (signaled(i) ? IbvSendWR.IBV_SEND_SIGNALED : 0)
+                | (inline(i) ? IbvSendWR.IBV_SEND_INLINE : 0));
         SVCPostSend.SgeMod sge = request.getSgeMod(0);
-        sge.setAddr(addresses[i]);
-        sge.setLength(lengths[i]);
-        sge.setLkey(keys[i]);
+        sge.setAddr(memory(i).address(offset(i)));
+        sge.setLength(length(i));
+        sge.setLkey(memory(i).localKey());
       }
       call.execute();
     } catch (IOException e) {

@@ -67,18 +67,8 @@ final class FfmRegisteredMemory implements RegisteredMemory {
     return localKey;
   }
 
-  /** The native address of byte {@code offset}, after checking {@code length} bytes fit. */
-  long addressOf(long offset, int length) {
-    if (offset < 0 || length < 0 || offset > segment.byteSize() - length) {
-      throw new IndexOutOfBoundsException(
-          "bytes ["
-              + offset
-              + ", "
-              + (offset + length)
-              + ") are outside the registered "
-              + segment.byteSize()
-              + " bytes");
-    }
+  /** The native address of byte {@code offset} (work request lists check the bounds). */
+  long address(long offset) {
     return segment.address() + offset;
   }
 

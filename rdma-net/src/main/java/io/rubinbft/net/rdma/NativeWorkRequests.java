@@ -5,18 +5,18 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rubinbft.net.verbs.RegisteredMemory;
-import io.rubinbft.net.verbs.WorkRequests;
+import io.rubinbft.net.verbs.WorkRequestList;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 
 /**
  * A pre-built, pre-chained native array of {@code ibv_send_wr} or {@code ibv_recv_wr}, each with
- * its own {@code ibv_sge}. Entries are filled in place; a post of the first {@code n} cuts the
- * chain after entry {@code n - 1} for the call and mends it afterwards, so nothing is allocated per
- * post. wr_id, next, sg_list and num_sge sit at the same offsets in both structs.
+ * its own {@code ibv_sge}. A post of the first {@code n} copies their entries into the structs,
+ * cuts the chain after entry {@code n - 1} for the call and mends it afterwards, so nothing is
+ * allocated per post. wr_id, next, sg_list and num_sge sit at the same offsets in both structs.
  */
-final class NativeWorkRequests implements WorkRequests {
+final class NativeWorkRequests extends WorkRequestList<FfmRegisteredMemory> {
 
   private static final long WR_ID = VerbsLayouts.offset(VerbsLayouts.IBV_SEND_WR, "wr_id");
   private static final long NEXT = VerbsLayouts.offset(VerbsLayouts.IBV_SEND_WR, "next");
@@ -31,17 +31,14 @@ final class NativeWorkRequests implements WorkRequests {
   private static final long SGE_LKEY = VerbsLayouts.offset(VerbsLayouts.IBV_SGE, "lkey");
 
   private final boolean sends;
-  private final int capacity;
-  private final int maxInlineBytes;
   private final long stride;
   private final MemorySegment requests;
   private final MemorySegment scatterGather;
 
-  private NativeWorkRequests(boolean sends, int capacity, int maxInlineBytes, Arena arena) {
+  private NativeWorkRequests(boolean sends, int capacity, int inlineLimit, Arena arena) {
+    super(capacity, inlineLimit);
     StructLayout layout = sends ? VerbsLayouts.IBV_SEND_WR : VerbsLayouts.IBV_RECV_WR;
     this.sends = sends;
-    this.capacity = capacity;
-    this.maxInlineBytes = maxInlineBytes;
     this.stride = layout.byteSize();
     this.requests = arena.allocate(layout, capacity);
     this.scatterGather = arena.allocate(VerbsLayouts.IBV_SGE, capacity);
@@ -62,63 +59,52 @@ final class NativeWorkRequests implements WorkRequests {
   }
 
   static NativeWorkRequests forReceives(int capacity, Arena arena) {
-    return new NativeWorkRequests(false, capacity, 0, arena);
+    return new NativeWorkRequests(false, capacity, Integer.MAX_VALUE, arena);
   }
 
   @Override
-  public int capacity() {
-    return capacity;
-  }
-
-  @Override
-  public void set(
-      int index,
-      long workRequestId,
-      RegisteredMemory memory,
-      long offset,
-      int length,
-      boolean signaled,
-      boolean inline) {
-    if (index < 0 || index >= capacity) {
-      throw new IndexOutOfBoundsException("work request " + index + " of a list of " + capacity);
-    }
+  protected FfmRegisteredMemory registered(RegisteredMemory memory) {
     if (!(memory instanceof FfmRegisteredMemory registered)) {
       throw new IllegalArgumentException("memory was not registered by an rdma-core device");
     }
-    long address = registered.addressOf(offset, length);
-    long wr = index * stride;
-    requests.set(JAVA_LONG, wr + WR_ID, workRequestId);
-    if (sends) {
-      requests.set(JAVA_INT, wr + SEND_FLAGS, sendFlags(length, signaled, inline));
-    }
-    long sge = index * SGE_BYTES;
-    scatterGather.set(JAVA_LONG, sge + SGE_ADDR, address);
-    scatterGather.set(JAVA_INT, sge + SGE_LENGTH, length);
-    scatterGather.set(JAVA_INT, sge + SGE_LKEY, registered.localKey());
+    return registered;
   }
 
-  private int sendFlags(int length, boolean signaled, boolean inline) {
-    if (inline && length > maxInlineBytes) {
-      throw new IllegalArgumentException(
-          "an inline send of " + length + " bytes exceeds the pair's limit of " + maxInlineBytes);
-    }
-    return (signaled ? VerbsLayouts.IBV_SEND_SIGNALED : 0)
-        | (inline ? VerbsLayouts.IBV_SEND_INLINE : 0);
-  }
-
-  /** The head of a chain of the first {@code count} entries; {@link #mendChain} must follow. */
+  /**
+   * The head of a chain of the first {@code count} entries, copied into their native structs;
+   * {@link #mendChain} must follow.
+   */
   MemorySegment cutChain(int count) {
-    if (count < 1 || count > capacity) {
+    if (count < 1 || count > capacity()) {
       throw new IllegalArgumentException(
-          "posting " + count + " work requests from a list of " + capacity);
+          "posting " + count + " work requests from a list of " + capacity());
+    }
+    for (int index = 0; index < count; index++) {
+      fill(index);
     }
     requests.set(ADDRESS, (count - 1) * stride + NEXT, MemorySegment.NULL);
     return requests;
   }
 
+  private void fill(int index) {
+    long wr = index * stride;
+    requests.set(JAVA_LONG, wr + WR_ID, workRequestId(index));
+    if (sends) {
+      int flags =
+          (signaled(index) ? VerbsLayouts.IBV_SEND_SIGNALED : 0)
+              | (inline(index) ? VerbsLayouts.IBV_SEND_INLINE : 0);
+      requests.set(JAVA_INT, wr + SEND_FLAGS, flags);
+    }
+    long sge = index * SGE_BYTES;
+    FfmRegisteredMemory memory = memory(index);
+    scatterGather.set(JAVA_LONG, sge + SGE_ADDR, memory.address(offset(index)));
+    scatterGather.set(JAVA_INT, sge + SGE_LENGTH, length(index));
+    scatterGather.set(JAVA_INT, sge + SGE_LKEY, memory.localKey());
+  }
+
   /** Links entry {@code count - 1} to entry {@code count} again (the last entry ends the list). */
   void mendChain(int count) {
-    long next = count < capacity ? requests.address() + count * stride : 0;
+    long next = count < capacity() ? requests.address() + count * stride : 0;
     requests.set(JAVA_LONG, (count - 1) * stride + NEXT, next);
   }
 

@@ -1,6 +1,7 @@
 package io.rubinbft.net.rdma;
 
 import java.util.OptionalInt;
+import java.util.function.Consumer;
 
 /**
  * How the rdma-core binding opens a device and sets up its connections.
@@ -72,68 +73,72 @@ public record RdmaOptions(
   }
 
   public RdmaOptions withDeviceName(String name) {
-    return new RdmaOptions(
-        name,
-        port,
-        gidIndex,
-        rnrRetryCount,
-        transportRetryCount,
-        resolveTimeoutMillis,
-        maxQueuePairs,
-        verbsLibrary,
-        connectionManagerLibrary);
+    return with(copy -> copy.deviceName = name);
   }
 
   public RdmaOptions withPort(int number) {
-    return new RdmaOptions(
-        deviceName,
-        number,
-        gidIndex,
-        rnrRetryCount,
-        transportRetryCount,
-        resolveTimeoutMillis,
-        maxQueuePairs,
-        verbsLibrary,
-        connectionManagerLibrary);
+    return with(copy -> copy.port = number);
   }
 
   public RdmaOptions withGidIndex(int index) {
-    return new RdmaOptions(
-        deviceName,
-        port,
-        OptionalInt.of(index),
-        rnrRetryCount,
-        transportRetryCount,
-        resolveTimeoutMillis,
-        maxQueuePairs,
-        verbsLibrary,
-        connectionManagerLibrary);
+    return with(copy -> copy.gidIndex = OptionalInt.of(index));
   }
 
   public RdmaOptions withRnrRetryCount(int count) {
-    return new RdmaOptions(
-        deviceName,
-        port,
-        gidIndex,
-        count,
-        transportRetryCount,
-        resolveTimeoutMillis,
-        maxQueuePairs,
-        verbsLibrary,
-        connectionManagerLibrary);
+    return with(copy -> copy.rnrRetryCount = count);
   }
 
   public RdmaOptions withLibraries(String verbs, String connectionManager) {
-    return new RdmaOptions(
-        deviceName,
-        port,
-        gidIndex,
-        rnrRetryCount,
-        transportRetryCount,
-        resolveTimeoutMillis,
-        maxQueuePairs,
-        verbs,
-        connectionManager);
+    return with(
+        copy -> {
+          copy.verbsLibrary = verbs;
+          copy.connectionManagerLibrary = connectionManager;
+        });
+  }
+
+  /** These options with {@code change} applied (and checked again by the constructor). */
+  private RdmaOptions with(Consumer<Copy> change) {
+    Copy copy = new Copy(this);
+    change.accept(copy);
+    return copy.options();
+  }
+
+  /** A mutable copy of the components, so each wither names only what it changes. */
+  private static final class Copy {
+    private String deviceName;
+    private int port;
+    private OptionalInt gidIndex;
+    private int rnrRetryCount;
+    private final int transportRetryCount;
+    private final int resolveTimeoutMillis;
+    private final int maxQueuePairs;
+    private String verbsLibrary;
+    private String connectionManagerLibrary;
+
+    private Copy(RdmaOptions options) {
+      this.deviceName = options.deviceName;
+      this.port = options.port;
+      this.gidIndex = options.gidIndex;
+      this.rnrRetryCount = options.rnrRetryCount;
+      this.transportRetryCount = options.transportRetryCount;
+      this.resolveTimeoutMillis = options.resolveTimeoutMillis;
+      this.maxQueuePairs = options.maxQueuePairs;
+      this.verbsLibrary = options.verbsLibrary;
+      this.connectionManagerLibrary = options.connectionManagerLibrary;
+    }
+
+    private RdmaOptions options() {
+      return new RdmaOptions(
+          deviceName,
+          port,
+          gidIndex,
+          rnrRetryCount,
+          transportRetryCount,
+          resolveTimeoutMillis,
+          maxQueuePairs,
+          verbsLibrary,
+          connectionManagerLibrary);
+    }
   }
 
   private static void requireRange(String name, int value, int min, int max) {

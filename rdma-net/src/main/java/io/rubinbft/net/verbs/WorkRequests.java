@@ -1,8 +1,9 @@
 package io.rubinbft.net.verbs;
 
 /**
- * A queue pair's reusable list of work requests (for rdma-core, native {@code ibv_send_wr} / {@code
- * ibv_recv_wr} structs with one scatter-gather entry each), filled in place before a post.
+ * A queue pair's reusable list of work requests, filled in place before a post; every binding's is
+ * a {@link WorkRequestList}, which its post copies into the binding's own form (for rdma-core,
+ * native {@code ibv_send_wr} / {@code ibv_recv_wr} structs with one scatter-gather entry each).
  */
 public interface WorkRequests {
 

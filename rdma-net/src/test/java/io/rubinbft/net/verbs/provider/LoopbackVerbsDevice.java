@@ -12,6 +12,7 @@ import io.rubinbft.net.verbs.QueuePairSpec;
 import io.rubinbft.net.verbs.RegisteredMemory;
 import io.rubinbft.net.verbs.VerbsDevice;
 import io.rubinbft.net.verbs.VerbsException;
+import io.rubinbft.net.verbs.WorkRequestList;
 import io.rubinbft.net.verbs.WorkRequests;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -224,8 +225,8 @@ final class LoopbackVerbsDevice implements VerbsDevice {
       this.number = number;
       this.spec = spec;
       this.device = device;
-      this.sends = new Requests(spec.sendQueueDepth());
-      this.receives = new Requests(spec.receiveQueueDepth());
+      this.sends = new Requests(spec.sendQueueDepth(), spec.maxInlineBytes());
+      this.receives = new Requests(spec.receiveQueueDepth(), Integer.MAX_VALUE);
     }
 
     @Override
@@ -322,33 +323,21 @@ final class LoopbackVerbsDevice implements VerbsDevice {
       }
     }
 
-    /** Work requests as plain records, reused by index as a real binding's native lists are. */
-    private static final class Requests implements WorkRequests {
-      private final Request[] entries;
+    /** Work requests of any memory, reused by index as a real binding's native lists are. */
+    private static final class Requests extends WorkRequestList<RegisteredMemory> {
 
-      Requests(int capacity) {
-        this.entries = new Request[capacity];
+      Requests(int capacity, int inlineLimit) {
+        super(capacity, inlineLimit);
       }
 
       Request get(int index) {
-        return entries[index];
+        return new Request(
+            workRequestId(index), memory(index), offset(index), length(index), signaled(index));
       }
 
       @Override
-      public int capacity() {
-        return entries.length;
-      }
-
-      @Override
-      public void set(
-          int index,
-          long workRequestId,
-          RegisteredMemory memory,
-          long offset,
-          int length,
-          boolean signaled,
-          boolean inline) {
-        entries[index] = new Request(workRequestId, memory, offset, length, signaled);
+      protected RegisteredMemory registered(RegisteredMemory memory) {
+        return memory;
       }
     }
   }

@@ -8,11 +8,8 @@ import io.rubinbft.net.transport.FrameSink;
 import io.rubinbft.net.transport.Link;
 import io.rubinbft.net.transport.LinkEvents;
 import io.rubinbft.net.transport.LinkListener;
-import io.rubinbft.net.transport.LinkSizes;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,26 +18,16 @@ import org.junit.jupiter.api.Test;
  */
 class VerbsLinkCloseTest {
 
-  private static final LinkSizes SIZES = new LinkSizes(4, 4, 1024);
-
   private final LoopbackVerbsFabric fabric = new LoopbackVerbsFabric();
   private final Accepting atServer = new Accepting();
-  private VerbsTransport server;
-  private VerbsTransport client;
-
-  @AfterEach
-  void close() {
-    client.close();
-    server.close();
-  }
+  @AutoClose private LoopbackTransports transports;
 
   @Test
   void aLinkClosedWhileReceivingTouchesNoFrameAfterwards() throws IOException {
-    server = VerbsTransport.open(new LoopbackVerbsDevice(fabric), 64, 256);
-    client = VerbsTransport.open(new LoopbackVerbsDevice(fabric), 64, 256);
-    LinkListener listener =
-        server.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), SIZES);
-    Link outgoing = client.connect(listener.localAddress(), SIZES);
+    transports = new LoopbackTransports(fabric);
+    VerbsTransport server = transports.server;
+    VerbsTransport client = transports.client;
+    Link outgoing = transports.outgoing;
     server.poll(atServer, 0);
     client.poll(atServer, 0);
     for (int frame = 0; frame < 3; frame++) {
@@ -53,7 +40,7 @@ class VerbsLinkCloseTest {
     server.poll(atServer, 0);
 
     ClosingSink sink = new ClosingSink(atServer.accepted);
-    int handed = atServer.accepted.receive(sink, SIZES.receiveSlots());
+    int handed = atServer.accepted.receive(sink, LoopbackTransports.SIZES.receiveSlots());
 
     assertThat(sink.frames).as("frames the sink saw").isEqualTo(1);
     assertThat(handed).isEqualTo(1);

@@ -8,13 +8,10 @@ import io.rubinbft.net.transport.FrameSink;
 import io.rubinbft.net.transport.Link;
 import io.rubinbft.net.transport.LinkEvents;
 import io.rubinbft.net.transport.LinkListener;
-import io.rubinbft.net.transport.LinkSizes;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,27 +20,17 @@ import org.junit.jupiter.api.Test;
  */
 class VerbsTransportEstablishmentOrderTest {
 
-  private static final LinkSizes SIZES = new LinkSizes(4, 4, 1024);
-
   private final LoopbackVerbsFabric fabric = new LoopbackVerbsFabric(true);
   private final Recorder atServer = new Recorder();
   private final Recorder atClient = new Recorder();
-  private VerbsTransport server;
-  private VerbsTransport client;
-
-  @AfterEach
-  void close() {
-    client.close();
-    server.close();
-  }
+  @AutoClose private LoopbackTransports transports;
 
   @Test
   void holdsAReceiveThatCompletesBeforeEstablishedUntilTheLinkIsAccepted() throws IOException {
-    server = VerbsTransport.open(new LoopbackVerbsDevice(fabric), 64, 256);
-    client = VerbsTransport.open(new LoopbackVerbsDevice(fabric), 64, 256);
-    LinkListener listener =
-        server.listen(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), SIZES);
-    Link outgoing = client.connect(listener.localAddress(), SIZES);
+    transports = new LoopbackTransports(fabric);
+    VerbsTransport server = transports.server;
+    VerbsTransport client = transports.client;
+    Link outgoing = transports.outgoing;
 
     server.poll(atServer, 0); // the request, accepted; this side's ESTABLISHED is still to come
     client.poll(atClient, 0);
@@ -57,7 +44,8 @@ class VerbsTransportEstablishmentOrderTest {
 
     assertThat(atServer.events).containsExactly("accepted", "readable");
     List<Integer> arrived = new ArrayList<>();
-    int handed = atServer.accepted.receive(new Collecting(arrived), SIZES.receiveSlots());
+    int handed =
+        atServer.accepted.receive(new Collecting(arrived), LoopbackTransports.SIZES.receiveSlots());
     assertThat(handed).isEqualTo(1);
     assertThat(arrived).containsExactly(0x5eed);
   }
