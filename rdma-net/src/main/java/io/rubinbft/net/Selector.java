@@ -92,16 +92,16 @@ public final class Selector implements AutoCloseable {
    */
   public int select(KeyHandler handler, long timeoutMillis) throws IOException {
     dutyCycles();
-    transport.poll(events, 0);
+    // One poll per turn: a waiting poll returns as soon as the transport has something, so a
+    // non-waiting poll before it would only add a system call (an epoll_wait on tcp) to every
+    // message a waiting selector receives. It may wait only when no key is ready already (frames
+    // held, credit for SEND). The flag is cleared only here, just before waiting: a wakeup that
+    // came
+    // earlier keeps this select from waiting.
+    boolean wait = timeoutMillis > 0 && !anyKeyReady() && !wakeupPending.getAndSet(false);
+    transport.poll(events, wait ? TimeUnit.MILLISECONDS.toNanos(timeoutMillis) : 0);
     dutyCycles();
     int selected = dispatch(handler);
-    // The flag is cleared only here, just before waiting: a wakeup that came earlier (even while
-    // the poll above consumed the transport's own wakeup) keeps this select from waiting.
-    if (selected == 0 && timeoutMillis > 0 && !wakeupPending.getAndSet(false)) {
-      transport.poll(events, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
-      dutyCycles();
-      selected = dispatch(handler);
-    }
     forgetFinished();
     return selected;
   }
@@ -190,13 +190,28 @@ public final class Selector implements AutoCloseable {
     }
   }
 
+  /** Whether a key would be handed over without any new I/O. */
+  private boolean anyKeyReady() {
+    for (int i = 0; i < listeners.size(); i++) {
+      if (isAcceptable(listeners.get(i))) {
+        return true;
+      }
+    }
+    for (int i = 0; i < connections.size(); i++) {
+      if (fillReady(connections.get(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private int dispatch(KeyHandler handler) {
     int selected = 0;
     int listenerCount = listeners.size();
     for (int i = 0; i < listenerCount; i++) {
       Listener listener = listeners.get(i);
-      SelectionKey key = listener.key();
-      if (!listener.isClosed() && key.interested(Interest.ACCEPT) && listener.hasAcceptable()) {
+      if (isAcceptable(listener)) {
+        SelectionKey key = listener.key();
         key.readySet().clear();
         key.readySet().add(Interest.ACCEPT);
         handler.onReady(key);
@@ -210,13 +225,24 @@ public final class Selector implements AutoCloseable {
     return selected;
   }
 
-  private int dispatch(Connection connection, KeyHandler handler) {
+  private static boolean isAcceptable(Listener listener) {
+    return !listener.isClosed()
+        && listener.key().interested(Interest.ACCEPT)
+        && listener.hasAcceptable();
+  }
+
+  /** Fills {@link #ready} with what the connection is ready for and its key is interested in. */
+  private boolean fillReady(Connection connection) {
     connection.readiness(ready);
-    SelectionKey key = connection.key();
-    ready.retainAll(key.interests());
-    if (ready.isEmpty()) {
+    ready.retainAll(connection.key().interests());
+    return !ready.isEmpty();
+  }
+
+  private int dispatch(Connection connection, KeyHandler handler) {
+    if (!fillReady(connection)) {
       return 0;
     }
+    SelectionKey key = connection.key();
     key.readySet().clear();
     key.readySet().addAll(ready);
     connection.reported(ready);

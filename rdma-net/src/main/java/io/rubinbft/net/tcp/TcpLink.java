@@ -91,6 +91,11 @@ final class TcpLink implements Link {
     return done;
   }
 
+  /** The selector found the socket readable. */
+  void onSocketReadable() {
+    receiveRing.onSocketReadable();
+  }
+
   @Override
   public int receive(FrameSink sink, int limit) throws IOException {
     return receiveRing.receive(socket, sink, limit);

@@ -38,6 +38,7 @@ final class TcpReceiveRing {
   private long slotsAssigned;
   private int parsePosition;
   private int readLimit;
+  private boolean drained;
 
   TcpReceiveRing(int slotCount, int maxFrameBytes) {
     this.maxFrameBytes = maxFrameBytes;
@@ -51,10 +52,26 @@ final class TcpReceiveRing {
     this.heldInStaging = new boolean[slotCount];
   }
 
-  /** Reads once from {@code channel} and hands up to {@code limit} whole frames to {@code sink}. */
+  /** The selector reports the socket readable: the next {@link #receive} reads again. */
+  void onSocketReadable() {
+    drained = false;
+  }
+
+  /**
+   * Reads once from {@code channel}, unless the last read drained it since it was last reported
+   * readable, and hands up to {@code limit} whole frames to {@code sink}.
+   */
   int receive(ReadableByteChannel channel, FrameSink sink, int limit) throws IOException {
+    if (!drained) {
+      read(channel);
+    }
+    return parse(sink, limit);
+  }
+
+  private void read(ReadableByteChannel channel) throws IOException {
     evacuateStaging();
     compactStaging();
+    int room = staging.capacity() - readLimit;
     staging.limit(staging.capacity()).position(readLimit);
     int read = channel.read(staging);
     if (read < 0) {
@@ -64,7 +81,9 @@ final class TcpReceiveRing {
               : "peer closed the connection in the middle of a frame");
     }
     readLimit += read;
-    return parse(sink, limit);
+    // A read that left room took all the socket had: another one before the selector reports the
+    // socket readable again would only return nothing, a wasted system call per message.
+    drained = read < room;
   }
 
   private int parse(FrameSink sink, int limit) {

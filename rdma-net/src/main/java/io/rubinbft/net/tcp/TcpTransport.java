@@ -117,6 +117,7 @@ public final class TcpTransport implements Transport {
         finishConnect(key, link);
       }
       if (key.isValid() && key.isReadable()) {
+        link.onSocketReadable();
         events.readable(link);
       }
       if (key.isValid() && key.isWritable()) {
