@@ -594,29 +594,42 @@ public final class ReconfigCluster {
   }
 
   /**
-   * A host that sees a newer epoch missed a switch: it copies decisions from the sender's ledger up
-   * to that epoch's anchor, each checked against the member set of its own epoch, executing each
-   * (which switches epochs on the way).
+   * A host that sees a newer epoch missed a switch: it copies decisions up to that epoch's anchor,
+   * each checked against the member set of its own epoch, executing each (which switches epochs on
+   * the way).
    */
-  private void catchUp(int id, int source, long target) {
-    SimNode node = nodes[id];
-    if (down[source]) {
-      return;
-    }
+  private void catchUp(int id, int sender, long target) {
     while (epochs[id].number() < target) {
-      Decision decision = nodes[source].executed(node.lastExecuted() + 1);
-      if (decision == null) {
-        drop("catch-up: source lacks " + (node.lastExecuted() + 1));
+      Optional<Decision> copy = checkedCopy(id, sender, nodes[id].lastExecuted() + 1);
+      if (copy.isEmpty()) {
         return;
+      }
+      execute(id, copy.get());
+    }
+  }
+
+  /**
+   * The decision at {@code sequence} from the sender's ledger or, where that lacks it or fails the
+   * check, from the next running node's, as the orderer's block puller moves on to another source
+   * (removed nodes keep serving their ledgers, as Fabric followers do): a lying source alone cannot
+   * keep a host behind.
+   */
+  private Optional<Decision> checkedCopy(int id, int sender, long sequence) {
+    for (int i = 0; i < nodes.length; i++) {
+      int source = (sender + i) % nodes.length;
+      Decision decision = source == id || down[source] ? null : nodes[source].executed(sequence);
+      if (decision == null) {
+        continue;
       }
       Decision copy = liesInCatchUp(source) ? forgedCopy(source, decision, epochs[id]) : decision;
-      Optional<String> reason = copyReason(epochs[id], node, copy);
-      if (reason.isPresent()) {
-        drop("bad copy: " + reason.get());
-        return;
+      Optional<String> reason = copyReason(epochs[id], nodes[id], copy);
+      if (reason.isEmpty()) {
+        return Optional.of(copy);
       }
-      execute(id, copy);
+      drop("bad copy: " + reason.get());
     }
+    drop("catch-up: no source holds " + sequence);
+    return Optional.empty();
   }
 
   /** A removed rogue, or a Byzantine node lying in catch-up, serves forged copies. */
