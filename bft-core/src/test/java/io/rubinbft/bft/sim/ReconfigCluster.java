@@ -44,6 +44,9 @@ import java.util.stream.IntStream;
  */
 public final class ReconfigCluster {
 
+  /** A Byzantine node whose own lies broke its replica restarts this much later. */
+  private static final int BYZANTINE_RESTART_TICKS = 30;
+
   private final long seed;
   private final Random random;
   private final SimKeys keys;
@@ -59,8 +62,6 @@ public final class ReconfigCluster {
   private final Map<Integer, Rogue> rogues = new HashMap<>();
   private final Set<Integer> roguesActive = new HashSet<>();
   private final Map<Integer, Long> restartAt = new HashMap<>();
-  private static final int BYZANTINE_RESTART_TICKS = 30;
-
   private double crashBeforeSyncRate;
   private int storageFaultDownTicks;
   private int nextRequest;
