@@ -1,5 +1,9 @@
 package io.rubinbft.bft.sim;
 
+import java.util.EnumSet;
+import java.util.Random;
+import java.util.Set;
+
 /** What a Byzantine replica in the simulator does (it never forges another replica's keys). */
 public enum Attack {
   /** Sends nothing. */
@@ -16,10 +20,47 @@ public enum Attack {
   REPLAY,
   /** Asks for random future views, and leaves its prepared certificates out of view changes. */
   BOGUS_VIEW_CHANGE,
-  /** Ignores every request of the client "client-0" (censorship as primary). */
+  /**
+   * Ignores every request of the client "client-0" and every membership change of the client
+   * "admin" (censorship as primary).
+   */
   CENSOR,
   /** Answers state-transfer fetches with tampered decisions. */
   LYING_STATE_TRANSFER,
   /** Signs a commit for every proposal it sees, helping any conflicting proposal to a quorum. */
-  SIGN_EVERYTHING
+  SIGN_EVERYTHING,
+  /** Its checkpoints, validly signed, name digests that match nothing. */
+  WRONG_CHECKPOINT,
+  /** As new primary, leaves a re-proposal out of its new view (re-signed) or a view change. */
+  LYING_NEW_VIEW,
+  /**
+   * Signs its votes, checkpoints and view changes under another epoch's anchor (the previous one,
+   * at genesis a made-up one): valid signatures of the wrong epoch.
+   */
+  STALE_EPOCH,
+  /**
+   * Its view changes claim the one stable checkpoint that needs no proof, the epoch's anchor, with
+   * a digest that is not the anchor's.
+   */
+  FORGED_ANCHOR,
+  /**
+   * Reconfiguration only (a host's lie): frames its messages with a newer epoch than its own now
+   * and then, claiming a switch nobody made, so that peers try to catch up from it.
+   */
+  FUTURE_EPOCH,
+  /**
+   * Reconfiguration only (a host's lie): serves a host that catches up across epochs from it the
+   * proposals without their requests, certified by its own commit signature alone.
+   */
+  LYING_CATCH_UP;
+
+  /** One to three attacks drawn from all of them. */
+  static Set<Attack> draw(Random random) {
+    Set<Attack> attacks = EnumSet.noneOf(Attack.class);
+    int kinds = 1 + random.nextInt(3);
+    for (int k = 0; k < kinds; k++) {
+      attacks.add(values()[random.nextInt(values().length)]);
+    }
+    return attacks;
+  }
 }

@@ -10,6 +10,7 @@ import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
+import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.SignedBytes;
@@ -23,43 +24,60 @@ import java.util.Set;
 
 /**
  * A Byzantine replica's behaviour: it runs a correct replica inside and rewrites what that replica
- * sends, adds messages of its own, and may ignore requests. It signs only with its own keys.
+ * sends, adds messages of its own, and may ignore requests. It signs only with its own node's keys.
+ *
+ * <p>Its node id (whose keys it holds) is fixed; its {@link Seat} (replica index, epoch, replica
+ * count) is the epoch's: with reconfiguration the host gives it a new seat at every switch it stays
+ * a member through, and it remembers the epoch before for {@link Attack#STALE_EPOCH}.
  */
 final class Byzantine {
 
-  private static final int HISTORY = 256;
+  /** Where the node sits in one epoch: its replica index among {@code replicas}. */
+  record Seat(int index, Epoch epoch, int replicas) {}
 
-  private final int id;
-  private final Epoch epoch;
+  private static final int HISTORY = 256;
+  private static final Epoch MADE_UP =
+      new Epoch(0, new Digest(SimKeys.sha256(new byte[] {'o', 'l', 'd'})));
+
+  private final int node;
   private final Set<Attack> attacks;
   private final Random random;
   private final Crypto crypto;
   private final SimKeys keys;
   private final List<Message> history = new ArrayList<>();
-  private final Set<Integer> ignored;
+  private Seat seat;
+  private Epoch stale = MADE_UP;
 
-  Byzantine(int id, int replicas, Epoch epoch, Set<Attack> attacks, Random random, SimKeys keys) {
-    this.id = id;
-    this.epoch = epoch;
+  Byzantine(int node, Seat seat, Set<Attack> attacks, Random random, SimKeys keys) {
+    this.node = node;
+    this.seat = seat;
     this.attacks = EnumSet.copyOf(attacks);
     this.random = random;
-    this.crypto = keys.crypto(id);
+    this.crypto = keys.crypto(node);
     this.keys = keys;
-    this.ignored = Set.of((id + 1) % replicas);
   }
 
   Set<Attack> attacks() {
     return attacks;
   }
 
-  boolean acceptsRequest(Request request) {
-    return !(attacks.contains(Attack.CENSOR) && request.id().client().equals("client-0"));
+  /** The node stays a member across a switch: from now on it lies in the new epoch. */
+  void takeSeat(Seat next) {
+    stale = seat.epoch();
+    seat = next;
   }
 
-  /** What actually leaves for {@code to} instead of {@code message}. */
+  boolean acceptsRequest(Request request) {
+    String client = request.id().client();
+    return !(attacks.contains(Attack.CENSOR)
+        && (client.equals("client-0") || client.equals(MembershipApplication.ADMIN)));
+  }
+
+  /** What actually leaves for replica {@code to} instead of {@code message}. */
   List<Outbound> rewrite(int to, Message message) {
     if (attacks.contains(Attack.SILENT)
-        || (attacks.contains(Attack.SELECTIVE_SILENCE) && ignored.contains(to))) {
+        || (attacks.contains(Attack.SELECTIVE_SILENCE)
+            && to == (seat.index() + 1) % seat.replicas())) {
       return List.of();
     }
     Message sent = message;
@@ -69,17 +87,18 @@ final class Byzantine {
     if (attacks.contains(Attack.WRONG_DIGEST) && random.nextInt(4) == 0) {
       sent = wrongDigest(sent);
     }
+    if (attacks.contains(Attack.WRONG_CHECKPOINT) && sent instanceof Checkpoint c) {
+      sent = checkpoint(c.sequence(), randomDigest(), seat.epoch());
+    }
     if (attacks.contains(Attack.BAD_SIGNATURES) && random.nextInt(4) == 0) {
       sent = corrupt(sent);
     }
     if (attacks.contains(Attack.LYING_STATE_TRANSFER) && sent instanceof Decisions answer) {
-      sent = new Decisions(answer.decisions().stream().map(this::tamper).toList(), id);
+      sent = new Decisions(answer.decisions().stream().map(Byzantine::tamper).toList(), index());
     }
-    if (attacks.contains(Attack.BOGUS_VIEW_CHANGE) && sent instanceof ViewChange vc) {
-      sent =
-          signed(
-              new ViewChange(
-                  vc.newView(), 0, Digest.GENESIS, List.of(), null, List.of(), id, null));
+    sent = lieInViewChanges(sent);
+    if (attacks.contains(Attack.STALE_EPOCH) && random.nextBoolean()) {
+      sent = signedUnder(stale, sent);
     }
     remember(sent);
     return List.of(Outbound.toReplica(to, sent));
@@ -89,9 +108,9 @@ final class Byzantine {
   List<Outbound> onReceived(Message message) {
     remember(message);
     if (attacks.contains(Attack.SIGN_EVERYTHING) && message instanceof PrePrepare pp) {
-      byte[] signature = keys.signCommit(id, pp.digest(), random.nextLong());
+      byte[] signature = keys.signCommit(node, pp.digest(), random.nextLong());
       return List.of(
-          Outbound.toAll(new Commit(pp.view(), pp.sequence(), pp.digest(), id, signature)));
+          Outbound.toAll(new Commit(pp.view(), pp.sequence(), pp.digest(), index(), signature)));
     }
     return List.of();
   }
@@ -107,9 +126,59 @@ final class Byzantine {
       extra.add(
           Outbound.toAll(
               signed(
-                  new ViewChange(view, 0, Digest.GENESIS, List.of(), null, List.of(), id, null))));
+                  new ViewChange(
+                      view, 0, Digest.GENESIS, List.of(), null, List.of(), index(), null),
+                  seat.epoch())));
     }
     return extra;
+  }
+
+  /** The same decision and certificate, over a proposal with the requests dropped. */
+  static Decision tamper(Decision decision) {
+    Proposal original = decision.proposal();
+    Proposal forged =
+        new Proposal(original.sequence(), original.previous(), List.of(), original.payload());
+    return new Decision(forged, SimKeys.digestOf(forged), decision.certificate());
+  }
+
+  private int index() {
+    return seat.index();
+  }
+
+  private Message lieInViewChanges(Message message) {
+    if (attacks.contains(Attack.BOGUS_VIEW_CHANGE) && message instanceof ViewChange vc) {
+      return signed(
+          new ViewChange(
+              vc.newView(), 0, Digest.GENESIS, List.of(), null, List.of(), index(), null),
+          seat.epoch());
+    }
+    if (attacks.contains(Attack.FORGED_ANCHOR) && message instanceof ViewChange vc) {
+      return signed(
+          new ViewChange(
+              vc.newView(),
+              seat.epoch().sequence(),
+              randomDigest(),
+              List.of(),
+              null,
+              List.of(),
+              index(),
+              null),
+          seat.epoch());
+    }
+    if (attacks.contains(Attack.LYING_NEW_VIEW) && message instanceof NewView nv) {
+      return lyingNewView(nv);
+    }
+    return message;
+  }
+
+  private NewView lyingNewView(NewView original) {
+    if (original.reproposals().isEmpty()) {
+      List<ViewChange> fewer = original.viewChanges().subList(1, original.viewChanges().size());
+      return new NewView(original.view(), fewer, List.of(), index(), original.signature());
+    }
+    List<PrePrepare> fewer = original.reproposals().subList(0, original.reproposals().size() - 1);
+    byte[] signature = crypto.sign(SignedBytes.newView(seat.epoch(), original.view(), fewer));
+    return new NewView(original.view(), original.viewChanges(), fewer, index(), signature);
   }
 
   private PrePrepare equivocate(PrePrepare original) {
@@ -124,42 +193,70 @@ final class Byzantine {
         new Proposal(proposal.sequence(), proposal.previous(), requests, proposal.payload());
     Digest digest = SimKeys.digestOf(other);
     byte[] vote =
-        crypto.sign(SignedBytes.prepareVote(epoch, original.view(), original.sequence(), digest));
-    return new PrePrepare(original.view(), original.sequence(), digest, other, id, vote);
+        crypto.sign(
+            SignedBytes.prepareVote(seat.epoch(), original.view(), original.sequence(), digest));
+    return new PrePrepare(original.view(), original.sequence(), digest, other, index(), vote);
   }
 
   private Message wrongDigest(Message message) {
-    Digest wrong = new Digest(SimKeys.sha256(new byte[] {(byte) random.nextInt()}));
+    Digest wrong = randomDigest();
     return switch (message) {
-      case Prepare p ->
-          new Prepare(
-              p.view(),
-              p.sequence(),
-              wrong,
-              id,
-              crypto.sign(SignedBytes.prepareVote(epoch, p.view(), p.sequence(), wrong)));
+      case Prepare p -> prepare(p.view(), p.sequence(), wrong, seat.epoch());
       case Commit c ->
           new Commit(
-              c.view(), c.sequence(), wrong, id, keys.signCommit(id, wrong, random.nextLong()));
+              c.view(),
+              c.sequence(),
+              wrong,
+              index(),
+              keys.signCommit(node, wrong, random.nextLong()));
       case PrePrepare pp ->
-          new PrePrepare(pp.view(), pp.sequence(), wrong, pp.proposal(), id, pp.signature());
+          new PrePrepare(pp.view(), pp.sequence(), wrong, pp.proposal(), index(), pp.signature());
       default -> message;
     };
+  }
+
+  /** The same statement, validly signed by this node, but under {@code epoch}. */
+  private Message signedUnder(Epoch epoch, Message message) {
+    return switch (message) {
+      case Prepare p -> prepare(p.view(), p.sequence(), p.digest(), epoch);
+      case Checkpoint c -> checkpoint(c.sequence(), c.digest(), epoch);
+      case ViewChange vc -> signed(vc, epoch);
+      case PrePrepare pp ->
+          new PrePrepare(
+              pp.view(),
+              pp.sequence(),
+              pp.digest(),
+              pp.proposal(),
+              index(),
+              crypto.sign(SignedBytes.prepareVote(epoch, pp.view(), pp.sequence(), pp.digest())));
+      default -> message;
+    };
+  }
+
+  private Prepare prepare(long view, long sequence, Digest digest, Epoch epoch) {
+    byte[] vote = crypto.sign(SignedBytes.prepareVote(epoch, view, sequence, digest));
+    return new Prepare(view, sequence, digest, index(), vote);
+  }
+
+  private Checkpoint checkpoint(long sequence, Digest digest, Epoch epoch) {
+    byte[] signature = crypto.sign(SignedBytes.checkpoint(epoch, sequence, digest));
+    return new Checkpoint(sequence, digest, index(), signature);
   }
 
   private Message corrupt(Message message) {
     return switch (message) {
-      case Prepare p -> new Prepare(p.view(), p.sequence(), p.digest(), id, flip(p.signature()));
-      case Commit c -> new Commit(c.view(), c.sequence(), c.digest(), id, flip(c.signature()));
-      case Checkpoint c -> new Checkpoint(c.sequence(), c.digest(), id, flip(c.signature()));
+      case Prepare p ->
+          new Prepare(p.view(), p.sequence(), p.digest(), index(), flip(p.signature()));
+      case Commit c -> new Commit(c.view(), c.sequence(), c.digest(), index(), flip(c.signature()));
+      case Checkpoint c -> new Checkpoint(c.sequence(), c.digest(), index(), flip(c.signature()));
       case PrePrepare pp ->
           new PrePrepare(
-              pp.view(), pp.sequence(), pp.digest(), pp.proposal(), id, flip(pp.signature()));
+              pp.view(), pp.sequence(), pp.digest(), pp.proposal(), index(), flip(pp.signature()));
       default -> message;
     };
   }
 
-  private ViewChange signed(ViewChange unsigned) {
+  private ViewChange signed(ViewChange unsigned, Epoch epoch) {
     byte[] signature = crypto.sign(SignedBytes.viewChange(epoch, unsigned));
     return new ViewChange(
         unsigned.newView(),
@@ -168,16 +265,12 @@ final class Byzantine {
         unsigned.stableProof(),
         unsigned.lastDecision(),
         unsigned.prepared(),
-        id,
+        index(),
         signature);
   }
 
-  /** The same decision and certificate, over a proposal with the requests dropped. */
-  private Decision tamper(Decision decision) {
-    Proposal original = decision.proposal();
-    Proposal forged =
-        new Proposal(original.sequence(), original.previous(), List.of(), original.payload());
-    return new Decision(forged, SimKeys.digestOf(forged), decision.certificate());
+  private Digest randomDigest() {
+    return new Digest(SimKeys.sha256(new byte[] {(byte) random.nextInt()}));
   }
 
   private static byte[] flip(byte[] signature) {

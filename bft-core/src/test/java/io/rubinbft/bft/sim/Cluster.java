@@ -44,6 +44,9 @@ public final class Cluster {
   /** Node id = replica index: the one member set of this cluster. */
   private final List<Integer> everyone;
 
+  /** What every signed statement of this cluster binds. */
+  private final Epoch epoch;
+
   private final InvariantChecker checker;
   private final Map<RequestId, Request> submitted = new LinkedHashMap<>();
   private final Set<Integer> isolated = new HashSet<>();
@@ -64,6 +67,7 @@ public final class Cluster {
             InvariantChecker.fixed(replicas));
     this.nodes = new SimNode[replicas];
     this.everyone = IntStream.range(0, replicas).boxed().toList();
+    this.epoch = anchor == null ? Epoch.GENESIS : Epoch.after(anchor);
     SimApplication application = new SimApplication();
     for (int id = 0; id < replicas; id++) {
       ReplicaServices services =
@@ -154,7 +158,11 @@ public final class Cluster {
   public void makeByzantine(int replica, Set<Attack> attacks) {
     nodes[replica].byzantine =
         new Byzantine(
-            replica, nodes.length, Epoch.GENESIS, attacks, new Random(random.nextLong()), keys);
+            replica,
+            new Byzantine.Seat(replica, epoch, nodes.length),
+            attacks,
+            new Random(random.nextLong()),
+            keys);
   }
 
   public ReplicaStatus status(int replica) {

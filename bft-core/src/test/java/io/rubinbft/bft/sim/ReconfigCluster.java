@@ -5,6 +5,7 @@ import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Handover;
 import io.rubinbft.bft.Outbound;
@@ -43,6 +44,9 @@ import java.util.stream.IntStream;
  */
 public final class ReconfigCluster {
 
+  /** A Byzantine node whose own lies broke its replica restarts this much later. */
+  private static final int BYZANTINE_RESTART_TICKS = 30;
+
   private final long seed;
   private final Random random;
   private final SimKeys keys;
@@ -62,6 +66,7 @@ public final class ReconfigCluster {
   private int storageFaultDownTicks;
   private int nextRequest;
   private int nextChange;
+  private int switchesProposedByByzantine;
   private long now;
 
   private ReconfigCluster(int members, int nodeCount, long seed) {
@@ -124,7 +129,11 @@ public final class ReconfigCluster {
     if (down[node]) {
       down[node] = false;
       if (epochs[node].hasMember(node)) {
-        nodes[node].restart();
+        try {
+          nodes[node].restart();
+        } catch (IllegalStateException brokenByItsOwnLies) {
+          stopByzantine(node, brokenByItsOwnLies);
+        }
       }
     }
   }
@@ -132,6 +141,19 @@ public final class ReconfigCluster {
   /** Once removed, {@code node} turns Byzantine ({@link Rogue}) instead of stopping. */
   public void turnsByzantineWhenRemoved(int node) {
     rogues.put(node, new Rogue(node, new Random(random.nextLong()), keys));
+  }
+
+  /**
+   * {@code node} is Byzantine from now on ({@link Byzantine}, {@code attacks}) in every epoch it is
+   * a member of; no epoch may hold more than f Byzantine members (checked here and at every
+   * change).
+   */
+  public void makeByzantine(int node, Set<Attack> attacks) {
+    SimEpoch epoch = epochs[node];
+    Epoch signed = epoch.anchor() == null ? Epoch.GENESIS : Epoch.after(epoch.anchor());
+    Byzantine.Seat seat = new Byzantine.Seat(epoch.indexOf(node), signed, epoch.members().size());
+    nodes[node].byzantine = new Byzantine(node, seat, attacks, new Random(random.nextLong()), keys);
+    checkByzantineBudget(history.newest());
   }
 
   /** Submits {@code count} new requests from clients "client-0".. "client-2" to every node. */
@@ -145,7 +167,22 @@ public final class ReconfigCluster {
 
   /** An administrator asks every node to change the member set to {@code members}. */
   public void changeMembers(List<Integer> members) {
+    checkByzantineBudget(members);
     submit(MembershipApplication.change("change-" + nextChange++, members));
+  }
+
+  private void checkByzantineBudget(List<Integer> members) {
+    long byzantine = members.stream().filter(id -> !nodes[id].correct()).count();
+    int f = (members.size() - 1) / 3;
+    if (byzantine > f) {
+      throw new IllegalArgumentException(
+          byzantine + " Byzantine members in " + members + " but f is " + f);
+    }
+  }
+
+  /** How many epoch-ending pre-prepares a Byzantine primary sent (the primary at the switch). */
+  public int switchesProposedByByzantine() {
+    return switchesProposedByByzantine;
   }
 
   private void submit(Request request) {
@@ -205,7 +242,12 @@ public final class ReconfigCluster {
   /** The newest epoch's members that are correct, running and connected. */
   public List<Integer> liveNodes() {
     return history.newest().stream()
-        .filter(id -> !down[id] && !isolated.contains(id) && !rogues.containsKey(id))
+        .filter(
+            id ->
+                !down[id]
+                    && !isolated.contains(id)
+                    && !rogues.containsKey(id)
+                    && nodes[id].correct())
         .toList();
   }
 
@@ -269,6 +311,11 @@ public final class ReconfigCluster {
               + submitted.size()
               + (node.replica == null ? " (no replica)" : " " + node.replica.status()));
     }
+    for (int id = 0; id < nodes.length; id++) {
+      if (!nodes[id].correct()) {
+        parts.add("Byzantine node " + id + " " + nodes[id].byzantine.attacks());
+      }
+    }
     return "newest members " + history.newest() + ": " + String.join("; ", parts);
   }
 
@@ -289,6 +336,9 @@ public final class ReconfigCluster {
     for (int id = 0; id < nodes.length; id++) {
       if (!down[id] && nodes[id].replica != null) {
         step(id, new Event.Tick());
+      }
+      if (!down[id] && nodes[id].replica != null && !nodes[id].correct()) {
+        sendAll(id, epochs[id], nodes[id].byzantine.onTick(now));
       }
       if (rogues.containsKey(id) && !history.newest().contains(id)) {
         // Removed: it turns Byzantine whether or not it executed its removal itself.
@@ -316,7 +366,10 @@ public final class ReconfigCluster {
   /** Clients reach every running node; only members order, a rogue ignores them. */
   private void offerToAll(Request request) {
     for (int id = 0; id < nodes.length; id++) {
-      if (!down[id] && nodes[id].replica != null && !roguesActive.contains(id)) {
+      if (!down[id]
+          && nodes[id].replica != null
+          && !roguesActive.contains(id)
+          && (nodes[id].correct() || nodes[id].byzantine.acceptsRequest(request))) {
         step(id, new Event.ClientRequest(request));
       }
     }
@@ -340,7 +393,12 @@ public final class ReconfigCluster {
     } else if (nodes[to].replica == null) {
       drop("no replica");
     } else {
-      step(to, new Event.Received(sender, framed.message()));
+      if (!nodes[to].correct()) {
+        sendAll(to, epoch, nodes[to].byzantine.onReceived(framed.message()));
+      }
+      if (nodes[to].replica != null) {
+        step(to, new Event.Received(sender, framed.message()));
+      }
     }
   }
 
@@ -348,8 +406,28 @@ public final class ReconfigCluster {
     hostDrops.merge(reason, 1L, Long::sum);
   }
 
+  /**
+   * A Byzantine replica runs correct code on state its own lies made inconsistent, so it may trip
+   * its own invariant checks; it then stops and restarts later (its host recovers it), as a
+   * Byzantine node may. A correct one fails the run.
+   */
   private void step(int id, Event event) {
-    handle(id, nodes[id].replica.step(event));
+    Effects effects;
+    try {
+      effects = nodes[id].replica.step(event);
+    } catch (IllegalStateException brokenByItsOwnLies) {
+      stopByzantine(id, brokenByItsOwnLies);
+      return;
+    }
+    handle(id, effects);
+  }
+
+  private void stopByzantine(int id, IllegalStateException failure) {
+    if (nodes[id].correct()) {
+      throw failure;
+    }
+    crash(id);
+    restartAt.put(id, now + BYZANTINE_RESTART_TICKS);
   }
 
   private void handle(int id, Effects effects) {
@@ -372,7 +450,7 @@ public final class ReconfigCluster {
     }
     sendAll(id, epoch, effects.sendAfterPersist());
     for (Decision decision : effects.decisions()) {
-      if (roguesActive.contains(id)) {
+      if (roguesActive.contains(id) || (!nodes[id].correct() && epochs[id] != epoch)) {
         continue;
       }
       if (epochs[id] != epoch) {
@@ -403,17 +481,38 @@ public final class ReconfigCluster {
   }
 
   private void send(int id, SimEpoch epoch, int index, Message message) {
+    Byzantine byzantine = nodes[id].byzantine;
+    if (byzantine == null) {
+      emit(id, epoch, epoch.number(), index, message);
+      return;
+    }
+    if (message instanceof PrePrepare prePrepare
+        && new MembershipApplication(epoch.members()).endsEpoch(prePrepare.proposal())) {
+      switchesProposedByByzantine++;
+    }
+    for (Outbound outbound : byzantine.rewrite(index, message)) {
+      long frame = epoch.number();
+      if (byzantine.attacks().contains(Attack.FUTURE_EPOCH) && random.nextInt(8) == 0) {
+        frame += 1 + random.nextInt(20);
+      }
+      emit(id, epoch, frame, outbound.to().orElse(index), outbound.message());
+    }
+  }
+
+  private void emit(int id, SimEpoch epoch, long frame, int index, Message message) {
     if (message instanceof Commit commit) {
       checker.onCommitEmitted(id, commit);
     }
-    if (message instanceof PrePrepare prePrepare && !rogues.containsKey(id)) {
+    if (message instanceof PrePrepare prePrepare
+        && !rogues.containsKey(id)
+        && nodes[id].correct()) {
       checker.onPrePrepareEmitted(prePrepare, nodes[id].replica.status());
     }
     Rogue rogue = rogues.get(id);
     if (rogue != null) {
       rogue.remember(message);
     }
-    network.send(now, id, epoch.members().get(index), new Framed(epoch.number(), message));
+    network.send(now, id, epoch.members().get(index), new Framed(frame, message));
   }
 
   private void forge(int id) {
@@ -435,7 +534,7 @@ public final class ReconfigCluster {
     Decision earlier = node.executed(decision.sequence());
     if (earlier != null) {
       // Its replica delivers what a catch-up copy executed already.
-      if (!earlier.digest().equals(decision.digest())) {
+      if (node.correct() && !earlier.digest().equals(decision.digest())) {
         throw new InvariantViolation(
             "(1) agreement: node " + id + " copied and decided different digests at " + earlier);
       }
@@ -446,8 +545,12 @@ public final class ReconfigCluster {
         application.endsEpoch(decision.proposal())
             ? MembershipApplication.membersIn(decision.proposal())
             : Optional.empty();
-    history.executed(decision.sequence(), next);
-    checker.onDecision(id, decision, epoch.members());
+    if (node.correct()) {
+      history.executed(decision.sequence(), next);
+      checker.onDecision(id, decision, epoch.members());
+    } else if (decision.sequence() != node.lastExecuted() + 1) {
+      return; // a Byzantine host's ledger is its own business, but it stays gap-free
+    }
     node.ledger.add(decision);
     decision.proposal().requests().forEach(request -> node.decided.add(request.id()));
     next.ifPresent(members -> switchEpoch(id, decision, members));
@@ -462,6 +565,10 @@ public final class ReconfigCluster {
     Handover handover = handover(node, anchor.sequence(), members);
     epochs[id] = SimEpoch.after(anchor, members);
     if (members.contains(id)) {
+      if (!node.correct()) {
+        node.byzantine.takeSeat(
+            new Byzantine.Seat(members.indexOf(id), Epoch.after(anchor), members.size()));
+      }
       node.startEpoch(config(members, id), services(id, members), anchor, handover);
     } else {
       node.crash();
@@ -488,30 +595,64 @@ public final class ReconfigCluster {
   }
 
   /**
-   * A host that sees a newer epoch missed a switch: it copies decisions from the sender's ledger up
-   * to that epoch's anchor, each checked against the member set of its own epoch, executing each
-   * (which switches epochs on the way).
+   * A host that sees a newer epoch missed a switch: it copies decisions up to that epoch's anchor,
+   * each checked against the member set of its own epoch, executing each (which switches epochs on
+   * the way).
    */
-  private void catchUp(int id, int source, long target) {
-    SimNode node = nodes[id];
-    if (down[source]) {
-      return;
-    }
+  private void catchUp(int id, int sender, long target) {
     while (epochs[id].number() < target) {
-      Decision decision = nodes[source].executed(node.lastExecuted() + 1);
-      if (decision == null) {
-        drop("catch-up: source lacks " + (node.lastExecuted() + 1));
+      Optional<Decision> copy = checkedCopy(id, sender, nodes[id].lastExecuted() + 1);
+      if (copy.isEmpty()) {
         return;
       }
-      Rogue rogue = roguesActive.contains(source) ? rogues.get(source) : null;
-      Decision copy = rogue == null ? decision : rogue.tamper(decision);
-      Optional<String> reason = copyReason(epochs[id], node, copy);
-      if (reason.isPresent()) {
-        drop("bad copy: " + reason.get());
-        return;
-      }
-      execute(id, copy);
+      execute(id, copy.get());
     }
+  }
+
+  /**
+   * The decision at {@code sequence} from the sender's ledger or, where that lacks it or fails the
+   * check, from the next running node's, as the orderer's block puller moves on to another source
+   * (removed nodes keep serving their ledgers, as Fabric followers do): a lying source alone cannot
+   * keep a host behind.
+   */
+  private Optional<Decision> checkedCopy(int id, int sender, long sequence) {
+    for (int i = 0; i < nodes.length; i++) {
+      int source = (sender + i) % nodes.length;
+      Decision decision = source == id || down[source] ? null : nodes[source].executed(sequence);
+      if (decision == null) {
+        continue;
+      }
+      Decision copy = liesInCatchUp(source) ? forgedCopy(source, decision, epochs[id]) : decision;
+      Optional<String> reason = copyReason(epochs[id], nodes[id], copy);
+      if (reason.isEmpty()) {
+        return Optional.of(copy);
+      }
+      drop("bad copy: " + reason.get());
+    }
+    drop("catch-up: no source holds " + sequence);
+    return Optional.empty();
+  }
+
+  /** A removed rogue, or a Byzantine node lying in catch-up, serves forged copies. */
+  private boolean liesInCatchUp(int source) {
+    return roguesActive.contains(source)
+        || (!nodes[source].correct()
+            && nodes[source].byzantine.attacks().contains(Attack.LYING_CATCH_UP));
+  }
+
+  /**
+   * What a lying source serves instead of {@code decision}: the proposal without its requests,
+   * certified by the one commit signature it can make, its own (if a member of {@code epoch}).
+   */
+  private Decision forgedCopy(int source, Decision decision, SimEpoch epoch) {
+    Decision tampered = Byzantine.tamper(decision);
+    int index = epoch.indexOf(source);
+    if (index < 0) {
+      return tampered;
+    }
+    byte[] own = keys.signCommit(source, tampered.digest(), random.nextLong());
+    return new Decision(
+        tampered.proposal(), tampered.digest(), List.of(new CommitSignature(index, own)));
   }
 
   private Optional<String> copyReason(SimEpoch epoch, SimNode node, Decision decision) {

@@ -1,5 +1,9 @@
 package io.rubinbft.bft.sim;
 
+import static io.rubinbft.bft.sim.ReconfigSweep.change;
+import static io.rubinbft.bft.sim.ReconfigSweep.healAndCheck;
+import static io.rubinbft.bft.sim.ReconfigSweep.range;
+import static io.rubinbft.bft.sim.ReconfigSweep.sorted;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
@@ -9,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.LongConsumer;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -23,16 +26,11 @@ import org.junit.jupiter.api.Test;
  * that no replica delivers past its epoch's end; once the network heals, every request must be
  * executed by every live member (liveness).
  *
- * <p>Each test runs {@value #DEFAULT_SEEDS} seeds ({@code -Dsim.seeds=N}, from {@code
+ * <p>Each test runs {@value ReconfigSweep#DEFAULT_SEEDS} seeds ({@code -Dsim.seeds=N}, from {@code
  * -Dsim.first=N}); {@code -Dsim.seed=N} replays one. The {@code long} variant runs 1,000 seeds per
  * scenario: {@code ./test.sh -pl bft-core -Plong -Dtest=ReconfigSimulationTest}.
  */
 class ReconfigSimulationTest {
-
-  private static final int DEFAULT_SEEDS = 30;
-  private static final long BOUND = 8000;
-  private static final int WINDOW_OF_REQUESTS =
-      Cluster.simConfig(4).window() * Cluster.simConfig(4).batchMaxCount() + 4;
 
   // Test method names: a failure's replay command names the method that runs the scenario.
   private static final String GROW = "growFourToFiveToSevenAndShrinkBackToFourUnderLoad";
@@ -169,67 +167,11 @@ class ReconfigSimulationTest {
     }
   }
 
-  /** Load, the change, more load, until the change took effect, and a little longer. */
-  private static void change(ReconfigCluster cluster, Random random, List<Integer> members) {
-    cluster.submit(5 + random.nextInt(10));
-    cluster.runTicks(random.nextInt(60));
-    cluster.changeMembers(members);
-    cluster.submit(5 + random.nextInt(10));
-    cluster.runUntilMembers(members, BOUND);
-    cluster.runTicks(random.nextInt(150));
-  }
-
-  /**
-   * Heals the network, then more load than one window of the newest epoch holds (its low watermark
-   * must move from the anchor), then every request must be executed everywhere.
-   */
-  private static void healAndCheck(ReconfigCluster cluster) {
-    cluster.heal();
-    cluster.storageFaults(0, 0);
-    cluster.faults(0, 0, 1);
-    cluster.submit(WINDOW_OF_REQUESTS);
-    cluster.runUntilAllDecided(BOUND);
-  }
-
-  private static List<Integer> range(int count) {
-    return IntStream.range(0, count).boxed().toList();
-  }
-
-  private static List<Integer> sorted(List<Integer> members) {
-    return members.stream().sorted().toList();
-  }
-
   private static void sweep(String test, LongConsumer scenario, long first) {
-    String single = System.getProperty("sim.seed");
-    if (single != null) {
-      run(test, scenario, Long.parseLong(single), 1);
-    } else {
-      run(
-          test,
-          scenario,
-          Long.getLong("sim.first", first),
-          Integer.getInteger("sim.seeds", DEFAULT_SEEDS));
-    }
+    ReconfigSweep.sweep("ReconfigSimulationTest", test, scenario, first);
   }
 
   private static void run(String test, LongConsumer scenario, long first, int seeds) {
-    for (long seed = first; seed < first + seeds; seed++) {
-      try {
-        scenario.accept(seed);
-      } catch (AssertionError | RuntimeException failure) {
-        throw new AssertionError(
-            test
-                + " seed "
-                + seed
-                + " failed: "
-                + failure.getMessage()
-                + "\nreplay: ./test.sh -pl bft-core -Dtest=ReconfigSimulationTest#"
-                + test
-                + " -Dsim.seed="
-                + seed,
-            failure);
-      }
-    }
-    System.out.printf("reconfig %s: seeds %d..%d passed%n", test, first, first + seeds - 1);
+    ReconfigSweep.run("ReconfigSimulationTest", test, scenario, first, seeds);
   }
 }

@@ -1,9 +1,7 @@
 package io.rubinbft.bft.sim;
 
-import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Epoch;
-import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.Prepare;
@@ -64,13 +62,5 @@ final class Rogue {
       forged.add(new Framed(newest.number(), new Commit(0, next, digest, claimed, commit)));
     }
     return forged;
-  }
-
-  /** What it serves from its ledger to a node catching up: the requests dropped. */
-  Decision tamper(Decision decision) {
-    Proposal original = decision.proposal();
-    Proposal forged =
-        new Proposal(original.sequence(), original.previous(), List.of(), original.payload());
-    return new Decision(forged, SimKeys.digestOf(forged), decision.certificate());
   }
 }

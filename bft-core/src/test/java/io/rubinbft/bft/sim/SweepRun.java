@@ -1,6 +1,5 @@
 package io.rubinbft.bft.sim;
 
-import java.util.EnumSet;
 import java.util.Random;
 import java.util.Set;
 
@@ -70,11 +69,7 @@ public final class SweepRun {
     StringBuilder description = new StringBuilder();
     for (int i = 0; i < count; i++) {
       int replica = random.nextInt(cluster.size());
-      Set<Attack> attacks = EnumSet.noneOf(Attack.class);
-      int kinds = 1 + random.nextInt(3);
-      for (int k = 0; k < kinds; k++) {
-        attacks.add(Attack.values()[random.nextInt(Attack.values().length)]);
-      }
+      Set<Attack> attacks = Attack.draw(random);
       cluster.makeByzantine(replica, attacks);
       description.append(replica).append(attacks);
     }
