@@ -68,7 +68,6 @@ final class ChannelMetrics {
   }
 
   private void gauges() {
-    gauge("ledger_blockchain_height", "Height of the chain in blocks.", ChannelView::ledgerHeight);
     gauge("consensus_smartbft_view_number", "Number of the current view.", c -> c.status().view());
     gauge(
         "consensus_smartbft_cluster_size",

@@ -9,7 +9,6 @@ import java.util.Map;
  * One served channel as the metrics read it at scrape time.
  *
  * @param channel the channel's name
- * @param ledgerHeight blocks in the channel's ledger
  * @param status the replica's state as of its last step
  * @param leaderId the consenter id (from the channel config) of the primary of the current view
  * @param progress what the replica accepted, installed and decided since start
@@ -22,7 +21,6 @@ import java.util.Map;
  */
 public record ChannelView(
     String channel,
-    long ledgerHeight,
     ReplicaStatus status,
     long leaderId,
     ReplicaProgress progress,

@@ -11,8 +11,9 @@ import java.util.function.Supplier;
 
 /**
  * All of a node's metrics in one registry (served at the operations endpoint's {@code /metrics}):
- * the JVM's, Broadcast's and Deliver's, and those of every served channel and of the replica
- * network, which are read from their owners at scrape time.
+ * the JVM's, Broadcast's and Deliver's, and those of every joined channel (participation, ledger,
+ * block pulling), every channel replica and the replica network, which are read from their owners
+ * at scrape time.
  */
 public final class OrdererMetrics {
 
@@ -35,11 +36,13 @@ public final class OrdererMetrics {
   /**
    * Registers every metric in a new registry.
    *
-   * @param channels the served channels, read at each scrape
+   * @param joined every joined channel, read at each scrape
+   * @param channels the channels with a running replica, read at each scrape
    * @param cluster the cluster layer's counters, read at each scrape
    * @param traffic rdma-net's counters, read at each scrape
    */
   public static OrdererMetrics register(
+      Supplier<List<ParticipationView>> joined,
       Supplier<List<ChannelView>> channels,
       Supplier<ClusterStats> cluster,
       Supplier<Optional<NetworkTraffic>> traffic) {
@@ -51,6 +54,7 @@ public final class OrdererMetrics {
             new BroadcastMetrics(registry),
             new DeliverMetrics(registry),
             new ChannelMetrics(registry, channels));
+    new ParticipationMetrics(registry, joined);
     new NetworkMetrics(registry, cluster, traffic);
     return metrics;
   }

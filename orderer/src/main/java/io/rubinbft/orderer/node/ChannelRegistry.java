@@ -15,6 +15,7 @@ import io.rubinbft.orderer.msp.MspConfigException;
 import io.rubinbft.orderer.onboarding.CatchUp;
 import io.rubinbft.orderer.onboarding.ChannelOnboarding;
 import io.rubinbft.orderer.onboarding.FollowerChannel;
+import io.rubinbft.orderer.onboarding.PullStats;
 import io.rubinbft.orderer.participation.BlockId;
 import io.rubinbft.orderer.participation.ChannelInfo;
 import io.rubinbft.orderer.participation.ChannelParticipation;
@@ -108,6 +109,21 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   /** The follower of channel {@code name}, if this node follows it. */
   public Optional<FollowerChannel> follower(String name) {
     return Optional.ofNullable(followers.get(name));
+  }
+
+  /** What the block puller of channel {@code name} has done, while the channel is pulled. */
+  public Optional<PullStats> pullStats(String name) {
+    FollowerChannel follower = followers.get(name);
+    if (follower != null) {
+      return Optional.of(follower.pullStats());
+    }
+    CatchUp catchUp = catchingUp.get(name);
+    if (catchUp != null) {
+      return Optional.of(catchUp.pullStats());
+    }
+    return Optional.ofNullable(onboarding.get(name))
+        .flatMap(entry -> Optional.ofNullable(entry.job))
+        .map(ChannelOnboarding::pullStats);
   }
 
   /** The runtime of channel {@code name}, if this node serves it. */

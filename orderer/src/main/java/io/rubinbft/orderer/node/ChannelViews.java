@@ -1,14 +1,22 @@
 package io.rubinbft.orderer.node;
 
+import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.metrics.ChannelView;
+import io.rubinbft.orderer.metrics.ParticipationView;
+import io.rubinbft.orderer.onboarding.PullStats;
+import io.rubinbft.orderer.participation.ChannelInfo;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
-/** The served channels as the metrics read them at each scrape. */
+/** The joined channels as the metrics read them at each scrape. */
 final class ChannelViews {
 
   private ChannelViews() {}
 
+  /** The channels with a running replica. */
   static List<ChannelView> of(ChannelRegistry registry) {
     return registry.channelNames().stream()
         .flatMap(name -> registry.runtime(name).stream())
@@ -16,10 +24,37 @@ final class ChannelViews {
         .toList();
   }
 
+  /** Every joined channel, with its block puller's counters when it pulls. */
+  static List<ParticipationView> participation(ChannelRegistry registry) {
+    return registry.channelNames().stream()
+        .flatMap(name -> registry.info(name).stream())
+        .map(info -> participation(registry, info))
+        .toList();
+  }
+
+  private static ParticipationView participation(ChannelRegistry registry, ChannelInfo info) {
+    return new ParticipationView(
+        info.name(),
+        ParticipationView.Relation.valueOf(info.consensusRelation().toUpperCase(Locale.ROOT)),
+        ParticipationView.Status.valueOf(info.status().toUpperCase(Locale.ROOT)),
+        info.height(),
+        registry.pullStats(info.name()).map(ChannelViews::pulling));
+  }
+
+  private static ParticipationView.Pulling pulling(PullStats stats) {
+    Map<String, Long> refused =
+        stats.refusals().entrySet().stream()
+            .collect(Collectors.toMap(e -> e.getKey().label(), Map.Entry::getValue));
+    return new ParticipationView.Pulling(
+        stats.source().map(HostPort::toString),
+        stats.blocksPulled(),
+        refused,
+        stats.distrustedSources());
+  }
+
   private static ChannelView view(ChannelRuntime channel, ReplicaHost host) {
     return new ChannelView(
         channel.config().channelId(),
-        channel.ledger().height(),
         host.status(),
         host.leaderId(),
         host.progress(),

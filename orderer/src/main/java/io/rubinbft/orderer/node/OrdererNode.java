@@ -93,7 +93,10 @@ public final class OrdererNode implements AutoCloseable {
       opened.addFirst(network);
       OrdererMetrics metrics =
           OrdererMetrics.register(
-              () -> ChannelViews.of(channels), network::stats, network::traffic);
+              () -> ChannelViews.participation(channels),
+              () -> ChannelViews.of(channels),
+              network::stats,
+              network::traffic);
       channels.start(
           new NodeContext(
               identity,

@@ -20,12 +20,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Pulls a channel's blocks from the Deliver services of its orderers, one source at a time, and
- * hands them in order to a {@link BlockSink}. A source that fails, ends its answer early, sends a
- * block out of order, sends a block the sink discards, or is slower than {@link
- * PullLimits#blockTimeout()} per block is left alone for a backoff, and the next source is asked
- * from the first block still missing. At most one block is in memory between the source and the
- * sink ({@link BlockStream}). Requests are signed by this node's identity.
+ * Pulls a channel's blocks from the Deliver services of its orderers and hands them in order to a
+ * {@link BlockSink}. As Fabric's block puller does, every source is first asked for its height (its
+ * newest block; {@link HeightProbe}, all at once) and blocks are pulled from one with the highest
+ * ({@link SourceChoice}), up to the height it claimed; sources are asked again whenever a source
+ * fails or a follower's source has nothing new while another is ahead. Claims are not trusted: a
+ * source that fails to serve a height it claimed within {@link PullLimits#blockTimeout()}, ends its
+ * answer early, or sends a block out of order or one the sink discards is left alone for a backoff
+ * and distrusted (chosen only when no trusted source is ahead), and the next source is asked from
+ * the first block still missing. At most one block is in memory between a source and the sink
+ * ({@link BlockStream}). Requests are signed by this node's identity.
  *
  * <p>One thread pulls; {@link #close} may come from any thread and ends a pull in progress.
  */
@@ -40,6 +44,13 @@ public final class BlockPuller implements AutoCloseable {
   private final ByteString tlsCertificateHash;
   private final PullLimits limits;
   private final Refusals refusals = new Refusals();
+  private final PullStats stats = new PullStats();
+
+  /** Endpoints that served blocks of, or had blocks refused by, the sink's chain this pull. */
+  private final Set<HostPort> servedTheChain = new HashSet<>();
+
+  private final Set<HostPort> refusedTheChain = new HashSet<>();
+  private int roundsWithoutSource;
   private volatile boolean closed;
   private volatile BlockStream current;
 
@@ -79,12 +90,19 @@ public final class BlockPuller implements AutoCloseable {
     this.limits = context.limits();
   }
 
+  /** What this puller has done so far, for the metrics. */
+  public PullStats stats() {
+    return stats;
+  }
+
   /**
    * Pulls blocks {@code first..last} into {@code sink}, until it kept them all, the puller is
    * closed, or more than f sources (f of the config in force; all of them if there are fewer) sent
    * a next block the sink refused: then {@link PullOutcome#PREFIX_REFUSED}.
    */
   public PullOutcome pullRange(long first, long last, BlockSink sink) throws InterruptedException {
+    servedTheChain.clear();
+    refusedTheChain.clear();
     long next = first;
     while (next <= last && !closed) {
       next = pullFromOneSource(next, Optional.of(last), sink);
@@ -92,6 +110,7 @@ public final class BlockPuller implements AutoCloseable {
         return PullOutcome.PREFIX_REFUSED;
       }
     }
+    stats.pullingFrom(Optional.empty());
     return next > last ? PullOutcome.COMPLETE : PullOutcome.CLOSED;
   }
 
@@ -113,29 +132,41 @@ public final class BlockPuller implements AutoCloseable {
             next);
       }
     }
+    stats.pullingFrom(Optional.empty());
   }
 
   /**
-   * The newest block of every source that answers within {@link PullLimits#blockTimeout()}, as it
+   * The newest block of every source that answers within {@link PullLimits#probeTimeout()}, as it
    * claims it: nothing here is checked yet.
    */
   public List<Block> newestBlocks() throws InterruptedException {
     sources.use(config.get());
     List<Block> newest = new ArrayList<>();
-    for (SourcePool.Source source : sources.all()) {
-      try {
-        newest.addAll(
-            BlockStream.readAll(
-                source.channel(),
-                requests.seek(channelId, SeekInfos.newest(), tlsCertificateHash),
-                1,
-                limits.blockTimeout(),
-                "the newest block of channel '" + channelId + "' from " + source));
-      } catch (IllegalStateException e) {
-        sources.failed(source, e.getMessage());
+    for (HeightProbe.Answer answer : probe(sources.all())) {
+      if (answer instanceof HeightProbe.Answer.Newest told) {
+        newest.add(told.block());
       }
     }
     return List.copyOf(newest);
+  }
+
+  /**
+   * The sink's chain was found not to be the channel's (the trust anchor refused it) and is
+   * discarded: the sources that served its blocks are distrusted, and those whose blocks it
+   * refused, which were right, are trusted again. Otherwise a source that made up a chain and
+   * claims a high height would be chosen first again when pulling starts over.
+   */
+  public void chainDiscarded() {
+    for (SourcePool.Source source : sources.all()) {
+      if (servedTheChain.contains(source.endpoint())) {
+        sources.lied(source, "served blocks of a chain the trust anchor refused");
+      } else if (refusedTheChain.contains(source.endpoint())) {
+        sources.keptClaim(source);
+      }
+    }
+    servedTheChain.clear();
+    refusedTheChain.clear();
+    stats.distrusted(sources.distrusted());
   }
 
   /** Stops pulling: a pull in progress returns soon after. */
@@ -150,56 +181,90 @@ public final class BlockPuller implements AutoCloseable {
   }
 
   /**
-   * Asks the next source for blocks from {@code next} (to {@code last}, or on without end) and
-   * takes them until the source fails or the range is done.
+   * Asks every source not left alone for its height, and the best of them for blocks from {@code
+   * next} (to {@code last} or the height it claimed, whichever is lower; or on without end), and
+   * takes them until the source fails, has no more, or (following) another source is ahead.
    *
    * @return the first block still missing
    */
   private long pullFromOneSource(long next, Optional<Long> last, BlockSink sink)
       throws InterruptedException {
     sources.use(config.get());
-    Optional<SourcePool.Source> picked = sources.next();
+    probe(sources.free());
+    Optional<SourcePool.Source> picked = sources.best(next, last.isEmpty());
     if (picked.isEmpty()) {
-      if (!closed) {
-        LOG.warn("channel {}: no orderer endpoint to pull from", channelId);
-        Thread.sleep(limits.maxBackoff());
-      }
+      stats.pullingFrom(Optional.empty());
+      waitForASource(next);
       return next;
     }
     SourcePool.Source source = picked.get();
-    SeekInfo seek = last.map(l -> SeekInfos.range(next, l)).orElse(SeekInfos.from(next));
+    if (!stats.source().equals(Optional.of(source.endpoint()))) {
+      LOG.info(
+          "channel {}: pulling from {} from block {} on (it claims height {})",
+          channelId,
+          source,
+          next,
+          source.claimedHeight());
+    }
+    stats.pullingFrom(Optional.of(source.endpoint()));
+    Optional<Long> stop = last.map(l -> Math.min(l, source.claimedHeight() - 1));
+    SeekInfo seek = stop.map(s -> SeekInfos.range(next, s)).orElse(SeekInfos.from(next));
     Envelope request = requests.seek(channelId, seek, tlsCertificateHash);
     try (BlockStream stream = BlockStream.open(source.channel(), request)) {
       current = stream;
       if (closed) {
         return next;
       }
-      return take(stream, source, next, last, sink);
+      return take(stream, source, next, stop, sink);
     } finally {
       current = null;
     }
   }
 
+  /** No source qualifies: waits a little longer each round before the sources are asked again. */
+  private void waitForASource(long next) throws InterruptedException {
+    if (closed) {
+      return;
+    }
+    roundsWithoutSource++;
+    if (sources.all().isEmpty()) {
+      LOG.warn("channel {}: no orderer endpoint to pull from", channelId);
+    } else if (roundsWithoutSource == 1) {
+      LOG.info("channel {}: no orderer is known to have block {} yet", channelId, next);
+    }
+    Thread.sleep(limits.backoff(roundsWithoutSource));
+  }
+
   private long take(
-      BlockStream stream, SourcePool.Source source, long first, Optional<Long> last, BlockSink sink)
+      BlockStream stream, SourcePool.Source source, long first, Optional<Long> stop, BlockSink sink)
       throws InterruptedException {
     long next = first;
-    Duration timeout = last.isPresent() ? limits.blockTimeout() : limits.idleTimeout();
+    int quietRounds = 0;
     while (!closed) {
+      boolean promised = next < source.claimedHeight();
+      Duration timeout = promised ? limits.blockTimeout() : limits.backoff(++quietRounds);
       switch (stream.next(timeout)) {
         case BlockStream.Next.Received received -> {
-          Optional<String> rejected = check(received.block(), next, sink, source);
-          if (rejected.isPresent()) {
-            sources.failed(source, rejected.get());
+          Optional<Refusal> refused = check(received.block(), next, sink, source);
+          if (refused.isPresent()) {
+            stats.refused(refused.get().check());
+            sources.lied(source, "block " + next + " discarded: " + refused.get().message());
+            stats.distrusted(sources.distrusted());
             return next;
           }
-          refusals.clear();
-          sources.served(source);
-          next++;
+          kept(source, ++next);
+          quietRounds = 0;
+          if (stop.isPresent() && next > stop.get()) {
+            return next;
+          }
         }
         case BlockStream.Next.Ended ended -> {
-          if (last.isEmpty() || next <= last.get()) {
-            sources.failed(source, ended(ended, next, last));
+          boolean owed = stop.isPresent() ? next <= stop.get() : next < source.claimedHeight();
+          if (owed) {
+            sources.lied(source, ended(ended, next, stop));
+            stats.distrusted(sources.distrusted());
+          } else if (stop.isEmpty()) {
+            sources.failed(source, ended(ended, next, stop));
           }
           return next;
         }
@@ -210,30 +275,88 @@ public final class BlockPuller implements AutoCloseable {
           return next;
         }
         case BlockStream.Next.TimedOut timedOut -> {
-          if (last.isPresent()) {
-            sources.failed(source, "no block " + next + " within " + timedOut.waited());
+          if (promised) {
+            sources.lied(
+                source,
+                "claimed height "
+                    + source.claimedHeight()
+                    + " but sent no block "
+                    + next
+                    + " within "
+                    + timedOut.waited());
+            stats.distrusted(sources.distrusted());
+            return next;
           }
-          return next;
+          if (anotherIsAhead(next)) {
+            return next;
+          }
         }
       }
     }
     return next;
   }
 
-  private Optional<String> check(
+  /** Block {@code next - 1} was kept; a source that served all it claimed is trusted again. */
+  private void kept(SourcePool.Source source, long next) {
+    refusals.clear();
+    servedTheChain.add(source.endpoint());
+    roundsWithoutSource = 0;
+    sources.served(source);
+    stats.kept();
+    if (next >= source.claimedHeight()) {
+      sources.keptClaim(source);
+      stats.distrusted(sources.distrusted());
+    }
+  }
+
+  /**
+   * A follower's source has nothing new: are the sources asked again for their heights, is one of
+   * them (the same one, whose stream may be stale) ahead of {@code next}?
+   */
+  private boolean anotherIsAhead(long next) throws InterruptedException {
+    probe(sources.free());
+    return sources.best(next, false).isPresent();
+  }
+
+  private List<HeightProbe.Answer> probe(List<SourcePool.Source> asked)
+      throws InterruptedException {
+    if (asked.isEmpty() || closed) {
+      return List.of();
+    }
+    Envelope seek = requests.seek(channelId, SeekInfos.newest(), tlsCertificateHash);
+    List<HeightProbe.Answer> answers = HeightProbe.ask(asked, seek, limits.probeTimeout());
+    for (HeightProbe.Answer answer : answers) {
+      switch (answer) {
+        case HeightProbe.Answer.Newest told -> sources.claimed(told.source(), told.height());
+        case HeightProbe.Answer.Silent silent -> {
+          if (!closed) {
+            sources.failed(silent.source(), silent.reason());
+          }
+        }
+      }
+    }
+    return answers;
+  }
+
+  private Optional<Refusal> check(
       Block block, long expected, BlockSink sink, SourcePool.Source source) {
     long number = block.getHeader().getNumber();
     if (number != expected) {
       return Optional.of(
-          "sent block "
-              + Long.toUnsignedString(number)
-              + " but block "
-              + expected
-              + " was expected");
+          new Refusal(
+              Refusal.Check.OUT_OF_ORDER,
+              "sent block "
+                  + Long.toUnsignedString(number)
+                  + " but block "
+                  + expected
+                  + " was expected"));
     }
-    Optional<String> refused = sink.accept(block);
-    refused.ifPresent(reason -> refusals.add(expected, source.endpoint()));
-    return refused.map(reason -> "block " + expected + " discarded: " + reason);
+    Optional<Refusal> refused = sink.accept(block);
+    if (refused.isPresent()) {
+      refusals.add(expected, source.endpoint());
+      refusedTheChain.add(source.endpoint());
+    }
+    return refused;
   }
 
   /**
@@ -245,11 +368,11 @@ public final class BlockPuller implements AutoCloseable {
     return Math.min(f, Math.max(0, sources.all().size() - 1));
   }
 
-  private static String ended(BlockStream.Next.Ended ended, long next, Optional<Long> last) {
+  private static String ended(BlockStream.Next.Ended ended, long next, Optional<Long> stop) {
     return "answered "
         + ended.status()
         + " before block "
         + next
-        + last.map(l -> " (asked for blocks up to " + l + ")").orElse("");
+        + stop.map(s -> " (asked for blocks up to " + s + ")").orElse("");
   }
 }

@@ -13,5 +13,5 @@ public interface BlockSink {
    * @return empty when the block was kept, else why it was discarded (the source that sent it is
    *     then distrusted and another one asked for the same block)
    */
-  Optional<String> accept(Block block);
+  Optional<Refusal> accept(Block block);
 }

@@ -80,6 +80,11 @@ public final class CatchUp implements AutoCloseable {
     return appender.inForce().orElseThrow().config().blockNumber();
   }
 
+  /** What pulling has done so far, for the metrics. */
+  public PullStats pullStats() {
+    return puller.stats();
+  }
+
   /** Ends a catch-up in progress. */
   @Override
   public void close() {

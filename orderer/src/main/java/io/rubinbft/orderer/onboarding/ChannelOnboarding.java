@@ -100,6 +100,11 @@ public final class ChannelOnboarding implements AutoCloseable {
     return ledger.height();
   }
 
+  /** What pulling has done so far, for the metrics. */
+  public PullStats pullStats() {
+    return puller.stats();
+  }
+
   /** The join block's number {@code s}. */
   public long joinBlockNumber() {
     return joinNumber;
@@ -160,6 +165,7 @@ public final class ChannelOnboarding implements AutoCloseable {
           "channel {}: the chain pulled is not the channel's, pulling it again: {}",
           channelId,
           refused.get());
+      puller.chainDiscarded();
       store.removeChannel(channelId);
       ledger = store.createChannel(channelId);
       Thread.sleep(context.limits().minBackoff());

@@ -72,6 +72,11 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
     return follower;
   }
 
+  /** What pulling has done so far, for the metrics. */
+  public PullStats pullStats() {
+    return puller.stats();
+  }
+
   /** The newest config pulled. */
   public ChannelConfig config() {
     return configs.committed().config();
@@ -141,9 +146,9 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   }
 
   /** Appends a checked block; a config block listing this node ends following. */
-  private Optional<String> accept(Block block) {
+  private Optional<Refusal> accept(Block block) {
     long before = configs.committed().config().blockNumber();
-    Optional<String> rejected = appender.accept(block);
+    Optional<Refusal> rejected = appender.accept(block);
     if (rejected.isEmpty() && config().blockNumber() != before && isConsenter()) {
       puller.close();
     }

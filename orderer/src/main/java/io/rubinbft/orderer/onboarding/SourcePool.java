@@ -14,6 +14,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -22,9 +23,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The orderers blocks are pulled from: the Deliver endpoints of the config in force, over TLS with
  * the server certificate checked against the TLS CAs of the consenters' organizations and this
- * node's own TLS certificate as the client's. Sources are asked in turn; one that failed, lied or
- * was slow is left alone for a backoff that doubles per failure in a row (bounded), so a liar is
- * asked rarely and an honest source that was merely slow is asked again soon. Thread-safe.
+ * node's own TLS certificate as the client's. For each source the pool keeps the height it claimed
+ * at the last probe and whether it is trusted ({@link SourceChoice} picks by those). One that
+ * failed, lied or was slow is left alone for a backoff that doubles per failure in a row (bounded),
+ * so a liar is asked rarely and an honest source that was merely slow is asked again soon.
+ * Thread-safe.
  */
 final class SourcePool implements AutoCloseable {
 
@@ -36,6 +39,8 @@ final class SourcePool implements AutoCloseable {
     private final ManagedChannel channel;
     private int failures;
     private long freeAtNanos;
+    private volatile long claimedHeight = -1;
+    private boolean distrusted;
 
     private Source(HostPort endpoint, ManagedChannel channel) {
       this.endpoint = endpoint;
@@ -48,6 +53,11 @@ final class SourcePool implements AutoCloseable {
 
     ManagedChannel channel() {
       return channel;
+    }
+
+    /** The height it claimed at the last probe; -1 when it did not answer since it failed. */
+    long claimedHeight() {
+      return claimedHeight;
     }
 
     @Override
@@ -91,30 +101,41 @@ final class SourcePool implements AutoCloseable {
   }
 
   /**
-   * The next source in turn that is not left alone, waiting for the first one to be free when all
-   * are; empty when the pool is closed or the config names no endpoint.
+   * The source to ask for blocks from {@code next} on ({@link SourceChoice#pick}); sources ahead
+   * take turns when they claim the same height. Empty when none qualifies.
    */
-  Optional<Source> next() throws InterruptedException {
-    while (true) {
-      long waitNanos;
-      synchronized (this) {
-        if (closed || sources.isEmpty()) {
-          return Optional.empty();
-        }
-        long now = System.nanoTime();
-        long earliest = Long.MAX_VALUE;
-        for (int i = 0; i < sources.size(); i++) {
-          Source source = sources.get((cursor + i) % sources.size());
-          if (source.freeAtNanos - now <= 0) {
-            cursor = (cursor + i + 1) % sources.size();
-            return Optional.of(source);
-          }
-          earliest = Math.min(earliest, source.freeAtNanos - now);
-        }
-        waitNanos = earliest;
-      }
-      TimeUnit.NANOSECONDS.sleep(waitNanos);
+  synchronized Optional<Source> best(long next, boolean openEnded) {
+    long now = System.nanoTime();
+    List<SourceChoice.Candidate> candidates = new ArrayList<>(sources.size());
+    for (Source source : sources) {
+      candidates.add(
+          new SourceChoice.Candidate(
+              source.freeAtNanos - now <= 0 && source.claimedHeight >= 0,
+              source.claimedHeight,
+              !source.distrusted));
     }
+    OptionalInt picked = SourceChoice.pick(candidates, next, openEnded, cursor);
+    if (picked.isEmpty()) {
+      return Optional.empty();
+    }
+    cursor = (picked.getAsInt() + 1) % sources.size();
+    return Optional.of(sources.get(picked.getAsInt()));
+  }
+
+  /** The sources not left alone after a failure: those worth a height probe. */
+  synchronized List<Source> free() {
+    long now = System.nanoTime();
+    return sources.stream().filter(source -> source.freeAtNanos - now <= 0).toList();
+  }
+
+  /** {@code source} claims {@code height} (its newest block is {@code height - 1}). */
+  synchronized void claimed(Source source, long height) {
+    source.claimedHeight = height;
+  }
+
+  /** How many sources are distrusted. */
+  synchronized int distrusted() {
+    return (int) sources.stream().filter(source -> source.distrusted).count();
   }
 
   /** Every source, whether left alone or not. */
@@ -122,9 +143,10 @@ final class SourcePool implements AutoCloseable {
     return sources;
   }
 
-  /** {@code source} failed, lied or was slow: it is left alone for a while. */
+  /** {@code source} failed or was slow: it is left alone for a while. */
   synchronized void failed(Source source, String reason) {
     source.failures++;
+    source.claimedHeight = -1;
     long backoff = context.limits().backoff(source.failures).toNanos();
     source.freeAtNanos = System.nanoTime() + backoff;
     LOG.warn(
@@ -135,9 +157,26 @@ final class SourcePool implements AutoCloseable {
         reason);
   }
 
+  /**
+   * {@code source} did not serve a height it claimed, or sent a block that failed its checks: it is
+   * left alone for a while and distrusted until it keeps a claim.
+   */
+  synchronized void lied(Source source, String reason) {
+    if (!source.distrusted) {
+      LOG.warn("distrusting {} until it serves a height it claims", source.endpoint);
+    }
+    source.distrusted = true;
+    failed(source, reason);
+  }
+
   /** {@code source} sent a block that was accepted: its failures are forgiven. */
   synchronized void served(Source source) {
     source.failures = 0;
+  }
+
+  /** {@code source} served every block up to the height it claimed: it is trusted again. */
+  synchronized void keptClaim(Source source) {
+    source.distrusted = false;
   }
 
   @Override

@@ -75,7 +75,7 @@ public final class VerifyingAppender implements BlockSink {
   }
 
   @Override
-  public Optional<String> accept(Block block) {
+  public Optional<Refusal> accept(Block block) {
     if (inForce == null) {
       return acceptFirst(block);
     }
@@ -83,27 +83,29 @@ public final class VerifyingAppender implements BlockSink {
     Optional<String> unsigned =
         signatures.check(block.getHeader(), block.getMetadata()).invalidReason();
     if (unsigned.isPresent()) {
-      return unsigned;
+      return refusal(Refusal.Check.SIGNATURES, unsigned);
     }
     boolean isConfig = EnvelopeHeaders.isConfigBlock(block.getData().getDataList());
     long expectedLastConfig = isConfig ? number : inForce.config().blockNumber();
     Optional<String> lastConfig = lastConfigMismatch(block, expectedLastConfig);
     if (lastConfig.isPresent()) {
-      return lastConfig;
+      return refusal(Refusal.Check.LAST_CONFIG, lastConfig);
     }
     ConfigState after = inForce;
     if (isConfig) {
       Optional<String> invalid = invalidConfig(block);
       if (invalid.isPresent()) {
-        return invalid;
+        return refusal(Refusal.Check.CONFIG, invalid);
       }
       try {
         after = configs.record(block, inForce);
       } catch (IllegalStateException e) {
-        return Optional.of("config block " + number + " cannot be used: " + e.getMessage());
+        return refusal(
+            Refusal.Check.CONFIG,
+            Optional.of("config block " + number + " cannot be used: " + e.getMessage()));
       }
     }
-    Optional<String> refused = append(block, isConfig);
+    Optional<Refusal> refused = refusal(Refusal.Check.CHAIN, append(block, isConfig));
     if (refused.isPresent()) {
       return refused;
     }
@@ -115,18 +117,20 @@ public final class VerifyingAppender implements BlockSink {
   }
 
   /** Block 0: a config block of this channel, kept without signatures (none are made for it). */
-  private Optional<String> acceptFirst(Block block) {
+  private Optional<Refusal> acceptFirst(Block block) {
     if (!EnvelopeHeaders.isConfigBlock(block.getData().getDataList())) {
-      return Optional.of(
-          "block "
-              + block.getHeader().getNumber()
-              + " is not a config block but a chain starts with one");
+      return refusal(
+          Refusal.Check.CONFIG,
+          Optional.of(
+              "block "
+                  + block.getHeader().getNumber()
+                  + " is not a config block but a chain starts with one"));
     }
     Optional<String> invalid = invalidConfig(block);
     if (invalid.isPresent()) {
-      return invalid;
+      return refusal(Refusal.Check.CONFIG, invalid);
     }
-    Optional<String> refused = append(block, true);
+    Optional<Refusal> refused = refusal(Refusal.Check.CHAIN, append(block, true));
     if (refused.isPresent()) {
       return refused;
     }
@@ -136,6 +140,10 @@ public final class VerifyingAppender implements BlockSink {
       throw new IllegalStateException("block 0 passed its config check but: " + e.getMessage(), e);
     }
     return Optional.empty();
+  }
+
+  private static Optional<Refusal> refusal(Refusal.Check check, Optional<String> message) {
+    return message.map(m -> new Refusal(check, m));
   }
 
   private void start(Block tip) throws InvalidConfigException {

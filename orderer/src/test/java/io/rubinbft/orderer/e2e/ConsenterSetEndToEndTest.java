@@ -52,6 +52,11 @@ class ConsenterSetEndToEndTest {
   @RegisterExtension static final ProcessClusters CLUSTERS = new ProcessClusters();
   private static final int GENESIS_CONSENTERS = 4;
 
+  /** Fabric's participation_consensus_relation values. */
+  private static final long CONSENTER_RELATION = 1;
+
+  private static final long FOLLOWER_RELATION = 2;
+
   /** A removal's id that means: whoever leads when the update is made. */
   private static final long LEADER = 0;
 
@@ -189,7 +194,12 @@ class ConsenterSetEndToEndTest {
     } else {
       members.remove(id);
       ProcessCluster.awaitCondition(
-          changed + " follows", () -> cluster.relation(changed).equals("follower"));
+          changed + " follows",
+          () ->
+              cluster.relation(changed).equals("follower")
+                  && cluster
+                      .gauge(changed, "participation_consensus_relation")
+                      .equals(OptionalLong.of(FOLLOWER_RELATION)));
       try (OrdererChannels connection = cluster.connect(List.of(changed), tls)) {
         Envelope transaction = client.transaction(ProcessCluster.CHANNEL, new byte[100]).envelope();
         assertThat(ClientCalls.broadcast(connection.channels().getFirst(), transaction).getStatus())
@@ -203,6 +213,9 @@ class ConsenterSetEndToEndTest {
           () ->
               cluster.gauge(node, "consensus_epoch").equals(OptionalLong.of(block))
                   && cluster.gauge(node, "consensus_is_consenter").equals(OptionalLong.of(1))
+                  && cluster
+                      .gauge(node, "participation_consensus_relation")
+                      .equals(OptionalLong.of(CONSENTER_RELATION))
                   && cluster.relation(node).equals("consenter"));
     }
     return block;

@@ -1,20 +1,17 @@
 package io.rubinbft.orderer.metrics;
 
+import static io.rubinbft.orderer.metrics.MetricsScrape.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.node.ChannelRuntime;
 import io.rubinbft.orderer.node.OrdererNode;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -26,7 +23,6 @@ public final class ClusterMetricsCheck {
 
   private static final String TX = "ENDORSER_TRANSACTION";
 
-  private final HttpClient http = HttpClient.newHttpClient();
   private final List<OrdererNode> nodes;
   private final String channel;
 
@@ -144,33 +140,9 @@ public final class ClusterMetricsCheck {
         .collect(Collectors.toSet());
   }
 
-  /** The sum of the samples named {@code sample} whose labels include {@code labels}, or 0. */
-  private static double value(
-      Map<String, PrometheusText.Family> metrics, String sample, Map<String, String> labels) {
-    return metrics.values().stream()
-        .flatMap(f -> f.value(sample, labels).stream())
-        .mapToDouble(Double::doubleValue)
-        .sum();
-  }
-
-  private Map<String, PrometheusText.Family> awaitScrape(
+  private static Map<String, PrometheusText.Family> awaitScrape(
       OrdererNode node, Predicate<Map<String, PrometheusText.Family>> settled)
       throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    Map<String, PrometheusText.Family> metrics = scrape(node);
-    while (!settled.test(metrics) && System.nanoTime() < deadline) {
-      TimeUnit.MILLISECONDS.sleep(100);
-      metrics = scrape(node);
-    }
-    return metrics;
-  }
-
-  private Map<String, PrometheusText.Family> scrape(OrdererNode node)
-      throws IOException, InterruptedException {
-    URI uri = URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/metrics");
-    HttpResponse<String> response =
-        http.send(HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).isEqualTo(200);
-    return PrometheusText.parse(response.body());
+    return MetricsScrape.await(node, settled, Duration.ofSeconds(30));
   }
 }

@@ -2,18 +2,14 @@ package io.rubinbft.orderer.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.prometheus.metrics.config.EscapingScheme;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.rubinbft.net.ChannelState;
 import io.rubinbft.net.ChannelStats;
 import io.rubinbft.net.DropReason;
 import io.rubinbft.net.SelectorStats;
 import io.rubinbft.orderer.cluster.ClusterStats;
 import io.rubinbft.orderer.cluster.NetworkTraffic;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,9 +48,12 @@ class NetworkMetricsTest {
             Set.of(DIALED));
     OrdererMetrics metrics =
         OrdererMetrics.register(
-            List::of, () -> new ClusterStats(1, 20, 30, 4, 0, 0), () -> Optional.of(traffic));
+            List::of,
+            List::of,
+            () -> new ClusterStats(1, 20, 30, 4, 0, 0),
+            () -> Optional.of(traffic));
 
-    Map<String, PrometheusText.Family> scraped = PrometheusText.parse(write(metrics));
+    Map<String, PrometheusText.Family> scraped = PrometheusText.parse(MetricsScrape.text(metrics));
 
     PrometheusText.Family frames = scraped.get("cluster_net_frames_sent_total");
     assertThat(frames.value("cluster_net_frames_sent_total", Map.of("direction", "out")))
@@ -109,12 +108,5 @@ class NetworkMetricsTest {
         0,
         0,
         Map.of());
-  }
-
-  private static String write(OrdererMetrics metrics) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrometheusTextFormatWriter.create()
-        .write(out, metrics.registry().scrape(), EscapingScheme.DEFAULT);
-    return out.toString(StandardCharsets.UTF_8);
   }
 }

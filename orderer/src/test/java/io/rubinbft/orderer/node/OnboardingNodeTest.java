@@ -7,17 +7,22 @@ import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
+import io.rubinbft.orderer.bootstrap.LocalNetwork;
 import io.rubinbft.orderer.bootstrap.NetworkSummary;
 import io.rubinbft.orderer.client.BlockStream;
 import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.configtx.ComputedUpdates;
+import io.rubinbft.orderer.configtx.ConfigEdits;
 import io.rubinbft.orderer.configtx.SignedUpdates;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
+import io.rubinbft.orderer.metrics.MetricsScrape;
+import io.rubinbft.orderer.metrics.PrometheusText;
 import io.rubinbft.orderer.onboarding.CatchUp;
 import io.rubinbft.orderer.onboarding.FollowerChannel;
 import io.rubinbft.orderer.onboarding.NodeTls;
@@ -26,15 +31,21 @@ import io.rubinbft.orderer.onboarding.PullLimits;
 import io.rubinbft.orderer.participation.ChannelInfo;
 import io.rubinbft.orderer.testing.ScriptedDeliver;
 import io.rubinbft.orderer.testing.ScriptedDeliver.Lie;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.Config;
+import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -88,12 +99,12 @@ class OnboardingNodeTest {
     assertThat(info.consensusRelation()).isEqualTo("follower");
     OrdererNode consenter = cluster.nodes.getFirst();
     awaitHeight(follower(spare), LocalCluster.ledger(consenter).height());
-    assertThat(deliverAll(spare)).isEqualTo(deliverAll(consenter));
+    assertThat(headersAndData(deliverAll(spare))).isEqualTo(headersAndData(deliverAll(consenter)));
 
     cluster.submit(new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC()), 10);
     cluster.awaitTransactions(BEFORE_UPDATE + 1 + AFTER_UPDATE + 10);
     awaitHeight(follower(spare), LocalCluster.ledger(consenter).height());
-    assertThat(deliverAll(spare)).isEqualTo(deliverAll(consenter));
+    assertThat(headersAndData(deliverAll(spare))).isEqualTo(headersAndData(deliverAll(consenter)));
     assertThat(follower(spare).ledger().block(0).orElseThrow().bytes())
         .isEqualTo(LocalCluster.ledger(consenter).block(0).orElseThrow().bytes());
 
@@ -112,6 +123,65 @@ class OnboardingNodeTest {
     HttpResponse<String> refused = cluster.update(spare, update);
     assertThat(refused.statusCode()).isEqualTo(405);
     assertThat(refused.body()).contains("send the update to a consenter");
+  }
+
+  /**
+   * The orderer endpoints list first a source that is behind (as a removed consenter that follows
+   * and lags is): the spare asks every source for its height and pulls from the consenters, which
+   * are ahead, never from it, when onboarding and when following; its metrics say so.
+   */
+  @Test
+  void aSourceThatIsBehindIsNotAskedForBlocksWhileOthersAreAhead() throws Exception {
+    cluster = LocalCluster.generateWithSpare(dir);
+    cluster.startAndJoin();
+    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
+    cluster.submit(client, AFTER_UPDATE);
+    cluster.awaitTransactions(AFTER_UPDATE);
+    OrdererNode consenter = cluster.nodes.getFirst();
+    List<Block> early = LocalCluster.blocks(consenter);
+    NetworkSummary.Node first = cluster.network.nodes().getFirst();
+    ScriptedDeliver behind =
+        opened(
+            ScriptedDeliver.start(
+                new HostPort(first.host(), portListedFirst()), tlsOf(first), () -> early));
+    String behindEndpoint = first.host() + ":" + behind.address().getPort();
+    byte[] joinBlock = endpointsUpdated(behindEndpoint);
+    cluster.submit(client, AFTER_UPDATE);
+    cluster.awaitTransactions(2 * AFTER_UPDATE + 1);
+
+    OrdererNode spare = opened(cluster.startSpare());
+    assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
+    awaitActive(spare);
+    cluster.submit(client, AFTER_UPDATE);
+    cluster.awaitTransactions(3 * AFTER_UPDATE + 1);
+    long height = LocalCluster.ledger(consenter).height();
+    awaitHeight(follower(spare), height);
+
+    assertThat(headersAndData(deliverAll(spare))).isEqualTo(headersAndData(deliverAll(consenter)));
+    assertThat(follower(spare).config().ordererEndpoints().values().iterator().next())
+        .first()
+        .isEqualTo(behindEndpoint);
+    assertThat(behind.probes()).isPositive();
+    assertThat(behind.requests()).isZero();
+    Map<String, String> channel = Map.of("channel", LocalCluster.CHANNEL);
+    long pulledByFollower = height - Block.parseFrom(joinBlock).getHeader().getNumber() - 1;
+    Map<String, PrometheusText.Family> metrics =
+        MetricsScrape.await(
+            spare,
+            m ->
+                MetricsScrape.value(m, "blockpull_blocks_pulled_total", channel)
+                    == pulledByFollower,
+            PATIENCE);
+    assertThat(MetricsScrape.value(metrics, "blockpull_blocks_pulled_total", channel))
+        .isEqualTo(pulledByFollower);
+    assertThat(MetricsScrape.value(metrics, "ledger_blockchain_height", channel)).isEqualTo(height);
+    assertThat(MetricsScrape.value(metrics, "participation_consensus_relation", channel))
+        .isEqualTo(2);
+    assertThat(MetricsScrape.value(metrics, "participation_status", channel)).isEqualTo(1);
+    assertThat(MetricsScrape.value(metrics, "blockpull_blocks_refused_total", channel)).isZero();
+    assertThat(metrics.get("blockpull_source").samples())
+        .allSatisfy(
+            source -> assertThat(source.labels().get("source")).isNotEqualTo(behindEndpoint));
   }
 
   @Test
@@ -163,14 +233,17 @@ class OnboardingNodeTest {
     List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
     assertThat(madeUp.size()).isLessThan((int) Block.parseFrom(joinBlock).getHeader().getNumber());
     cluster.stopAll();
-    // The first source asked serves the made-up chain; the others, more than f, refuse to extend
-    // it, so the spare drops it and pulls the real one.
+    // The first source serves the made-up chain and claims the highest height, so it is asked
+    // first; the others, more than f, refuse to extend it, so the spare drops it, distrusts its
+    // source and pulls the real one.
     List<ScriptedDeliver> sources = serveInsteadOfConsenters(chain, List.of());
     sources.getFirst().close();
     NetworkSummary.Node first = cluster.network.nodes().getFirst();
-    opened(
-        ScriptedDeliver.start(
-            new HostPort(first.host(), first.broadcastPort()), tlsOf(first), () -> madeUp));
+    ScriptedDeliver maker =
+        opened(
+            ScriptedDeliver.start(
+                new HostPort(first.host(), first.broadcastPort()), tlsOf(first), () -> madeUp));
+    maker.claim(1_000_000);
     OrdererNode spare = opened(cluster.startSpare());
 
     assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
@@ -179,6 +252,7 @@ class OnboardingNodeTest {
 
     assertThat(LocalCluster.blocksOf(follower(spare).ledger()).subList(0, chain.size()))
         .isEqualTo(chain);
+    assertThat(maker.requests()).isPositive();
   }
 
   @Test
@@ -239,6 +313,58 @@ class OnboardingNodeTest {
     assertThat(config.statusCode()).isEqualTo(200);
     assertThat(Block.parseFrom(config.body()).getHeader().getNumber()).isPositive();
     return config.body();
+  }
+
+  /**
+   * The orderer org's endpoints with {@code listedFirst} put first, by a config update through
+   * {@code osnadmin channel update}; returns the config block it made.
+   */
+  private byte[] endpointsUpdated(String listedFirst) throws Exception {
+    Config config = cluster.config();
+    String org = LocalNetwork.ORDERER_ORG;
+    List<String> endpoints = new ArrayList<>();
+    endpoints.add(listedFirst);
+    endpoints.addAll(
+        cluster
+            .nodes
+            .getFirst()
+            .channels()
+            .runtime(LocalCluster.CHANNEL)
+            .orElseThrow()
+            .config()
+            .ordererEndpoints()
+            .get(org));
+    Envelope update =
+        SignedUpdates.signed(
+            ComputedUpdates.compute(
+                LocalCluster.CHANNEL, config, ConfigEdits.ordererEndpoints(config, org, endpoints)),
+            List.of(cluster.ordererAdmin()));
+    HttpResponse<String> updated = cluster.update(cluster.nodes.getFirst(), update.toByteArray());
+    assertThat(updated.statusCode()).as(updated.body()).isEqualTo(201);
+    cluster.awaitConfigSequence(config.getSequence() + 1);
+    HttpResponse<byte[]> fetched = cluster.fetch(cluster.nodes.getFirst(), "config");
+    assertThat(fetched.statusCode()).isEqualTo(200);
+    return fetched.body();
+  }
+
+  /**
+   * A free loopback port whose endpoint sorts before every consenter's: the puller used to ask
+   * endpoints in that order. Cluster ports are picked from 10000 on ({@code FreePorts}).
+   */
+  private int portListedFirst() throws IOException {
+    int lowestConsenter =
+        cluster.network.nodes().stream()
+            .mapToInt(NetworkSummary.Node::broadcastPort)
+            .min()
+            .orElseThrow();
+    for (int port = 10_000; port < lowestConsenter; port++) {
+      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        return port;
+      } catch (IOException e) {
+        // taken: the next one
+      }
+    }
+    throw new IOException("no free port below " + lowestConsenter);
   }
 
   /**
@@ -330,6 +456,14 @@ class OnboardingNodeTest {
           PATIENCE,
           "the chain of " + node.grpcAddress());
     }
+  }
+
+  /**
+   * The blocks without their metadata: each replica signs its own copy, so the quorum of signatures
+   * on a block may differ with the consenter it was pulled from.
+   */
+  private static List<Block> headersAndData(List<Block> blocks) {
+    return blocks.stream().map(block -> block.toBuilder().clearMetadata().build()).toList();
   }
 
   private <T extends AutoCloseable> T opened(T resource) {

@@ -22,11 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Pulling Fabric's own chain over TLS from orderers of which all but one lie. Sources are asked in
- * the order of their endpoints, so the liars are met first, each from the block the previous one
- * failed at: a flipped signature byte at block 3, a wrong previous hash at 5, an answer ending
- * early at 7, silence at 8. The honest one serves the rest; the ledger ends up holding Fabric's
- * chain byte for byte.
+ * Pulling Fabric's own chain over TLS from orderers of which all but one lie. Sources that claim
+ * the same height are asked in turn, in the order of their endpoints, so the liars are met first,
+ * each from the block the previous one failed at: a flipped signature byte at block 3, a wrong
+ * previous hash at 5, an answer ending early at 7, silence at 8. The honest one serves the rest;
+ * the ledger ends up holding Fabric's chain byte for byte. Sources that claim a height they do not
+ * serve cost one try each, and a source that is behind is not asked while another is ahead.
  */
 class BlockPullerTest {
 
@@ -61,6 +62,50 @@ class BlockPullerTest {
       for (ScriptedDeliver server : byEndpoint) {
         assertThat(server.requests()).as("requests to %s", server.address()).isEqualTo(1);
       }
+    }
+  }
+
+  /**
+   * Two sources claim a height far beyond the chain: one then sends nothing, the other block 0 and
+   * a forged block 1. Each is asked for blocks once and then distrusted; a source holding only
+   * blocks 0..4 is never asked while the honest one (height 10) is ahead.
+   */
+  @Test
+  void sourcesClaimingAHeightTheyDoNotServeCostOneTryEach() throws Exception {
+    List<ScriptedDeliver> byEndpoint =
+        startSources(List.of(Lie.HANG, Lie.FLIP_SIGNATURE), List.of(0L, 1L));
+    byEndpoint.get(0).claim(1_000_000);
+    byEndpoint.get(1).claim(1_000_000);
+    ScriptedDeliver behind =
+        opened(
+            ScriptedDeliver.start(
+                new HostPort("127.0.0.1", 0), FixturePulling.tls(), () -> CHAIN.subList(0, 5)));
+    List<ScriptedDeliver> all = new ArrayList<>(byEndpoint);
+    all.add(behind);
+    ConfigState sources = configNaming(all);
+    try (BlockStore store = FixturePulling.store(dir);
+        BlockPuller puller = quickPuller(sources)) {
+      ChannelLedger ledger = store.createChannel(FixturePulling.CHANNEL);
+      VerifyingAppender appender = verifyingAppender(ledger);
+
+      assertThat(puller.pullRange(0, FixturePulling.HEIGHT - 1, appender))
+          .isEqualTo(PullOutcome.COMPLETE);
+
+      assertThat(ledger.height()).isEqualTo(FixturePulling.HEIGHT);
+      for (int n = 0; n < FixturePulling.HEIGHT; n++) {
+        assertThat(ledger.block(n).orElseThrow().block()).isEqualTo(CHAIN.get(n));
+      }
+      assertThat(byEndpoint.get(0).requests()).isEqualTo(1);
+      assertThat(byEndpoint.get(1).requests()).isEqualTo(1);
+      assertThat(byEndpoint.get(2).requests()).isPositive();
+      assertThat(behind.requests()).isZero();
+      assertThat(behind.probes()).isPositive();
+      PullStats stats = puller.stats();
+      assertThat(stats.blocksPulled()).isEqualTo(FixturePulling.HEIGHT);
+      assertThat(stats.refusals())
+          .containsEntry(Refusal.Check.SIGNATURES, 1L)
+          .containsEntry(Refusal.Check.CHAIN, 0L);
+      assertThat(stats.distrustedSources()).isEqualTo(2);
     }
   }
 
@@ -101,12 +146,15 @@ class BlockPullerTest {
    * text order), each lying from the matching block on.
    */
   private List<ScriptedDeliver> startSources(List<Lie> lies, List<Long> at) throws Exception {
+    List<ScriptedDeliver> started = new ArrayList<>();
     for (int i = 0; i <= lies.size(); i++) {
-      servers.add(
-          ScriptedDeliver.start(new HostPort("127.0.0.1", 0), FixturePulling.tls(), () -> CHAIN));
+      started.add(
+          opened(
+              ScriptedDeliver.start(
+                  new HostPort("127.0.0.1", 0), FixturePulling.tls(), () -> CHAIN)));
     }
     List<ScriptedDeliver> byEndpoint =
-        servers.stream().sorted(Comparator.comparing(BlockPullerTest::endpoint)).toList();
+        started.stream().sorted(Comparator.comparing(BlockPullerTest::endpoint)).toList();
     for (int i = 0; i < lies.size(); i++) {
       byEndpoint.get(i).lie(lies.get(i), at.get(i));
     }
@@ -123,6 +171,11 @@ class BlockPullerTest {
   private static VerifyingAppender verifyingAppender(ChannelLedger ledger)
       throws InvalidConfigException {
     return new VerifyingAppender(ledger, FixturePulling.CRYPTO, Clock.systemUTC());
+  }
+
+  private ScriptedDeliver opened(ScriptedDeliver server) {
+    servers.add(server);
+    return server;
   }
 
   private static String endpoint(ScriptedDeliver server) {

@@ -86,7 +86,7 @@ final class FixturePulling {
 
   /**
    * Short backoffs; a silent source is given up after 5 s (its first block includes the TLS
-   * connection of a cold JVM on a loaded machine).
+   * connection of a cold JVM on a loaded machine), and so is a height probe.
    */
   static PullLimits quickLimits() {
     return new PullLimits(

@@ -58,13 +58,15 @@ class VerifyingAppenderTest {
   @Test
   void aFlippedSignatureByteLeavesTheBlockShortOfAQuorum() {
     takeUpTo(3);
-    Optional<String> rejected = appender.accept(ScriptedDeliver.flipFirstSignature(CHAIN.get(3)));
+    Optional<Refusal> rejected = appender.accept(ScriptedDeliver.flipFirstSignature(CHAIN.get(3)));
     assertThat(rejected)
         .hasValueSatisfying(
-            reason ->
-                assertThat(reason)
-                    .startsWith("block 3 has 2 valid consenter signatures")
-                    .contains("but needs 3 of 4"));
+            reason -> {
+              assertThat(reason.check()).isEqualTo(Refusal.Check.SIGNATURES);
+              assertThat(reason.message())
+                  .startsWith("block 3 has 2 valid consenter signatures")
+                  .contains("but needs 3 of 4");
+            });
     assertThat(ledger.height()).isEqualTo(3);
     assertThat(appender.accept(CHAIN.get(3))).isEmpty();
   }
@@ -73,7 +75,8 @@ class VerifyingAppenderTest {
   void aWrongPreviousHashBreaksEverySignatureOverTheHeader() {
     takeUpTo(4);
     assertThat(appender.accept(ScriptedDeliver.withZeroPreviousHash(CHAIN.get(4))))
-        .hasValueSatisfying(reason -> assertThat(reason).startsWith("block 4 has 0 valid"));
+        .hasValueSatisfying(
+            reason -> assertThat(reason.message()).startsWith("block 4 has 0 valid"));
     assertThat(ledger.height()).isEqualTo(4);
   }
 
@@ -87,7 +90,11 @@ class VerifyingAppenderTest {
             .setData(CHAIN.get(2).getData().toBuilder().setData(0, ByteString.copyFrom(envelope)))
             .build();
     assertThat(appender.accept(forged))
-        .hasValueSatisfying(reason -> assertThat(reason).contains("data_hash in the header is"));
+        .hasValueSatisfying(
+            reason -> {
+              assertThat(reason.check()).isEqualTo(Refusal.Check.CHAIN);
+              assertThat(reason.message()).contains("data_hash in the header is");
+            });
     assertThat(ledger.height()).isEqualTo(2);
   }
 
@@ -96,13 +103,15 @@ class VerifyingAppenderTest {
     takeUpTo(3);
     assertThat(appender.accept(CHAIN.get(5)))
         .hasValueSatisfying(
-            reason -> assertThat(reason).contains("block number is 5 but expected 3"));
+            reason -> assertThat(reason.message()).contains("block number is 5 but expected 3"));
   }
 
   @Test
   void aChainMustStartWithAConfigBlock() {
     assertThat(appender.accept(CHAIN.get(1)))
-        .hasValue("block 1 is not a config block but a chain starts with one");
+        .hasValue(
+            new Refusal(
+                Refusal.Check.CONFIG, "block 1 is not a config block but a chain starts with one"));
     assertThat(ledger.height()).isZero();
   }
 

@@ -26,7 +26,9 @@ import org.hyperledger.fabric.protos.orderer.SeekPosition;
 /**
  * A Deliver service over real TLS that serves a given chain and may lie from one block on, as a
  * Byzantine orderer would: a flipped signature byte, a wrong previous hash, an answer that ends
- * early, or silence. It does not check requests.
+ * early, or silence. Asked for its newest block (a height probe) it answers the chain's last block,
+ * or, told to {@link #claim} a height, a copy of it numbered as that height's last block. It does
+ * not check requests.
  */
 public final class ScriptedDeliver implements AutoCloseable {
 
@@ -46,8 +48,10 @@ public final class ScriptedDeliver implements AutoCloseable {
 
   private final GrpcListener listener;
   private final AtomicInteger requests = new AtomicInteger();
+  private final AtomicInteger probes = new AtomicInteger();
   private volatile Lie lie;
   private volatile long at;
+  private volatile long claimedHeight;
 
   private ScriptedDeliver(GrpcListener listener) {
     this.listener = listener;
@@ -80,13 +84,23 @@ public final class ScriptedDeliver implements AutoCloseable {
     this.lie = lie;
   }
 
+  /** From the next probe on, claims height {@code height} (0: the chain's own). */
+  public void claim(long height) {
+    this.claimedHeight = height;
+  }
+
   public InetSocketAddress address() {
     return listener.address();
   }
 
-  /** How many seek requests came. */
+  /** How many requests for blocks (seeks from a given number) came. */
   public int requests() {
     return requests.get();
+  }
+
+  /** How many requests for the newest block (height probes) came. */
+  public int probes() {
+    return probes.get();
   }
 
   @Override
@@ -131,11 +145,16 @@ public final class ScriptedDeliver implements AutoCloseable {
 
     @Override
     public void onNext(Envelope request) {
+      SeekInfo seek = seek(request);
+      List<Block> blocks = chain.get();
+      if (seek.getStart().hasNewest()) {
+        server.probes.incrementAndGet();
+        answerProbe(blocks.getLast());
+        return;
+      }
       server.requests.incrementAndGet();
       Lie lie = server.lie;
       long at = server.at;
-      List<Block> blocks = chain.get();
-      SeekInfo seek = seek(request);
       long last = blocks.size() - 1;
       long start = number(seek.getStart(), last);
       boolean beyond = Long.compareUnsigned(number(seek.getStop(), last), last) > 0;
@@ -156,6 +175,18 @@ public final class ScriptedDeliver implements AutoCloseable {
       } else if (seek.getBehavior() == SeekInfo.SeekBehavior.FAIL_IF_NOT_READY) {
         finish(Status.NOT_FOUND); // as Fabric: what it has, then NOT_FOUND at the first missing
       }
+    }
+
+    private void answerProbe(Block newest) {
+      long claimed = server.claimedHeight;
+      Block told =
+          claimed == 0
+              ? newest
+              : newest.toBuilder()
+                  .setHeader(newest.getHeader().toBuilder().setNumber(claimed - 1))
+                  .build();
+      responses.onNext(DeliverResponse.newBuilder().setBlock(told).build());
+      finish(Status.SUCCESS);
     }
 
     private void finish(Status status) {
