@@ -25,7 +25,8 @@
 # Every row records the 1-minute load average before and after it (this machine is shared: compare
 # rows measured under similar load), the CPU time all 4 nodes spent per delivered transaction
 # (from /proc/<pid>/stat, a load-independent cost), the CPU the 4 idle nodes used (percent of one
-# core, measured over 10 s after start), and the largest node RSS seen during the run.
+# core, measured over 10 s after start), the largest node RSS seen during the run, and the CPU time
+# the load generator itself spent per delivered transaction (it shares the machine with the nodes).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -72,7 +73,7 @@ fi
 mkdir -p "$out"
 out=$(realpath "$out")
 csv="$out/results.csv"
-echo "date_utc,transport,block_size,payload_bytes,rate_tx_s,submitted,accepted,delivered,blocks,tx_per_s,p50_ms,p90_ms,p99_ms,max_ms,duplicates,lost,result,node_cpu_ms_per_tx,idle_nodes_cpu_pct,max_node_rss_mb,load1_before,load1_after" >"$csv"
+echo "date_utc,transport,block_size,payload_bytes,rate_tx_s,submitted,accepted,delivered,blocks,tx_per_s,p50_ms,p90_ms,p99_ms,max_ms,duplicates,lost,result,node_cpu_ms_per_tx,idle_nodes_cpu_pct,max_node_rss_mb,load1_before,load1_after,client_cpu_ms_per_tx" >"$csv"
 
 pids=()
 sampler=""
@@ -138,6 +139,8 @@ start_cluster() {
 # One loadgen run; appends a CSV row. $1 block size, $2 payload, $3 rate (0: saturating), $4 count.
 run_load() {
   local block=$1 payload=$2 rate=$3 count=$4 report rss_file before_ticks after_ticks before after
+  local client_times client_cpu
+  client_times=$(mktemp)
   local rate_args=()
   [ "$rate" != 0 ] && rate_args=(--rate "$rate")
   rss_file=$(mktemp)
@@ -145,9 +148,12 @@ run_load() {
   sampler=$!
   before=$(load1)
   before_ticks=$(node_ticks)
-  report=$("$bin" loadgen "${endpoints[@]}" --channel "$channel" --tls-ca "$admin_ca" \
+  # `times` in the substitution's shell: the CPU the load generator used (its children's line).
+  report=$( ("$bin" loadgen "${endpoints[@]}" --channel "$channel" --tls-ca "$admin_ca" \
     --msp-dir "$client_msp" --msp-id "$client_msp_id" --transactions "$count" \
     --streams "$streams" --payload-bytes "$payload" "${rate_args[@]}" 2>>"$out/loadgen.err" || true)
+    times >"$client_times")
+  client_cpu=$(awk 'NR == 2 {for (i = 1; i <= 2; i++) {split($i, t, "m"); s += t[1] * 60 + t[2]}; print s}' "$client_times")
   after_ticks=$(node_ticks)
   after=$(load1)
   kill "$sampler" 2>/dev/null; wait "$sampler" 2>/dev/null || true
@@ -155,11 +161,11 @@ run_load() {
   echo "$report" >>"$out/loadgen.log"
   local max_rss
   max_rss=$(sort -n "$rss_file" | tail -1)
-  rm -f "$rss_file"
+  rm -f "$rss_file" "$client_times"
   awk -v date="$(date -u +%Y-%m-%dT%H:%MZ)" -v transport="$transport" -v block="$block" \
     -v payload="$payload" -v rate="$rate" -v ticks=$((after_ticks - before_ticks)) \
     -v hz="$(getconf CLK_TCK)" -v rss="${max_rss:-0}" -v l0="$before" -v l1="$after" \
-    -v idle="$idle_cpu" '
+    -v idle="$idle_cpu" -v client="${client_cpu:-0}" '
     /^submitted/ {submitted=$2}
     /^accepted/ {accepted=$3}
     /^delivered/ {delivered=$2; blocks=$4; tps=$6; sub(/^\(/, "", tps)}
@@ -169,9 +175,11 @@ run_load() {
     /^result/ {result=$2}
     END {
       cpu = delivered > 0 ? ticks / hz * 1000 / delivered : 0
-      printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%s,%.3f,%s,%.0f,%s,%s\n",
+      client_cpu = delivered > 0 ? client * 1000 / delivered : 0
+      printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%s,%.3f,%s,%.0f,%s,%s,%.3f\n",
         date, transport, block, payload, rate, submitted, accepted, delivered, blocks, tps, p50,
-        p90, p99, max, dup, lost, (result == "" ? "NO-REPORT" : result), cpu, idle, rss / 1024, l0, l1
+        p90, p99, max, dup, lost, (result == "" ? "NO-REPORT" : result), cpu, idle, rss / 1024, l0, l1,
+        client_cpu
     }' <<<"$report" >>"$csv"
   tail -1 "$csv"
 }

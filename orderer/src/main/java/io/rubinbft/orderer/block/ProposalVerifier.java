@@ -123,23 +123,25 @@ public final class ProposalVerifier {
    * A CONFIG envelope only alone; no envelope twice and no tx id twice in one block (the same
    * transaction arrives at every node, and a Byzantine primary could propose it twice; duplicates
    * across blocks are the request pool's and the envelope validator's to catch).
+   *
+   * <p>Equal bytes mean an equal tx id, so envelopes with a tx id are compared by it and only those
+   * without one (or without a readable header) by their bytes: hashing every envelope's bytes into
+   * a map cost more than the rest of this check.
    */
   private static Optional<String> contentProblem(List<ByteString> data) {
     if (data.size() == 1) {
       return Optional.empty();
     }
-    Map<ByteString, Integer> envelopes = new HashMap<>();
+    Map<ByteString, Integer> withoutTxId = new HashMap<>();
     Map<String, Integer> txIds = new HashMap<>();
     for (int i = 0; i < data.size(); i++) {
-      Integer sameBytes = envelopes.putIfAbsent(data.get(i), i);
-      if (sameBytes != null) {
-        return Optional.of("envelopes " + sameBytes + " and " + i + " are the same envelope");
-      }
       Optional<ChannelHeader> header = EnvelopeHeaders.channelHeader(data.get(i));
-      if (header.isEmpty()) {
-        continue;
+      String txId = header.map(ChannelHeader::getTxId).orElse("");
+      Integer sameBytes = txId.isEmpty() ? withoutTxId.putIfAbsent(data.get(i), i) : null;
+      if (sameBytes != null) {
+        return Optional.of(sameEnvelope(sameBytes, i));
       }
-      if (EnvelopeHeaders.isConfig(header.get())) {
+      if (header.isPresent() && EnvelopeHeaders.isConfig(header.get())) {
         return Optional.of(
             "envelope "
                 + i
@@ -148,13 +150,19 @@ public final class ProposalVerifier {
                 + "; a"
                 + " CONFIG envelope must be alone in its block");
       }
-      String txId = header.get().getTxId();
       Integer sameTx = txId.isEmpty() ? null : txIds.putIfAbsent(txId, i);
       if (sameTx != null) {
-        return Optional.of("envelopes " + sameTx + " and " + i + " carry the same tx id " + txId);
+        return Optional.of(
+            data.get(sameTx).equals(data.get(i))
+                ? sameEnvelope(sameTx, i)
+                : "envelopes " + sameTx + " and " + i + " carry the same tx id " + txId);
       }
     }
     return Optional.empty();
+  }
+
+  private static String sameEnvelope(int first, int second) {
+    return "envelopes " + first + " and " + second + " are the same envelope";
   }
 
   private Optional<String> envelopeProblem(List<ByteString> data) {

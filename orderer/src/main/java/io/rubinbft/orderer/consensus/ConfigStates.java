@@ -2,6 +2,8 @@ package io.rubinbft.orderer.consensus;
 
 import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.BlockHashing;
+import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.orderer.block.EnvelopeHeaders;
 import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.channel.ChannelConfig;
@@ -11,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.BlockHeader;
 
 /**
  * Which config is in force after each block of a channel's chain, committed or still in flight, so
@@ -43,6 +46,29 @@ public final class ConfigStates {
   @FunctionalInterface
   public interface CommittedBlocks {
     Optional<Block> block(long number);
+
+    /** Block {@code number}'s header; read with the whole block unless a cheaper way is known. */
+    default Optional<BlockHeader> header(long number) {
+      return block(number).map(Block::getHeader);
+    }
+
+    /** The blocks of {@code ledger}, whose newest header it holds in memory. */
+    static CommittedBlocks of(ChannelLedger ledger) {
+      return new CommittedBlocks() {
+        @Override
+        public Optional<Block> block(long number) {
+          return ledger.block(number).map(StoredBlock::block);
+        }
+
+        @Override
+        public Optional<BlockHeader> header(long number) {
+          return ledger
+              .lastHeader()
+              .filter(header -> header.getNumber() == number)
+              .or(() -> block(number).map(Block::getHeader));
+        }
+      };
+    }
   }
 
   private final Factory factory;
@@ -104,7 +130,7 @@ public final class ConfigStates {
    * neither checked nor committed.
    */
   public synchronized Optional<ConfigState> after(Block previous) {
-    After entry = afterBlock.get(hash(previous));
+    After entry = afterBlock.get(hash(previous.getHeader()));
     if (entry != null) {
       return Optional.of(entry.state());
     }
@@ -155,12 +181,12 @@ public final class ConfigStates {
    * LAST_CONFIG index is read on every call, not only for config blocks this replica checked: a
    * replica that caught up by state transfer never checked the config blocks it received, and
    * Broadcast and Deliver must still apply them at once (a removed org must lose access on every
-   * node, not after a restart). One read of the block just written per commit.
+   * node, not after a restart). The block just written is read back only when this replica did not
+   * check or assemble it.
    */
   public void heightReached(long height) {
     try {
-      Block tip = ledger.block(height - 1).orElseThrow();
-      long configBlock = LastConfigIndex.of(tip);
+      long configBlock = lastConfigIndex(height - 1);
       ConfigState state =
           configBlock > committed.config().blockNumber() ? committedState(configBlock) : committed;
       synchronized (this) {
@@ -172,6 +198,22 @@ public final class ConfigStates {
     } catch (InvalidConfigException e) {
       throw new IllegalStateException("committed config block is not valid: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Committed block {@code number}'s LAST_CONFIG index. A block this replica checked or assembled
+   * names the config of the state recorded after it (the check compared the two, and a config block
+   * names itself), which saves reading and re-hashing every block just written.
+   */
+  private long lastConfigIndex(long number) {
+    Optional<BlockHeader> header = ledger.header(number);
+    After checked;
+    synchronized (this) {
+      checked = header.map(h -> afterBlock.get(hash(h))).orElse(null);
+    }
+    return checked != null
+        ? checked.state().config().blockNumber()
+        : LastConfigIndex.of(ledger.block(number).orElseThrow());
   }
 
   /**
@@ -205,7 +247,7 @@ public final class ConfigStates {
       return known;
     }
     Block block = ledger.block(configBlock).orElseThrow();
-    After checked = afterBlock.get(hash(block));
+    After checked = afterBlock.get(hash(block.getHeader()));
     ConfigState state =
         checked != null ? checked.state() : factory.build(ConfigBlockReader.read(block));
     byConfigBlock.put(configBlock, state);
@@ -213,10 +255,10 @@ public final class ConfigStates {
   }
 
   private void remember(Block block, ConfigState state) {
-    afterBlock.put(hash(block), new After(block.getHeader().getNumber(), state));
+    afterBlock.put(hash(block.getHeader()), new After(block.getHeader().getNumber(), state));
   }
 
-  private static ByteString hash(Block block) {
-    return ByteString.copyFrom(BlockHashing.headerHash(block.getHeader()));
+  private static ByteString hash(BlockHeader header) {
+    return ByteString.copyFrom(BlockHashing.headerHash(header));
   }
 }

@@ -9,12 +9,16 @@ import java.security.interfaces.ECPrivateKey;
 
 /**
  * Signs with one EC private key the way Fabric expects: ECDSA-SHA256, DER-encoded, S normalized to
- * S <= n/2 (Fabric rejects high-S signatures). Thread-safe (one {@link Signature} per thread).
+ * S <= n/2 (Fabric rejects high-S signatures). Thread-safe (engines from a shared pool, each
+ * initialized with the key once).
  */
 public final class EcdsaSigner {
 
+  /** Idle engines kept: more than the threads that sign at the same time on a node. */
+  private static final int POOL = 32;
+
   private final BigInteger order;
-  private final ThreadLocal<Signature> signatures;
+  private final EnginePool<Signature> signatures;
 
   /**
    * @param key an EC private key, e.g. from {@link EcKeys#privateKeyFromPem}
@@ -25,7 +29,8 @@ public final class EcdsaSigner {
     }
     this.order = ecKey.getParams().getOrder();
     this.signatures =
-        ThreadLocal.withInitial(
+        new EnginePool<>(
+            POOL,
             () -> {
               Signature signature = provider.newSignature();
               try {
@@ -35,17 +40,20 @@ public final class EcdsaSigner {
               }
               return signature;
             });
-    signatures.get();
+    // Builds the first engine now: a key the provider rejects fails here, not at the first sign.
+    signatures.give(signatures.take());
   }
 
   /** A low-S DER signature over the concatenation of {@code messageParts}. */
   public byte[] sign(byte[]... messageParts) {
-    Signature signature = signatures.get();
+    Signature signature = signatures.take();
     try {
       for (byte[] part : messageParts) {
         signature.update(part);
       }
       byte[] der = signature.sign();
+      // sign() leaves the engine initialized with the key and empty: ready for the next caller.
+      signatures.give(signature);
       EcdsaSignature produced =
           EcdsaSignature.fromDer(der, order)
               .orElseThrow(

@@ -12,15 +12,18 @@ import java.util.Optional;
 
 /**
  * Verifies ECDSA-SHA256 signatures as Fabric does: DER-encoded, over SHA-256 of the message, and
- * only in low-S form. Thread-safe (one {@link Signature} per thread). Pass keys made by {@link
+ * only in low-S form. Thread-safe (engines from a shared pool). Pass keys made by {@link
  * EcKeys#importPublic} so the provider does not convert the key on every call.
  */
 public final class EcdsaVerifier {
 
-  private final ThreadLocal<Signature> signatures;
+  /** Idle engines kept: more than the threads that verify at the same time on a node. */
+  private static final int POOL = 32;
+
+  private final EnginePool<Signature> signatures;
 
   public EcdsaVerifier(CryptoProvider provider) {
-    this.signatures = ThreadLocal.withInitial(provider::newSignature);
+    this.signatures = new EnginePool<>(POOL, provider::newSignature);
   }
 
   /** Checks {@code derSignature} over the concatenation of {@code messageParts}. */
@@ -66,7 +69,8 @@ public final class EcdsaVerifier {
     if (!parsed.get().isLowS(order)) {
       return SignatureVerdict.HIGH_S;
     }
-    Signature signature = signatures.get();
+    // initVerify resets an engine whatever an earlier failure left in it.
+    Signature signature = signatures.take();
     try {
       signature.initVerify(key);
       message.into(signature);
@@ -75,6 +79,8 @@ public final class EcdsaVerifier {
       return SignatureVerdict.WRONG_KEY_TYPE;
     } catch (SignatureException e) {
       return SignatureVerdict.MALFORMED;
+    } finally {
+      signatures.give(signature);
     }
   }
 }

@@ -2,22 +2,26 @@ package io.rubinbft.orderer.crypto;
 
 import java.security.MessageDigest;
 
-/** SHA-256 on the chosen provider; thread-safe (one digest per thread). */
+/** SHA-256 on the chosen provider; thread-safe (digests from a shared pool). */
 public final class Sha256 {
 
-  private final ThreadLocal<MessageDigest> digests;
+  /** Idle digests kept: more than the threads that hash at the same time on a node. */
+  private static final int POOL = 32;
+
+  private final EnginePool<MessageDigest> digests;
 
   public Sha256(CryptoProvider provider) {
-    this.digests = ThreadLocal.withInitial(provider::newSha256);
+    this.digests = new EnginePool<>(POOL, provider::newSha256);
   }
 
   /** SHA-256 of the concatenation of {@code parts}. */
   public byte[] hash(byte[]... parts) {
-    MessageDigest digest = digests.get();
-    digest.reset();
+    MessageDigest digest = digests.take();
     for (byte[] part : parts) {
       digest.update(part);
     }
-    return digest.digest();
+    byte[] hash = digest.digest();
+    digests.give(digest);
+    return hash;
   }
 }

@@ -3,7 +3,6 @@ package io.rubinbft.orderer.node;
 import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.HeightSubscription;
-import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.configtx.ConfigEnvelopeSigner;
@@ -103,7 +102,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
         new ConfigStates(
             ConfigState.factory(
                 node.provider(), node.clock(), IDENTITY_CACHE, MAX_VERIFIED_ENVELOPES),
-            number -> ledger.block(number).map(StoredBlock::block),
+            ConfigStates.CommittedBlocks.of(ledger),
             ledger.block(ledger.height() - 1).orElseThrow().block());
     String channel = configs.committed().config().channelId();
     ChannelEpochs epochs = new ChannelEpochs(node, ledger, new FabricProposals(genesis, configs));

@@ -3,7 +3,6 @@ package io.rubinbft.orderer.onboarding;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
 import io.rubinbft.ledger.InvalidBlockException;
-import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.block.EnvelopeHeaders;
 import io.rubinbft.orderer.block.LastConfigIndex;
@@ -147,8 +146,7 @@ public final class VerifyingAppender implements BlockSink {
   }
 
   private void start(Block tip) throws InvalidConfigException {
-    configs =
-        new ConfigStates(factory, number -> ledger.block(number).map(StoredBlock::block), tip);
+    configs = new ConfigStates(factory, ConfigStates.CommittedBlocks.of(ledger), tip);
     inForce = configs.committed();
     signatures = signatureVerifier(inForce);
   }

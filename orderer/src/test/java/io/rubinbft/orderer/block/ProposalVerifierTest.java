@@ -150,6 +150,21 @@ class ProposalVerifierTest {
   }
 
   @Test
+  void rejectsTheSameEnvelopeWithoutATxIdTwice() {
+    // No readable channel header, so no tx id: such envelopes are compared by their bytes.
+    ByteString headerless =
+        Envelope.newBuilder()
+            .setPayload(ByteString.copyFromUtf8("not a payload"))
+            .build()
+            .toByteString();
+    List<ByteString> envelopes = new ArrayList<>(Fixtures.block(5).getData().getDataList());
+    envelopes.add(headerless);
+    envelopes.add(headerless);
+    assertThat(ACCEPT_ALL.invalidReason(assembled(5, envelopes), expectations(5)))
+        .contains("envelopes 3 and 4 are the same envelope");
+  }
+
+  @Test
   void rejectsTheSameTransactionTwice() throws InvalidProtocolBufferException {
     List<ByteString> envelopes = new ArrayList<>(Fixtures.block(5).getData().getDataList());
     Envelope resigned = Envelope.parseFrom(envelopes.get(0));
