@@ -35,7 +35,7 @@ public final class FabricProposalSigner implements ProposalSigner {
   @Override
   public byte[] signProposal(Proposal proposal) {
     Block block =
-        ProposalBlocks.block(proposal)
+        ProposalBlocks.withoutData(proposal)
             .orElseThrow(
                 () ->
                     new IllegalStateException(
@@ -49,7 +49,7 @@ public final class FabricProposalSigner implements ProposalSigner {
       return false;
     }
     long consenterId = consenters.consenters().get(replica).id();
-    Optional<Block> block = ProposalBlocks.block(proposal);
+    Optional<Block> block = ProposalBlocks.withoutData(proposal);
     Optional<MetadataSignature> parsed = parse(signature);
     if (block.isEmpty() || parsed.isEmpty() || signerOf(parsed.get()) != consenterId) {
       return false;

@@ -1,7 +1,7 @@
 package io.rubinbft.orderer.consensus;
 
-import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
@@ -27,8 +27,12 @@ public final class ProposalBlocks {
     return block.toBuilder().clearData().build().toByteArray();
   }
 
-  /** The unsigned block a proposal stands for, or empty when its payload is not a block. */
-  public static Optional<Block> block(Proposal proposal) {
+  /**
+   * The unsigned block a proposal stands for without its data (header and metadata: all a consenter
+   * signature covers, the data through the header's data hash), or empty when its payload is not a
+   * block. Signing and checking signatures need no copy of the envelopes.
+   */
+  public static Optional<Block> withoutData(Proposal proposal) {
     Block withoutData;
     try {
       withoutData = Block.parseFrom(proposal.payload());
@@ -38,11 +42,21 @@ public final class ProposalBlocks {
     if (withoutData.getData().getDataCount() > 0 || !withoutData.hasHeader()) {
       return Optional.empty();
     }
+    return Optional.of(withoutData);
+  }
+
+  /** The unsigned block a proposal stands for, or empty when its payload is not a block. */
+  public static Optional<Block> block(Proposal proposal) {
+    return withoutData(proposal).map(withoutData -> withData(withoutData, proposal));
+  }
+
+  private static Block withData(Block withoutData, Proposal proposal) {
     BlockData.Builder data = BlockData.newBuilder();
     for (Request request : proposal.requests()) {
-      data.addData(ByteString.copyFrom(request.payload()));
+      // Wrapped, not copied: no one writes to a request's payload once it exists.
+      data.addData(UnsafeByteOperations.unsafeWrap(request.payload()));
     }
-    return Optional.of(withoutData.toBuilder().setData(data).build());
+    return withoutData.toBuilder().setData(data).build();
   }
 
   /**
