@@ -281,11 +281,8 @@ public final class MessageValidator {
           "bad certificate: view " + prePrepare.view() + " is not below " + viewChange.newView());
     }
     long sequence = prePrepare.sequence();
-    long decided =
-        viewChange.lastDecision() == null
-            ? viewChange.stableSequence()
-            : viewChange.lastDecision().sequence();
-    if (sequence <= decided || sequence > viewChange.stableSequence() + config.window()) {
+    if (sequence <= viewChange.stableSequence()
+        || sequence > viewChange.stableSequence() + config.window()) {
       return Optional.of("bad certificate: sequence " + sequence + " outside the window");
     }
     Optional<String> prePrepareReason = prePrepareReason(prePrepare);

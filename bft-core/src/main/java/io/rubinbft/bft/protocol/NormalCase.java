@@ -376,5 +376,34 @@ final class NormalCase {
         ctx.out.broadcastNow(slot.ownCommit);
       }
     }
+    voteForDelivered();
+  }
+
+  /**
+   * The installed new view may re-propose sequences this replica already delivered ({@link
+   * NewViewComputation}): it votes for them in this view, a prepare (as a backup) and a commit
+   * signature over its decided proposal, until the stable checkpoint passes them, so that replicas
+   * that lack them reach a quorum even when no other holder of the decision helps. These votes
+   * cannot conflict with anything (the re-proposal has the decided digest) and execute nothing
+   * again, so they need no WAL record.
+   */
+  private void voteForDelivered() {
+    if (!ctx.viewInstalled || ctx.installedNewView == null) {
+      return;
+    }
+    for (PrePrepare reproposal : ctx.installedNewView.reproposals()) {
+      long sequence = reproposal.sequence();
+      Digest digest = reproposal.digest();
+      Decision decision = ctx.inWindow(sequence) ? ctx.log.decision(sequence) : null;
+      if (decision == null || !decision.digest().equals(digest)) {
+        continue;
+      }
+      if (!ctx.isPrimary()) {
+        ctx.out.broadcastNow(
+            new Prepare(ctx.view, sequence, digest, ctx.self, ctx.signVote(sequence, digest)));
+      }
+      byte[] signature = ctx.services.signer().signProposal(decision.proposal());
+      ctx.out.broadcastNow(new Commit(ctx.view, sequence, digest, ctx.self, signature));
+    }
   }
 }

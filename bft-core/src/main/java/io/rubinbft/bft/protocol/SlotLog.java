@@ -4,6 +4,7 @@ import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.message.PreparedCertificate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -15,10 +16,14 @@ import java.util.Map;
  * (kept for chaining and to serve state transfer). Delivery is gap-free and in order. The log
  * starts at its epoch's anchor: the anchor's digest and proposal are known for chaining, but the
  * anchor and what lies below it are never served (their certificates belong to an older epoch).
+ * Until the stable checkpoint passes them, it keeps the prepared certificates of delivered
+ * sequences that match their decision: a view change carries them, so that a new view can
+ * re-propose what only a Byzantine replica may have decided ({@link NewViewComputation}).
  */
 final class SlotLog {
 
   private final Map<Long, Slot> slots = new HashMap<>();
+  private final Map<Long, PreparedCertificate> deliveredCertificates = new HashMap<>();
   private final Decision[] retained;
   private final Epoch epoch;
   private final Proposal anchorProposal;
@@ -73,7 +78,17 @@ final class SlotLog {
     lastDelivered = decision.sequence();
     lastDigest = decision.digest();
     retained[(int) (lastDelivered % retained.length)] = decision;
-    slots.remove(lastDelivered);
+    Slot slot = slots.remove(lastDelivered);
+    if (slot != null
+        && slot.prepared != null
+        && slot.prepared.prePrepare().digest().equals(decision.digest())) {
+      deliveredCertificates.put(lastDelivered, slot.prepared);
+    }
+  }
+
+  /** The prepared certificates of delivered sequences above the stable checkpoint, if known. */
+  Collection<PreparedCertificate> deliveredCertificates() {
+    return deliveredCertificates.values();
   }
 
   /** The decision at {@code sequence} if still retained, else null. */
@@ -124,5 +139,6 @@ final class SlotLog {
   /** Drops the slots at or below the stable checkpoint. */
   void collectGarbage(long stable) {
     slots.keySet().removeIf(sequence -> sequence <= stable);
+    deliveredCertificates.keySet().removeIf(sequence -> sequence <= stable);
   }
 }

@@ -64,10 +64,16 @@ final class ViewChanges {
     leaveView(target);
     long delivered = ctx.log.lastDelivered();
     Decision lastDecision = delivered > ctx.low ? ctx.log.decision(delivered) : null;
+    // Prepared certificates above the stable checkpoint, delivered ones included (OSDI'99 4.4).
     List<PreparedCertificate> prepared = new ArrayList<>();
     for (Slot slot : ctx.log.all()) {
       if (slot.prepared != null && slot.sequence > delivered && ctx.inWindow(slot.sequence)) {
         prepared.add(slot.prepared);
+      }
+    }
+    for (PreparedCertificate certificate : ctx.log.deliveredCertificates()) {
+      if (ctx.inWindow(certificate.sequence())) {
+        prepared.add(certificate);
       }
     }
     prepared.sort(Comparator.comparingLong(PreparedCertificate::sequence));

@@ -29,11 +29,12 @@ import org.junit.jupiter.api.Test;
  * non-primary, a certificate from the new view, a proposal that does not hash to its digest, a
  * checkpoint proof or decision without a quorum) or valid lies (hiding certificates, an old
  * checkpoint). The reference knows by construction which view changes are forged, keeps the others,
- * and computes the new view as the paper states it: min-s is the highest stable checkpoint (or
- * certified decision, which needs no re-proposal), max-s the highest prepared sequence; each n in
- * (min-s, max-s] gets the digest of its certificate of the highest view; our one change is that, as
- * Fabric blocks chain, re-proposal stops at the first n without a certificate or that does not
- * chain, where the paper would propose a null request.
+ * and computes the new view as the paper states it: min-s is the highest stable checkpoint, max-s
+ * the highest prepared sequence; each n in (min-s, max-s] gets the digest of its certificate of the
+ * highest view. Our changes: as Fabric blocks chain, re-proposal stops at the first n without a
+ * certificate or that does not chain, where the paper would propose a null request; and where those
+ * re-proposals do not reach the highest certified decision with its digest, the new view starts at
+ * that decision instead (it needs no re-proposal) and re-proposes from there.
  */
 class NewViewByzantinePropertyTest {
 
@@ -89,7 +90,7 @@ class NewViewByzantinePropertyTest {
         List<ViewChange> quorum =
             accepted.subList(0, QUORUM + random.nextInt(accepted.size() - QUORUM + 1));
         NewViewComputation.Result result = NewViewComputation.compute(quorum, CONFIG.window());
-        long start = minS(quorum);
+        long start = start(quorum);
         assertThat(result.start()).as(where).isEqualTo(start);
         assertThat(result.prefix().stream().map(c -> c.prePrepare().digest()).toList())
             .as(where)
@@ -102,15 +103,23 @@ class NewViewByzantinePropertyTest {
 
   // ---- the reference ----
 
-  private static long minS(List<ViewChange> viewChanges) {
+  private static long start(List<ViewChange> viewChanges) {
     long minS = 0;
+    Decision decided = null;
     for (ViewChange viewChange : viewChanges) {
       minS = Math.max(minS, viewChange.stableSequence());
-      if (viewChange.lastDecision() != null) {
-        minS = Math.max(minS, viewChange.lastDecision().sequence());
+      Decision decision = viewChange.lastDecision();
+      if (decision != null && (decided == null || decision.sequence() > decided.sequence())) {
+        decided = decision;
       }
     }
-    return minS;
+    if (decided == null || decided.sequence() <= minS) {
+      return minS;
+    }
+    List<Digest> fromMinS = papersReproposals(viewChanges, minS);
+    int at = (int) (decided.sequence() - minS - 1);
+    boolean reaches = at < fromMinS.size() && fromMinS.get(at).equals(decided.digest());
+    return reaches ? minS : decided.sequence();
   }
 
   private static List<Digest> papersReproposals(List<ViewChange> viewChanges, long minS) {
@@ -201,7 +210,9 @@ class NewViewByzantinePropertyTest {
       decision = decision(proposals[(int) decided][0], QUORUM);
     }
     List<PreparedCertificate> prepared = new ArrayList<>();
-    for (long sequence = decided + 1; sequence <= stable + CONFIG.window(); sequence++) {
+    // A correct replica keeps the certificates of what it delivered above its stable checkpoint.
+    long from = random.nextBoolean() ? stable : decided;
+    for (long sequence = from + 1; sequence <= stable + CONFIG.window(); sequence++) {
       if (random.nextInt(lying ? 2 : 5) != 0) {
         int variant = random.nextInt(4) == 0 ? 1 + random.nextInt(2) : 0;
         prepared.add(

@@ -37,15 +37,30 @@ class NewViewComputationPropertyTest {
     }
   }
 
+  /**
+   * The highest stable checkpoint, unless the highest certified decision lies above it and the
+   * re-proposals from the checkpoint do not reach it with its digest: then that decision.
+   */
   private static long naiveStart(List<ViewChange> viewChanges) {
-    long start = 0;
+    long low = 0;
+    Decision decided = null;
     for (ViewChange viewChange : viewChanges) {
-      start = Math.max(start, viewChange.stableSequence());
-      if (viewChange.lastDecision() != null) {
-        start = Math.max(start, viewChange.lastDecision().sequence());
+      low = Math.max(low, viewChange.stableSequence());
+      Decision decision = viewChange.lastDecision();
+      if (decision != null && (decided == null || decision.sequence() > decided.sequence())) {
+        decided = decision;
       }
     }
-    return start;
+    if (decided == null || decided.sequence() <= low) {
+      return low;
+    }
+    for (PreparedCertificate certificate : naivePrefix(viewChanges, low)) {
+      if (certificate.sequence() == decided.sequence()
+          && certificate.prePrepare().digest().equals(decided.digest())) {
+        return low;
+      }
+    }
+    return decided.sequence();
   }
 
   private static List<PreparedCertificate> naivePrefix(List<ViewChange> viewChanges, long start) {
@@ -103,7 +118,8 @@ class NewViewComputationPropertyTest {
         decision = new Decision(proposal, canonical(decided), List.of());
       }
       List<PreparedCertificate> certificates = new ArrayList<>();
-      for (long sequence = decided + 1; sequence <= stable + WINDOW; sequence++) {
+      long from = random.nextBoolean() ? stable : decided;
+      for (long sequence = from + 1; sequence <= stable + WINDOW; sequence++) {
         if (random.nextInt(4) != 0) {
           certificates.add(certificate(random, sequence));
         }

@@ -90,4 +90,30 @@ class ViewChangeScenarioTest {
     // Requests waiting since before the view change must not depose the new, working primary.
     assertThat(cluster.status(1).view()).isEqualTo(view);
   }
+
+  /**
+   * The Byzantine replica alone collects commit certificates (it withholds its commits while a
+   * correct replica is cut off), answers state transfer with tampered decisions, and asks for the
+   * next view as soon as one is installed, so that its view change, carrying its certified last
+   * decision, is in every new view's quorum. The new view must re-propose what the correct replicas
+   * prepared from the stable checkpoint on, through that decision, so that they decide it again
+   * (they cannot fetch it from anyone), instead of starting after it and waiting forever.
+   */
+  @Test
+  void decisionsOnlyAByzantineReplicaHoldsAreDecidedAgain() {
+    Cluster cluster = Cluster.of(4, 18);
+    cluster.makeByzantine(
+        3, Set.of(Attack.WITHHOLD_COMMITS, Attack.LYING_STATE_TRANSFER, Attack.EAGER_VIEW_CHANGE));
+    cluster.isolate(2);
+    cluster.submit(80);
+    cluster.runTicks(300);
+    assertThat(cluster.status(3).lastDelivered()).isGreaterThan(0);
+    assertThat(cluster.status(0).lastDelivered()).isZero();
+    assertThat(cluster.status(1).view()).isGreaterThanOrEqualTo(1);
+    cluster.heal();
+    cluster.runUntilAllDecided(3000);
+    for (int replica = 0; replica < 3; replica++) {
+      assertThat(cluster.decidedAt(replica)).isEqualTo(80);
+    }
+  }
 }

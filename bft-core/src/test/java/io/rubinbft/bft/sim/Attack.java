@@ -52,14 +52,28 @@ public enum Attack {
    * Reconfiguration only (a host's lie): serves a host that catches up across epochs from it the
    * proposals without their requests, certified by its own commit signature alone.
    */
-  LYING_CATCH_UP;
+  LYING_CATCH_UP,
+  /**
+   * Scenario only (never drawn, so every sweep seed keeps its draw): sends its commits to nobody,
+   * so that, with a correct replica cut off, it alone collects commit certificates.
+   */
+  WITHHOLD_COMMITS,
+  /**
+   * Scenario only: once a new view is installed, asks for the next one at once with its latest view
+   * change re-signed, so that its view change is among the first a quorum of the next new view is
+   * built from.
+   */
+  EAGER_VIEW_CHANGE;
 
-  /** One to three attacks drawn from all of them. */
+  /** The attacks {@link #draw} picks from: all but the scenario-only last one. */
+  private static final int DRAWN = WITHHOLD_COMMITS.ordinal();
+
+  /** One to three attacks drawn from all but the scenario-only ones. */
   static Set<Attack> draw(Random random) {
     Set<Attack> attacks = EnumSet.noneOf(Attack.class);
     int kinds = 1 + random.nextInt(3);
     for (int k = 0; k < kinds; k++) {
-      attacks.add(values()[random.nextInt(values().length)]);
+      attacks.add(values()[random.nextInt(DRAWN)]);
     }
     return attacks;
   }

@@ -47,6 +47,8 @@ final class Byzantine {
   private final List<Message> history = new ArrayList<>();
   private Seat seat;
   private Epoch stale = MADE_UP;
+  private ViewChange ownViewChange;
+  private ViewChange eager;
 
   Byzantine(int node, Seat seat, Set<Attack> attacks, Random random, SimKeys keys) {
     this.node = node;
@@ -77,8 +79,12 @@ final class Byzantine {
   List<Outbound> rewrite(int to, Message message) {
     if (attacks.contains(Attack.SILENT)
         || (attacks.contains(Attack.SELECTIVE_SILENCE)
-            && to == (seat.index() + 1) % seat.replicas())) {
+            && to == (seat.index() + 1) % seat.replicas())
+        || (attacks.contains(Attack.WITHHOLD_COMMITS) && message instanceof Commit)) {
       return List.of();
+    }
+    if (message instanceof ViewChange viewChange) {
+      ownViewChange = viewChange;
     }
     Message sent = message;
     if (attacks.contains(Attack.EQUIVOCATE) && message instanceof PrePrepare pp && to % 2 == 1) {
@@ -107,6 +113,25 @@ final class Byzantine {
   /** Messages of its own in reaction to what it receives. */
   List<Outbound> onReceived(Message message) {
     remember(message);
+    if (attacks.contains(Attack.EAGER_VIEW_CHANGE)
+        && message instanceof NewView newView
+        && ownViewChange != null
+        && (eager == null || newView.view() >= eager.newView())) {
+      ViewChange v = ownViewChange;
+      eager =
+          signed(
+              new ViewChange(
+                  newView.view() + 1,
+                  v.stableSequence(),
+                  v.stableDigest(),
+                  v.stableProof(),
+                  v.lastDecision(),
+                  v.prepared(),
+                  index(),
+                  null),
+              seat.epoch());
+      return List.of(Outbound.toAll(eager));
+    }
     if (attacks.contains(Attack.SIGN_EVERYTHING) && message instanceof PrePrepare pp) {
       byte[] signature = keys.signCommit(node, pp.digest(), random.nextLong());
       return List.of(
@@ -118,6 +143,9 @@ final class Byzantine {
   /** Messages of its own each tick. */
   List<Outbound> onTick(long now) {
     List<Outbound> extra = new ArrayList<>();
+    if (eager != null && now % 8 == 0) {
+      extra.add(Outbound.toAll(eager));
+    }
     if (attacks.contains(Attack.REPLAY) && now % 7 == 0 && !history.isEmpty()) {
       extra.add(Outbound.toAll(history.get(random.nextInt(history.size()))));
     }

@@ -20,12 +20,12 @@ import org.junit.jupiter.api.Test;
  * each epoch's members (f recomputed per epoch) lie in every way the single-epoch simulator knows
  * ({@link Attack}: equivocating and censoring as primary, wrong digests and checkpoints, bad and
  * other-epoch signatures, replays of older epochs' messages, lying view changes and new views,
- * forged anchors, tampered state transfer (see {@link #attacks}) and forged catch-up copies, claims
- * of epochs nobody started), while member sets grow and shrink under load with drops, duplicates
- * and delays. A Byzantine node keeps its key across epochs and takes its new replica index at every
- * switch it stays a member through. The checks are {@link ReconfigSimulationTest}'s: agreement, at
- * most one quorum-signed proposal per sequence under the member set in force there, gap-free
- * execution, exactly-once, no delivery past an epoch's end, and liveness once the network heals.
+ * forged anchors, tampered state transfer and forged catch-up copies, claims of epochs nobody
+ * started), while member sets grow and shrink under load with drops, duplicates and delays. A
+ * Byzantine node keeps its key across epochs and takes its new replica index at every switch it
+ * stays a member through. The checks are {@link ReconfigSimulationTest}'s: agreement, at most one
+ * quorum-signed proposal per sequence under the member set in force there, gap-free execution,
+ * exactly-once, no delivery past an epoch's end, and liveness once the network heals.
  *
  * <p>Each test runs {@value ReconfigSweep#DEFAULT_SEEDS} seeds ({@code -Dsim.seeds=N}, from {@code
  * -Dsim.first=N}); {@code -Dsim.seed=N} replays one; {@code longSweep} (tag {@code long}) runs
@@ -96,9 +96,9 @@ class ReconfigByzantineSimulationTest {
     cluster.storageFaults(0.01, 30);
     int member = random.nextBoolean() ? 0 : random.nextInt(4);
     int joiner = random.nextBoolean() ? 5 + random.nextInt(2) : -1;
-    cluster.makeByzantine(member, attacks(random));
+    cluster.makeByzantine(member, Attack.draw(random));
     if (joiner >= 0) {
-      cluster.makeByzantine(joiner, attacks(random));
+      cluster.makeByzantine(joiner, Attack.draw(random));
     }
     List<Integer> shuffled = new ArrayList<>(range(7));
     Collections.shuffle(shuffled, random);
@@ -122,10 +122,10 @@ class ReconfigByzantineSimulationTest {
     ReconfigCluster cluster = ReconfigCluster.of(7, 7, seed);
     cluster.faults(0.05, 0.02, 1 + random.nextInt(5));
     int other = 1 + random.nextInt(6);
-    Set<Attack> asPrimary = attacks(random);
+    Set<Attack> asPrimary = Attack.draw(random);
     asPrimary.add(AS_PRIMARY.get(random.nextInt(AS_PRIMARY.size())));
     cluster.makeByzantine(0, asPrimary);
-    cluster.makeByzantine(other, attacks(random));
+    cluster.makeByzantine(other, Attack.draw(random));
     cluster.submit(10);
     cluster.runTicks(random.nextInt(100));
     List<Integer> members = new ArrayList<>(range(7));
@@ -155,7 +155,7 @@ class ReconfigByzantineSimulationTest {
     cluster.faults(0.05, 0.02, 1 + random.nextInt(5));
     int liar = random.nextInt(7);
     int sleeper = (liar + 1 + random.nextInt(6)) % 7;
-    Set<Attack> attacks = attacks(random);
+    Set<Attack> attacks = Attack.draw(random);
     attacks.remove(Attack.SILENT);
     attacks.add(Attack.LYING_CATCH_UP);
     attacks.add(Attack.FUTURE_EPOCH);
@@ -179,24 +179,6 @@ class ReconfigByzantineSimulationTest {
             .filter(drop -> drop.getKey().startsWith("bad copy"))
             .mapToLong(drop -> drop.getValue())
             .sum();
-  }
-
-  /**
-   * {@link Attack#draw}, without {@link Attack#LYING_STATE_TRANSFER} unless {@code
-   * -Dsim.lyingStateTransfer=true}: that one makes a known liveness bug fire (README "Not yet": a
-   * new view starts at the one decision only a Byzantine replica holds, which it then refuses to
-   * serve), so the default seeds leave it out until the protocol is fixed. The draw is the same
-   * either way, so a seed replays with and without it.
-   */
-  private static Set<Attack> attacks(Random random) {
-    Set<Attack> attacks = Attack.draw(random);
-    if (!Boolean.getBoolean("sim.lyingStateTransfer")) {
-      attacks.remove(Attack.LYING_STATE_TRANSFER);
-    }
-    if (attacks.isEmpty()) {
-      attacks.add(Attack.REPLAY);
-    }
-    return attacks;
   }
 
   private static int sweep(String test, LongConsumer scenario, long first) {
