@@ -1,13 +1,11 @@
 package io.rubinbft.orderer.metrics;
 
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
-import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.orderer.consensus.ReplicaProgress;
 import java.util.List;
 import java.util.function.Supplier;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Per-channel ledger and consensus metrics, labelled {@code channel}. Names follow Fabric's ledger
@@ -29,12 +27,14 @@ final class ChannelMetrics {
 
   private final Supplier<List<ChannelView>> channels;
   private final PrometheusRegistry registry;
+  private final PerChannel<ChannelView> perChannel;
   private final Histogram batchSize;
   private final Histogram batchLatency;
 
   ChannelMetrics(PrometheusRegistry registry, Supplier<List<ChannelView>> channels) {
     this.registry = registry;
     this.channels = channels;
+    this.perChannel = new PerChannel<>(registry, channels, ChannelView::channel);
     gauges();
     counters();
     droppedByReason();
@@ -68,77 +68,78 @@ final class ChannelMetrics {
   }
 
   private void gauges() {
-    gauge("consensus_smartbft_view_number", "Number of the current view.", c -> c.status().view());
-    gauge(
+    perChannel.gauge(
+        "consensus_smartbft_view_number", "Number of the current view.", c -> c.status().view());
+    perChannel.gauge(
         "consensus_smartbft_cluster_size",
         "Consenters of the channel's current consensus epoch.",
         ChannelView::clusterSize);
-    gauge(
+    perChannel.gauge(
         "consensus_epoch",
         "The consensus epoch: number of the config block that set the running consenter set.",
         ChannelView::epoch);
-    gauge(
+    perChannel.gauge(
         "consensus_is_consenter",
         "1 while this node is a consenter of the channel's epoch, 0 once it follows the channel.",
         c -> c.member() ? 1 : 0);
-    gauge(
+    perChannel.gauge(
         "consensus_smartbft_view_leader_id",
         "Consenter id of the primary (leader) of the current view.",
         ChannelView::leaderId);
-    gauge(
+    perChannel.gauge(
         "consensus_smartbft_view_proposal_sequence",
         "Highest sequence this replica accepted a proposal for.",
         c -> c.progress().lastAccepted());
-    gauge(
+    perChannel.gauge(
         "consensus_smartbft_pool_count_of_elements",
         "Requests waiting in the replica's request pool.",
         c -> c.status().pendingRequests());
-    gauge(
+    perChannel.gauge(
         "consensus_smartbft_view_installed",
         "1 while the replica works in its view, 0 while it is changing views.",
         c -> c.status().viewInstalled() ? 1 : 0);
-    gauge(
+    perChannel.gauge(
         "consensus_smartbft_latest_decided_sequence",
         "Highest sequence decided and handed to the ledger.",
         c -> c.status().lastDelivered());
-    gauge(
+    perChannel.gauge(
         "consensus_smartbft_proposals_in_flight",
         "Proposals accepted but not yet decided on this replica.",
         c -> Math.max(0, c.progress().lastAccepted() - c.status().lastDelivered()));
-    gauge(
+    perChannel.gauge(
         "consensus_smartbft_watermark_low",
         "The stable checkpoint h (low watermark).",
         c -> c.status().lowWatermark());
-    gauge(
+    perChannel.gauge(
         "consensus_smartbft_watermark_high",
         "The high watermark h + L: no proposal beyond it is accepted.",
         c -> c.status().highWatermark());
   }
 
   private void counters() {
-    counter(
+    perChannel.counter(
         "consensus_smartbft_view_changes",
         "New views this replica installed since the node started.",
         c -> c.progress().viewChanges());
-    counter(
+    perChannel.counter(
         "consensus_smartbft_view_count_batch_all",
         "Batches decided since the node started.",
         c -> c.progress().decidedBatches());
-    counter(
+    perChannel.counter(
         "consensus_smartbft_view_count_txs_all",
         "Requests (transactions) in the batches decided since the node started.",
         c -> c.progress().decidedRequests());
-    counter(
+    perChannel.counter(
         "consensus_smartbft_peer_messages_dropped",
         "Consensus messages from peers dropped before the replica saw them (another epoch's,"
             + " a non-member's, undecodable, or the replica's queue full).",
         ChannelView::droppedPeerMessages);
-    counter(
+    perChannel.counter(
         "consensus_smartbft_requests_forwarded_to_leader",
         "Client envelopes this backup forwarded to the primary, still pending after the channel's"
             + " request_forward_timeout.",
         c -> c.forwards().toPrimary());
-    counter(
+    perChannel.counter(
         "consensus_smartbft_requests_forwarded_to_all",
         "Client envelopes this backup forwarded to every other consenter, still pending a second"
             + " request_forward_timeout after it sent them to the primary.",
@@ -164,28 +165,6 @@ final class ChannelMetrics {
                                 .forEach(
                                     (outcome, count) ->
                                         callback.call(count, c.channel(), outcome))))
-        .register(registry);
-  }
-
-  private void gauge(String name, String help, ToDoubleFunction<ChannelView> value) {
-    GaugeWithCallback.builder()
-        .name(name)
-        .help(help)
-        .labelNames("channel")
-        .callback(
-            callback ->
-                channels.get().forEach(c -> callback.call(value.applyAsDouble(c), c.channel())))
-        .register(registry);
-  }
-
-  private void counter(String name, String help, ToDoubleFunction<ChannelView> value) {
-    CounterWithCallback.builder()
-        .name(name)
-        .help(help)
-        .labelNames("channel")
-        .callback(
-            callback ->
-                channels.get().forEach(c -> callback.call(value.applyAsDouble(c), c.channel())))
         .register(registry);
   }
 

@@ -6,7 +6,6 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Metrics of every joined channel, consenter or not: Fabric's channel participation gauges ({@code
@@ -22,13 +21,16 @@ final class ParticipationMetrics {
   ParticipationMetrics(PrometheusRegistry registry, Supplier<List<ParticipationView>> channels) {
     this.registry = registry;
     this.channels = channels;
-    gauge("ledger_blockchain_height", "Height of the chain in blocks.", c -> c.ledgerHeight());
-    gauge(
+    PerChannel<ParticipationView> perChannel =
+        new PerChannel<>(registry, channels, ParticipationView::channel);
+    perChannel.gauge(
+        "ledger_blockchain_height", "Height of the chain in blocks.", c -> c.ledgerHeight());
+    perChannel.gauge(
         "participation_status",
         "The channel participation status of the node: 0 if inactive, 1 if active, 2 if"
             + " onboarding, 3 if failed.",
         c -> c.status().fabricValue());
-    gauge(
+    perChannel.gauge(
         "participation_consensus_relation",
         "The channel participation consensus relation of the node: 0 if other, 1 if consenter, 2"
             + " if follower, 3 if config-tracker.",
@@ -80,16 +82,5 @@ final class ParticipationMetrics {
   /** Calls {@code read} with each channel that pulls its blocks and its puller's counters. */
   private void eachPuller(BiConsumer<String, ParticipationView.Pulling> read) {
     channels.get().forEach(c -> c.pulling().ifPresent(p -> read.accept(c.channel(), p)));
-  }
-
-  private void gauge(String name, String help, ToDoubleFunction<ParticipationView> value) {
-    GaugeWithCallback.builder()
-        .name(name)
-        .help(help)
-        .labelNames("channel")
-        .callback(
-            callback ->
-                channels.get().forEach(c -> callback.call(value.applyAsDouble(c), c.channel())))
-        .register(registry);
   }
 }
