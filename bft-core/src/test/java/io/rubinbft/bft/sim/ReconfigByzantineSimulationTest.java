@@ -14,6 +14,8 @@ import java.util.Set;
 import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Byzantine members across reconfigurations ({@link ReconfigCluster#makeByzantine}): up to f of
@@ -49,7 +51,21 @@ class ReconfigByzantineSimulationTest {
 
   @Test
   void byzantineMembersWhileGrowingAndShrinking() {
-    sweep(GROW, ReconfigByzantineSimulationTest::grow, 5000);
+    sweep(GROW, seed -> grow(seed), 5000);
+  }
+
+  /**
+   * Seeds of the long sweep where the newest epoch's members stalled in the 7-member epoch: only
+   * nodes the shrink removed (and Byzantine ones) had executed its end, so the members left there
+   * could not form a quorum of view changes and no newer-epoch frame reached them. Their hosts must
+   * pull the epoch end from the removed nodes' ledgers once their view change stalls.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {800_576, 900_442, 901_004})
+  void membersStalledBehindAnEpochEndOnlyRemovedNodesExecutedPullIt(long seed) {
+    int[] pulls = {0};
+    ReconfigSweep.run(CLASS, GROW, s -> pulls[0] = grow(s), seed, 1);
+    assertThat(pulls[0]).as("catch-ups after a stalled view change").isPositive();
   }
 
   /**
@@ -79,7 +95,7 @@ class ReconfigByzantineSimulationTest {
   @Tag("long")
   void longSweep() {
     int seeds = Integer.getInteger("sim.seeds", 1000);
-    ReconfigSweep.run(CLASS, GROW, ReconfigByzantineSimulationTest::grow, 500_000, seeds);
+    ReconfigSweep.run(CLASS, GROW, seed -> grow(seed), 500_000, seeds);
     ReconfigSweep.run(CLASS, PRIMARY, seed -> primaryAtTheSwitch(seed), 600_000, seeds);
     ReconfigSweep.run(CLASS, CATCH_UP, seed -> catchUpFromLiar(seed), 700_000, seeds);
   }
@@ -88,8 +104,9 @@ class ReconfigByzantineSimulationTest {
    * 4 -> 5 -> 7 -> a random 4 of the 7 with nodes crashing before WAL syncs: one Byzantine member
    * through all the epochs it belongs to (half the time node 0, the primary of view 0 at every
    * switch), and half the time a second one that only the 7-member epoch holds (f = 2 there).
+   * Returns the catch-ups that stalled view changes started.
    */
-  static void grow(long seed) {
+  static int grow(long seed) {
     Random random = new Random(seed);
     ReconfigCluster cluster = ReconfigCluster.of(4, 7, seed);
     cluster.faults(0.05, 0.02, 1 + random.nextInt(5));
@@ -110,6 +127,7 @@ class ReconfigByzantineSimulationTest {
       change(cluster, random, members);
     }
     healAndCheck(cluster);
+    return cluster.pullsAfterStalledViewChanges();
   }
 
   /**

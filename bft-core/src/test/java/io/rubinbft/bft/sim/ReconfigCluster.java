@@ -21,6 +21,7 @@ import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -54,6 +55,10 @@ public final class ReconfigCluster {
   private final SimNode[] nodes;
   private final SimEpoch[] epochs;
   private final boolean[] down;
+
+  /** Since when each node's replica has been changing views without installing one; -1 if not. */
+  private final long[] changingViewsSince;
+
   private final EpochHistory history;
   private final InvariantChecker checker;
   private final Map<RequestId, Request> submitted = new LinkedHashMap<>();
@@ -67,6 +72,7 @@ public final class ReconfigCluster {
   private int nextRequest;
   private int nextChange;
   private int switchesProposedByByzantine;
+  private int pullsAfterStalledViewChanges;
   private long now;
 
   private ReconfigCluster(int members, int nodeCount, long seed) {
@@ -80,6 +86,8 @@ public final class ReconfigCluster {
     this.nodes = new SimNode[nodeCount];
     this.epochs = new SimEpoch[nodeCount];
     this.down = new boolean[nodeCount];
+    this.changingViewsSince = new long[nodeCount];
+    Arrays.fill(changingViewsSince, -1);
     for (int id = 0; id < nodeCount; id++) {
       epochs[id] = SimEpoch.genesis(genesis);
       nodes[id] =
@@ -183,6 +191,14 @@ public final class ReconfigCluster {
   /** How many epoch-ending pre-prepares a Byzantine primary sent (the primary at the switch). */
   public int switchesProposedByByzantine() {
     return switchesProposedByByzantine;
+  }
+
+  /**
+   * How many catch-ups a stalled view change started ({@link #pullIfViewChangeStalled}) that
+   * executed at least one decision.
+   */
+  public int pullsAfterStalledViewChanges() {
+    return pullsAfterStalledViewChanges;
   }
 
   private void submit(Request request) {
@@ -337,6 +353,7 @@ public final class ReconfigCluster {
       if (!down[id] && nodes[id].replica != null) {
         step(id, new Event.Tick());
       }
+      pullIfViewChangeStalled(id);
       if (!down[id] && nodes[id].replica != null && !nodes[id].correct()) {
         sendAll(id, epochs[id], nodes[id].byzantine.onTick(now));
       }
@@ -631,6 +648,45 @@ public final class ReconfigCluster {
     }
     drop("catch-up: no source holds " + sequence);
     return Optional.empty();
+  }
+
+  /**
+   * A host whose replica has been changing views for a view-change timeout without installing one
+   * asks the ledgers of its epoch's members (removed ones included: they follow the channel) which
+   * epoch they are in, and catches up to the newest one claimed, as a SmartBFT orderer syncs from
+   * its cluster when a view change times out; then again every timeout while it stays stalled. It
+   * may be behind an epoch end that only nodes which left the member set executed: the members
+   * still in its epoch cannot form a quorum of view changes without them, and no member of the new
+   * epoch sends it a newer-epoch frame when all of them are stalled or Byzantine. Every copy is
+   * checked as in any catch-up; a claim nobody serves ends the pull.
+   */
+  private void pullIfViewChangeStalled(int id) {
+    if (down[id] || nodes[id].replica == null || roguesActive.contains(id)) {
+      changingViewsSince[id] = -1;
+      return;
+    }
+    if (nodes[id].replica.status().viewInstalled()) {
+      changingViewsSince[id] = -1;
+      return;
+    }
+    if (changingViewsSince[id] < 0) {
+      changingViewsSince[id] = now;
+    }
+    long stalled = now - changingViewsSince[id];
+    if (stalled == 0 || stalled % nodes[id].config.viewChangeTimeoutTicks() != 0) {
+      return;
+    }
+    int source = id;
+    for (int member : epochs[id].members()) {
+      if (!down[member] && epochs[member].number() > epochs[source].number()) {
+        source = member;
+      }
+    }
+    long before = nodes[id].lastExecuted();
+    catchUp(id, source, epochs[source].number());
+    if (nodes[id].lastExecuted() > before) {
+      pullsAfterStalledViewChanges++;
+    }
   }
 
   /** A removed rogue, or a Byzantine node lying in catch-up, serves forged copies. */
