@@ -652,7 +652,7 @@ public final class ReconfigCluster {
 
   /**
    * A host whose replica has been changing views for a view-change timeout without installing one
-   * asks the ledgers of its epoch's members (removed ones included: they follow the channel) which
+   * asks the ledgers of its epoch's members (removed ones included: they keep serving theirs) which
    * epoch they are in, and catches up to the newest one claimed, as a SmartBFT orderer syncs from
    * its cluster when a view change times out; then again every timeout while it stays stalled. It
    * may be behind an epoch end that only nodes which left the member set executed: the members
