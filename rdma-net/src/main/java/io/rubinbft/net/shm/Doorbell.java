@@ -105,8 +105,8 @@ final class Doorbell implements AutoCloseable {
       if (timeoutNanos <= 0) {
         selector.selectNow();
       } else {
-        // select(0) would wait forever: round up to at least a millisecond.
-        selector.select(Math.max(1, (timeoutNanos + 999_999) / 1_000_000));
+        // Rounded up: select(0) would wait forever, and a shorter wait would only poll again.
+        selector.select(Math.ceilDiv(timeoutNanos, 1_000_000));
       }
       return handleSelected();
     } catch (IOException e) {

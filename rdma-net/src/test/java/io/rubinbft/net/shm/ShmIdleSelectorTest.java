@@ -61,16 +61,18 @@ class ShmIdleSelectorTest {
 
   private Selector server;
   private Selector client;
+  private ServerChannel listener;
+  private Identity serverIdentity;
   private Channel clientSide;
   private Channel serverSide;
 
   @BeforeEach
   void connect() throws IOException {
-    Identity serverIdentity = TestIdentities.create("replica-0");
+    serverIdentity = TestIdentities.create("replica-0");
     Identity clientIdentity = TestIdentities.create("replica-1");
     server = selector(serverIdentity);
     client = selector(clientIdentity);
-    ServerChannel listener =
+    listener =
         server.listen(
             new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
             PeerAuthenticator.pinned(List.of(clientIdentity.certificate())));
@@ -136,6 +138,39 @@ class ShmIdleSelectorTest {
 
     assertThat(select.get(1, TimeUnit.MINUTES)).isEqualTo(1);
     assertThat(received.messages.getFirst()).isEqualTo(message);
+  }
+
+  /**
+   * The request lands in the listener's inbox and rings its device; the handshake's frames ring
+   * each side in turn. The client polls with short timeouts, for at most a minute (a guard).
+   */
+  @Test
+  void aListenerWaitingWithoutEndIsWokenByAConnectRequest() throws Exception {
+    List<Channel> accepted = new ArrayList<>();
+    CompletableFuture<Integer> select =
+        onThread(
+            () -> {
+              while (accepted.isEmpty()) {
+                server.select(
+                    key -> key.serverChannel().accept().ifPresent(accepted::add),
+                    TEN_MINUTES_MILLIS);
+              }
+              return accepted.size();
+            });
+    Thread.sleep(200);
+    assertThat(select).as("nothing to do: still waiting").isNotDone();
+
+    Channel second =
+        client.connect(
+            listener.localAddress(),
+            PeerAuthenticator.pinned(List.of(serverIdentity.certificate())));
+    long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (second.state() != ChannelState.OPEN && System.nanoTime() - giveUp < 0) {
+      client.select(key -> {}, 10);
+    }
+
+    assertThat(second.state()).isEqualTo(ChannelState.OPEN);
+    assertThat(select.get(1, TimeUnit.MINUTES)).isEqualTo(1);
   }
 
   @Test
