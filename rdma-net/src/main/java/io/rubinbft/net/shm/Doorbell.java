@@ -11,6 +11,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Iterator;
 
@@ -33,6 +34,9 @@ final class Doorbell implements AutoCloseable {
 
   /** Most peer connections held: one per peer queue pair, as many as a device has pairs. */
   static final int MAX_CONNECTIONS = ShmVerbsDevice.MAX_QUEUE_PAIRS;
+
+  /** Linux's {@code sun_path} holds 108 bytes, the last a terminating zero. */
+  static final int MAX_SOCKET_PATH_BYTES = 107;
 
   private final DoorbellWord word;
   private final Arena arena;
@@ -58,6 +62,17 @@ final class Doorbell implements AutoCloseable {
   /** Creates the device's bell file and binds its socket. */
   static Doorbell open(DeviceDirectory directory, long deviceKey) throws VerbsException {
     Path socketPath = directory.doorbellSocket(deviceKey);
+    int pathBytes = socketPath.toString().getBytes(StandardCharsets.UTF_8).length;
+    if (pathBytes > MAX_SOCKET_PATH_BYTES) {
+      throw new VerbsException(
+          "the doorbell socket path "
+              + socketPath
+              + " is "
+              + pathBytes
+              + " bytes but a Unix socket address holds at most "
+              + MAX_SOCKET_PATH_BYTES
+              + ": choose a shorter shm directory");
+    }
     Arena arena = Arena.ofShared();
     ServerSocketChannel server = null;
     try {
@@ -71,18 +86,13 @@ final class Doorbell implements AutoCloseable {
       Selector selector = Selector.open();
       server.register(selector, SelectionKey.OP_ACCEPT);
       return new Doorbell(word, arena, socketPath, server, selector);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException e) {
       closeQuietly(server);
       arena.close();
-      throw new VerbsException(
-          "cannot open the doorbell socket "
-              + socketPath
-              + " ("
-              + socketPath.toString().length()
-              + " characters; Unix socket paths hold at most about 100: choose a shorter shm"
-              + " directory if this one is long): "
-              + e.getMessage(),
-          e);
+      throw e instanceof VerbsException verbsException
+          ? verbsException
+          : new VerbsException(
+              "cannot open the doorbell socket " + socketPath + ": " + e.getMessage(), e);
     }
   }
 
