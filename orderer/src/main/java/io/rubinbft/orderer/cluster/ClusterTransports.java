@@ -42,12 +42,18 @@ public final class ClusterTransports {
   private ClusterTransports() {}
 
   /**
-   * Longest park of an idle verbs poller: shm and rdma have no file descriptor the poller blocks
-   * on, so an idle network thread parks and looks again. 100 us (rdma-net's default, for latency
-   * benchmarks) cost 4 idle nodes both cores of a 2-core machine; 1 ms costs a few percent and adds
-   * at most 1 ms to the first message after a quiet spell (a busy thread never parks that long).
+   * Longest park of an idle rdma or disni poller: their bindings wire no completion channel, so an
+   * idle network thread has nothing to block on and parks and looks again. 100 us (rdma-net's
+   * default, for latency benchmarks) cost 4 idle nodes both cores of a 2-core machine; 1 ms costs a
+   * few percent and adds at most 1 ms to the first message after a quiet spell (a busy thread never
+   * parks that long). shm needs no such compromise: its idle poller sleeps on the device's doorbell
+   * 50 us after its last event and a peer's send rings it awake, so it keeps rdma-net's default
+   * (parks happen only within those 50 us).
    */
-  private static final long VERBS_MAX_PARK_NANOS = 1_000_000;
+  private static final long RDMA_MAX_PARK_NANOS = 1_000_000;
+
+  /** rdma-net's default: parks only happen in the short back-off before the doorbell sleep. */
+  private static final long SHM_MAX_PARK_NANOS = 100_000;
 
   /**
    * The transport {@code cluster} names, for channels of {@code channels}' sizes.
@@ -63,20 +69,28 @@ public final class ClusterTransports {
           verbs(
               ShmVerbsDevice.open(ShmOptions.defaults(cluster.shmDirectory())),
               channels,
-              SHM_MAX_INLINE_BYTES);
-      case RDMA -> verbs(openRdma(cluster.rdma()), channels, RDMA_MAX_INLINE_BYTES);
-      case DISNI -> verbs(openDisni(cluster.listenHost()), channels, RDMA_MAX_INLINE_BYTES);
+              SHM_MAX_INLINE_BYTES,
+              SHM_MAX_PARK_NANOS);
+      case RDMA ->
+          verbs(openRdma(cluster.rdma()), channels, RDMA_MAX_INLINE_BYTES, RDMA_MAX_PARK_NANOS);
+      case DISNI ->
+          verbs(
+              openDisni(cluster.listenHost()),
+              channels,
+              RDMA_MAX_INLINE_BYTES,
+              RDMA_MAX_PARK_NANOS);
     };
   }
 
-  private static VerbsTransport verbs(VerbsDevice device, ChannelConfig channels, int maxInline)
+  private static VerbsTransport verbs(
+      VerbsDevice device, ChannelConfig channels, int maxInline, long maxParkNanos)
       throws VerbsException {
     try {
       return VerbsTransport.open(
           device,
           VERBS_MAX_CHANNELS * (channels.sendSlots() + channels.receiveSlots()),
           maxInline,
-          VERBS_MAX_PARK_NANOS);
+          maxParkNanos);
     } catch (VerbsException | RuntimeException e) {
       device.close();
       throw e;

@@ -24,6 +24,8 @@ import java.util.stream.Stream;
  *   setup.lock                  serializes listen/port choice between processes
  *   listen-HOST-PORT            a listener's endpoint (ListenerFileDescriptor)
  *   dev-KEY/alive               locked by the device while it lives (liveness)
+ *   dev-KEY/bell                whether the device sleeps (DoorbellWord)
+ *   dev-KEY/bell.sock           where peers ring it awake (Doorbell, PeerDoorbell)
  *   dev-KEY/mr-ID               registered memory region ID
  *   dev-KEY/qp-N                one side of queue pair N (QueuePairFileDescriptor)
  * </pre>
@@ -52,6 +54,14 @@ final class DeviceDirectory {
 
   Path aliveLock(long deviceKey) {
     return deviceDir(deviceKey).resolve("alive");
+  }
+
+  Path doorbell(long deviceKey) {
+    return deviceDir(deviceKey).resolve("bell");
+  }
+
+  Path doorbellSocket(long deviceKey) {
+    return deviceDir(deviceKey).resolve("bell.sock");
   }
 
   Path region(long deviceKey, int regionId) {

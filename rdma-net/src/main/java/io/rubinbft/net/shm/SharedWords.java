@@ -23,6 +23,16 @@ final class SharedWords {
     LONG.setRelease(segment, offset, value);
   }
 
+  /** A load ordered after every earlier load and store (the other half of a Dekker handshake). */
+  static long getVolatile(MemorySegment segment, long offset) {
+    return (long) LONG.getVolatile(segment, offset);
+  }
+
+  /** A store ordered before every later load and store. */
+  static void setVolatile(MemorySegment segment, long offset, long value) {
+    LONG.setVolatile(segment, offset, value);
+  }
+
   static boolean compareAndSet(MemorySegment segment, long offset, long expected, long value) {
     return LONG.compareAndSet(segment, offset, expected, value);
   }

@@ -158,8 +158,14 @@ final class ShmConnections {
         failure = "the shm endpoint " + target + " is unusable: " + invalid.get();
       } else if (!listener.isListening() || !liveness.isAlive(listener.owner())) {
         failure = "the shm listener at " + target + " is closed";
-      } else if (!listener.offer(own.owner().deviceKey(), pair.number())) {
-        failure = "the shm listener at " + target + " has a full backlog";
+      } else {
+        // The listener's device will be the peer: its doorbell serves the request and the pair.
+        pair.useDoorbellOf(listener.owner().deviceKey());
+        if (listener.offer(own.owner().deviceKey(), pair.number())) {
+          pair.ringPeer();
+        } else {
+          failure = "the shm listener at " + target + " has a full backlog";
+        }
       }
     } catch (VerbsException e) {
       failure = "no shm listener at " + target + " under " + directory.root();
@@ -171,6 +177,22 @@ final class ShmConnections {
     }
     outgoing.add(connection);
     return connection;
+  }
+
+  /**
+   * How long until the next liveness probe of a peer is due: a sleeping poller wakes for it, since
+   * a dead process rings nobody. Long.MAX_VALUE when there is no peer to probe.
+   */
+  long nanosUntilLivenessCheck() {
+    if (connected.isEmpty() && outgoing.isEmpty()) {
+      return Long.MAX_VALUE;
+    }
+    return lastLivenessCheck + livenessIntervalNanos - System.nanoTime();
+  }
+
+  /** Makes the next poll probe every peer: one of their doorbell connections hung up. */
+  void checkLivenessNow() {
+    lastLivenessCheck = System.nanoTime() - livenessIntervalNanos;
   }
 
   void established(ShmPendingConnection connection, byte[] privateData) {

@@ -93,6 +93,7 @@ final class ShmPendingConnection implements PendingConnection {
       throw new VerbsException(
           "the connector withdrew its request to " + peerDescription + " before it was accepted");
     }
+    queuePair.ringPeer();
     queuePair.markConnected();
     connections.established(this, connector.privateData());
   }
@@ -107,7 +108,7 @@ final class ShmPendingConnection implements PendingConnection {
       QueuePairFile connector = queuePair.peerFile();
       connector.writeReason("rejected by the listener at " + peerDescription);
       connector.compareAndSetConnectionState(ConnectionState.REQUESTED, ConnectionState.REJECTED);
-      queuePair.close();
+      queuePair.close(); // rings the connector
       return;
     }
     queuePair

@@ -47,6 +47,7 @@ final class ShmQueuePair implements QueuePair {
   private QueuePairFile peer;
   private ReceiveRing peerReceives;
   private PeerRegions peerRegions;
+  private PeerDoorbell bell;
   private Phase phase = Phase.PENDING;
   private boolean failureReported;
   private int receiverNotReadyPasses;
@@ -122,6 +123,30 @@ final class ShmQueuePair implements QueuePair {
     this.peer = peerFile;
     this.peerReceives = new ReceiveRing(peerFile.segment(), peerFile.receiveDepth());
     this.peerRegions = new PeerRegions(device.directory(), peerFile.owner().deviceKey(), arena);
+    useDoorbellOf(peerFile.owner().deviceKey());
+  }
+
+  /** Rings device {@code deviceKey} from now on: the connector learns it before the peer's side. */
+  void useDoorbellOf(long deviceKey) {
+    if (bell != null && bell.deviceKey() == deviceKey) {
+      return;
+    }
+    if (bell != null) {
+      bell.close();
+    }
+    bell = PeerDoorbell.open(device.directory(), deviceKey, arena);
+  }
+
+  /** Wakes the peer device if it sleeps: call after publishing anything it must see. */
+  void ringPeer() {
+    if (bell != null) {
+      bell.ring();
+    }
+  }
+
+  /** Whether a send waits for a receive: only this process's passes can deliver it. */
+  boolean hasUndeliveredSends() {
+    return phase == Phase.CONNECTED && sendExecuted < sendPosted;
   }
 
   /** The connection is up: sends may be posted from now on. */
@@ -236,6 +261,14 @@ final class ShmQueuePair implements QueuePair {
     if (phase != Phase.CONNECTED) {
       return;
     }
+    long executedBefore = sendExecuted;
+    deliverPending();
+    if (sendExecuted != executedBefore) {
+      ringPeer();
+    }
+  }
+
+  private void deliverPending() {
     while (sendExecuted < sendPosted) {
       long word = peerReceives.deliveredWord();
       if (ReceiveRing.isClosed(word)) {
@@ -323,6 +356,7 @@ final class ShmQueuePair implements QueuePair {
     }
     receiveClosedAt = Math.min(receives.close(), receivePosted);
     own.publishSideState(published);
+    ringPeer();
   }
 
   /** Hands out send completions in posting order; unsignaled successes retire silently. */
@@ -406,6 +440,10 @@ final class ShmQueuePair implements QueuePair {
     }
     fail(CompletionStatus.FLUSHED, SideState.CLOSED);
     own.publishSideState(SideState.CLOSED);
+    ringPeer();
+    if (bell != null) {
+      bell.close();
+    }
     phase = Phase.CLOSED;
     device.forget(this);
     arena.close();

@@ -3,6 +3,7 @@ package io.rubinbft.net.shm;
 import io.rubinbft.net.verbs.CompletionQueue;
 import io.rubinbft.net.verbs.ConnectionEventHandler;
 import io.rubinbft.net.verbs.ConnectionListener;
+import io.rubinbft.net.verbs.EventChannel;
 import io.rubinbft.net.verbs.PendingConnection;
 import io.rubinbft.net.verbs.QueuePairSpec;
 import io.rubinbft.net.verbs.RegisteredMemory;
@@ -17,13 +18,16 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A software verbs device with RDMA's reliable-connected queue-pair semantics between processes on
  * one host, over memory-mapped files in a directory (tmpfs by default). Registered memory is a
  * mapped file; each queue pair side is a mapped file holding its rings; a send copies straight from
  * the sender's registered memory into the buffer of the peer's oldest posted receive, which the
- * sender's process maps. Posting and polling are memory operations only. See rdma-net/SHM.md.
+ * sender's process maps. Posting and polling are memory operations only; an idle poller sleeps in
+ * the kernel through {@link #eventChannel()}, and peers ring it awake only while it sleeps. See
+ * rdma-net/SHM.md.
  *
  * <p>Like the selector that drives it, a device is used by one thread at a time.
  */
@@ -39,6 +43,8 @@ public final class ShmVerbsDevice implements VerbsDevice {
   private final DeviceDirectory directory;
   private final Liveness liveness;
   private final ShmConnections connections;
+  private final Doorbell doorbell;
+  private final ShmEventChannel eventChannel;
   private final List<ShmRegisteredMemory> regions = new ArrayList<>();
   private final List<ShmCompletionQueue> completionQueues = new ArrayList<>();
   private final List<ShmQueuePair> queuePairs = new ArrayList<>();
@@ -47,11 +53,14 @@ public final class ShmVerbsDevice implements VerbsDevice {
   private int nextQueuePairNumber;
   private boolean closed;
 
-  private ShmVerbsDevice(ShmOptions options, DeviceDirectory directory, Liveness liveness) {
+  private ShmVerbsDevice(
+      ShmOptions options, DeviceDirectory directory, Liveness liveness, Doorbell doorbell) {
     this.options = options;
     this.directory = directory;
     this.liveness = liveness;
     this.connections = new ShmConnections(this, directory, liveness);
+    this.doorbell = doorbell;
+    this.eventChannel = new ShmEventChannel(this, connections, doorbell);
   }
 
   /** Opens a device under {@code options.root()}, creating the directory if needed. */
@@ -77,7 +86,15 @@ public final class ShmVerbsDevice implements VerbsDevice {
               started.sweepDeadDevices();
               return started;
             });
-    return new ShmVerbsDevice(options, directory, liveness);
+    Doorbell doorbell;
+    try {
+      doorbell = Doorbell.open(directory, key);
+    } catch (VerbsException e) {
+      liveness.close();
+      DeviceDirectory.deleteTree(directory.deviceDir(key));
+      throw e;
+    }
+    return new ShmVerbsDevice(options, directory, liveness, doorbell);
   }
 
   /**
@@ -87,6 +104,16 @@ public final class ShmVerbsDevice implements VerbsDevice {
    */
   public long receiverNotReadyRetries() {
     return receiverNotReadyRetries;
+  }
+
+  /** Whether any pair has a send waiting for a posted receive: then the poller must not sleep. */
+  boolean hasUndeliveredSends() {
+    for (int i = 0; i < queuePairs.size(); i++) {
+      if (queuePairs.get(i).hasUndeliveredSends()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   void countReceiverNotReady() {
@@ -163,6 +190,11 @@ public final class ShmVerbsDevice implements VerbsDevice {
   public int pollConnectionEvents(ConnectionEventHandler handler) throws VerbsException {
     checkOpen();
     return connections.poll(handler);
+  }
+
+  @Override
+  public Optional<EventChannel> eventChannel() {
+    return Optional.of(eventChannel);
   }
 
   /** Checks that {@code spec} fits this device's limits and names its completion queues. */
@@ -282,6 +314,7 @@ public final class ShmVerbsDevice implements VerbsDevice {
     List.copyOf(completionQueues).forEach(ShmCompletionQueue::close);
     List.copyOf(regions).forEach(ShmRegisteredMemory::close);
     closed = true;
+    doorbell.close();
     liveness.close();
     DeviceDirectory.deleteTree(directory.deviceDir(liveness.self().deviceKey()));
   }

@@ -1,6 +1,7 @@
 package io.rubinbft.net.verbs;
 
 import java.net.InetSocketAddress;
+import java.util.Optional;
 
 /** An opened verbs device (an RDMA NIC, Soft-RoCE, or the shared-memory emulation). */
 public interface VerbsDevice extends AutoCloseable {
@@ -30,6 +31,14 @@ public interface VerbsDevice extends AutoCloseable {
 
   /** Delivers pending connection events to {@code handler} without blocking; returns how many. */
   int pollConnectionEvents(ConnectionEventHandler handler) throws VerbsException;
+
+  /**
+   * Where an idle poller of this device can sleep until something happens; empty for a device that
+   * can only be polled (its poller backs off and parks instead).
+   */
+  default Optional<EventChannel> eventChannel() {
+    return Optional.empty();
+  }
 
   @Override
   void close();

@@ -17,7 +17,9 @@
  *   <li>Completions of one queue are delivered in posting order. Unsignaled sends produce no
  *       completion; a signaled send's completion also retires every earlier unsignaled send.
  *   <li>Posting and polling never block and never allocate on the data path: work requests are
- *       pre-built lists owned by the queue pair, filled in place and posted as one batch.
+ *       pre-built lists owned by the queue pair, filled in place and posted as one batch. A poller
+ *       with nothing to do may sleep through the device's {@link EventChannel}, where it has one
+ *       (shm's doorbell); the data path never waits.
  * </ul>
  */
 package io.rubinbft.net.verbs;

@@ -1,6 +1,7 @@
 package io.rubinbft.net.shm;
 
 import io.rubinbft.net.verbs.CompletionQueue;
+import io.rubinbft.net.verbs.EventChannel;
 import io.rubinbft.net.verbs.QueuePair;
 import io.rubinbft.net.verbs.QueuePairSpec;
 import io.rubinbft.net.verbs.RegisteredMemory;
@@ -65,6 +66,32 @@ final class Endpoint {
 
   List<RecordedCompletion> pollReceives() throws VerbsException {
     return poll(receiveCompletions);
+  }
+
+  /**
+   * Polls the connection events and both queues until one of them shows something, sleeping in the
+   * device's event channel between looks as a selector's poller does, with no timeout: only a
+   * peer's doorbell (or a hang-up) wakes it. Completions are added to {@code into}.
+   */
+  void sleepUntilAnything(List<RecordedCompletion> into) throws VerbsException {
+    EventChannel channel = device.eventChannel().orElseThrow();
+    while (pollEverything(into) == 0) {
+      if (channel.arm()) {
+        if (pollEverything(into) > 0) {
+          channel.disarm();
+          return;
+        }
+        channel.await(Long.MAX_VALUE);
+      }
+    }
+  }
+
+  private int pollEverything(List<RecordedCompletion> into) throws VerbsException {
+    int before = into.size();
+    int events = device.pollConnectionEvents(this.events);
+    into.addAll(pollReceives());
+    into.addAll(pollSends());
+    return events + into.size() - before;
   }
 
   static List<RecordedCompletion> poll(CompletionQueue queue) throws VerbsException {

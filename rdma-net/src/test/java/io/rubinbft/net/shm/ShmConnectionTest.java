@@ -297,6 +297,19 @@ class ShmConnectionTest {
   }
 
   @Test
+  void aDirectoryTooLongForTheDoorbellSocketIsRefusedAndLeavesNothing() throws IOException {
+    Path longRoot = root.resolve("d".repeat(120));
+
+    assertThatThrownBy(() -> ShmVerbsDevice.open(ShmOptions.defaults(longRoot)))
+        .isInstanceOf(VerbsException.class)
+        .hasMessageContaining("bytes but a Unix socket address holds at most 107")
+        .hasMessageEndingWith("choose a shorter shm directory");
+    try (var files = Files.list(longRoot)) {
+      assertThat(files.map(path -> path.getFileName().toString())).containsExactly("setup.lock");
+    }
+  }
+
+  @Test
   void aDisconnectIsReportedOnce() throws VerbsException {
     Endpoint server = endpoint();
     Endpoint client = endpoint();

@@ -2,6 +2,7 @@ package io.rubinbft.net.shm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.net.verbs.CompletionOpcode;
 import io.rubinbft.net.verbs.CompletionStatus;
 import io.rubinbft.net.verbs.VerbsException;
 import java.io.IOException;
@@ -76,14 +77,9 @@ class ShmTwoProcessTest {
     assertThat(child.process.exitValue()).as("child exit status; see child.log").isZero();
   }
 
-  /** Sends {@code message} and returns what comes back. */
+  /** Sends {@code message} and returns what comes back, polling while it waits. */
   static byte[] echo(Endpoint endpoint, long id, byte[] message) throws VerbsException {
-    MemorySegment bytes = endpoint.bytes();
-    long receiveOffset = ShmEchoPeer.SLOT_BYTES;
-    endpoint.postReceive(id, receiveOffset, ShmEchoPeer.SLOT_BYTES);
-    MemorySegment.copy(message, 0, bytes, ValueLayout.JAVA_BYTE, 0, message.length);
-    endpoint.pair.sendRequests().set(0, id, endpoint.memory, 0, message.length, true, false);
-    endpoint.pair.postSend(1);
+    postEcho(endpoint, id, message);
     List<RecordedCompletion> received = new ArrayList<>();
     while (received.isEmpty()) {
       received.addAll(endpoint.pollReceives());
@@ -93,7 +89,61 @@ class ShmTwoProcessTest {
       Thread.yield();
     }
     assertThat(received).containsExactly(RecordedCompletion.received(id, message.length));
-    return bytes.asSlice(receiveOffset, message.length).toArray(ValueLayout.JAVA_BYTE);
+    return echoed(endpoint, message.length);
+  }
+
+  /** Posts the receive for the echo of {@code message}, then sends it. */
+  private static void postEcho(Endpoint endpoint, long id, byte[] message) throws VerbsException {
+    endpoint.postReceive(id, ShmEchoPeer.SLOT_BYTES, ShmEchoPeer.SLOT_BYTES);
+    MemorySegment.copy(message, 0, endpoint.bytes(), ValueLayout.JAVA_BYTE, 0, message.length);
+    endpoint.pair.sendRequests().set(0, id, endpoint.memory, 0, message.length, true, false);
+    endpoint.pair.postSend(1);
+  }
+
+  private static byte[] echoed(Endpoint endpoint, int length) {
+    return endpoint.bytes().asSlice(ShmEchoPeer.SLOT_BYTES, length).toArray(ValueLayout.JAVA_BYTE);
+  }
+
+  /**
+   * This side sleeps in its event channel with no timeout and liveness probes an hour apart: only
+   * the child process's doorbell ring can wake it for the echo.
+   */
+  @Test
+  void anEchoFromAnotherProcessWakesASleepingDevice() throws Exception {
+    Endpoint endpoint = endpoint(Duration.ofHours(1));
+    child = EchoChild.start(root, PORT, ShmEchoPeer.SLOT_BYTES);
+    child.connect(endpoint);
+    for (int round = 0; round < 20; round++) {
+      byte[] message = ("round " + round).getBytes();
+      postEcho(endpoint, round, message);
+      List<RecordedCompletion> completions = new ArrayList<>();
+      while (completions.stream().noneMatch(c -> c.opcode() == CompletionOpcode.RECEIVE)) {
+        endpoint.sleepUntilAnything(completions);
+      }
+      assertThat(completions)
+          .containsExactly(
+              RecordedCompletion.sent(round), RecordedCompletion.received(round, message.length));
+      assertThat(echoed(endpoint, message.length)).isEqualTo(message);
+    }
+  }
+
+  /**
+   * A killed child's doorbell connection hangs up, which wakes this sleeping side and makes it
+   * probe at once, although its next scheduled probe is an hour away.
+   */
+  @Test
+  void aSleepingDeviceLearnsOfAKilledPeerFromItsDoorbellHangingUp() throws Exception {
+    Endpoint endpoint = endpoint(Duration.ofHours(1));
+    child = EchoChild.start(root, PORT, ShmEchoPeer.SLOT_BYTES);
+    child.connect(endpoint);
+    assertThat(echo(endpoint, 1, new byte[] {1, 2, 3})).containsExactly(1, 2, 3);
+
+    child.process.destroyForcibly().waitFor();
+    List<RecordedCompletion> completions = new ArrayList<>();
+    while (endpoint.events.disconnected.isEmpty()) {
+      endpoint.sleepUntilAnything(completions);
+    }
+    assertThat(endpoint.events.disconnected).containsExactly(endpoint.pair);
   }
 
   @Test

@@ -10,6 +10,7 @@ import io.rubinbft.net.verbs.CompletionQueue;
 import io.rubinbft.net.verbs.CompletionStatus;
 import io.rubinbft.net.verbs.ConnectionEventHandler;
 import io.rubinbft.net.verbs.ConnectionListener;
+import io.rubinbft.net.verbs.EventChannel;
 import io.rubinbft.net.verbs.PendingConnection;
 import io.rubinbft.net.verbs.QueuePair;
 import io.rubinbft.net.verbs.QueuePairSpec;
@@ -30,7 +31,11 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  * The transport over any {@link VerbsDevice} (rdma-core, DiSNI, or the shared-memory emulation):
  * one send and one receive completion queue shared by all links, polled from the selector's thread,
  * and rdma_cm-style connection events. Between polls with nothing to do it backs off (spin, yield,
- * then park up to the poll's timeout), as Aeron's idle strategies do.
+ * then park), as Aeron's idle strategies do; on a device with an {@link EventChannel} (shm) it
+ * backs off until {@value #BUSY_POLL_NANOS} ns after its last event and then sleeps in the kernel
+ * until the device has something, so an idle poller costs next to no CPU; on one without (rdma,
+ * DiSNI: completion channels are not wired) it keeps backing off, parking at most its longest park
+ * at a time.
  *
  * <p>Each poll reports in this order: links that came up, links with frames, links that broke. A
  * link's completions are recorded as they come but reported only once the link is up: on real RDMA
@@ -42,6 +47,14 @@ public final class VerbsTransport implements Transport {
 
   private static final byte[] NO_PRIVATE_DATA = new byte[0];
   private static final long MAX_PARK_NANOS = 100_000;
+
+  /**
+   * How long after its last event a poller with an event channel keeps polling before it sleeps: a
+   * reply that comes within this (a round trip on shm takes a few microseconds) is caught without
+   * the doorbell's system calls on either side. Counted from the last event, not from the poll's
+   * start, so a poller that wakes from a quiet timeout goes straight back to sleep.
+   */
+  private static final long BUSY_POLL_NANOS = 50_000;
 
   private final VerbsDevice device;
   private final CompletionQueue sendCompletions;
@@ -55,8 +68,10 @@ public final class VerbsTransport implements Transport {
   private final List<VerbsLink> broken = new ArrayList<>();
   private final Events connectionEvents = new Events();
   private final BackoffIdleStrategy idle;
+  private final EventChannel eventChannel;
   private LinkEvents events;
   private int reported;
+  private long lastEventNanos = System.nanoTime();
   private volatile Thread poller;
   private volatile boolean woken;
 
@@ -76,6 +91,7 @@ public final class VerbsTransport implements Transport {
     this.completionCapacity = completionCapacity;
     this.maxInlineBytes = maxInlineBytes;
     this.idle = new BackoffIdleStrategy(100, 10, 1_000, maxParkNanos);
+    this.eventChannel = device.eventChannel().orElse(null);
   }
 
   /**
@@ -89,8 +105,10 @@ public final class VerbsTransport implements Transport {
 
   /**
    * As {@link #open(VerbsDevice, int, int)}, parking at most {@code maxParkNanos} at a time while
-   * waiting for a completion: longer parks cost less CPU when idle (a poller has no file descriptor
-   * to block on) and add up to that much latency to the first message after a quiet spell.
+   * waiting for a completion. On a device without an event channel a poller has nothing to block
+   * on: longer parks cost less CPU when idle and add up to that much latency to the first message
+   * after a quiet spell. On a device with one it matters little: parks happen only in the short
+   * back-off before the poller sleeps.
    */
   public static VerbsTransport open(
       VerbsDevice device, int completionCapacity, int maxInlineBytes, long maxParkNanos)
@@ -125,9 +143,10 @@ public final class VerbsTransport implements Transport {
   /**
    * Polls the connection events and both completion queues; with nothing to report and a timeout,
    * polls again with back-off (spin, yield, then park, at most the transport's longest park at a
-   * time) until something is reported, the timeout passes, or {@link #wakeup} is called. Waiting
-   * here rather than returning to the selector keeps an idle selector thread from running its whole
-   * loop thousands of times a second.
+   * time), and on a device with an event channel sleeps in it once {@value #BUSY_POLL_NANOS} ns
+   * have passed since the last event, until something is reported, the timeout passes, or {@link
+   * #wakeup} is called. Waiting here rather than returning to the selector keeps an idle selector
+   * thread from running its whole loop thousands of times a second.
    */
   @Override
   public int poll(LinkEvents linkEvents, long timeoutNanos) throws IOException {
@@ -136,12 +155,28 @@ public final class VerbsTransport implements Transport {
     while (true) {
       pollOnce(linkEvents);
       if (reported > 0 || timeoutNanos <= 0 || woken || System.nanoTime() - deadline >= 0) {
-        woken = false;
-        idle.reset();
-        return reported;
+        break;
       }
-      idle.idle();
+      if (eventChannel == null
+          || System.nanoTime() - lastEventNanos < BUSY_POLL_NANOS
+          || !eventChannel.arm()) {
+        idle.idle();
+        continue;
+      }
+      // Armed before this last look: what arrives after it rings the channel, so it is not lost.
+      pollOnce(linkEvents);
+      if (reported > 0 || woken) {
+        eventChannel.disarm();
+        break;
+      }
+      eventChannel.await(deadline - System.nanoTime());
     }
+    if (reported > 0 || woken) {
+      lastEventNanos = System.nanoTime();
+    }
+    woken = false;
+    idle.reset();
+    return reported;
   }
 
   private void pollOnce(LinkEvents linkEvents) throws IOException {
@@ -166,13 +201,18 @@ public final class VerbsTransport implements Transport {
     broken.clear();
   }
 
-  /** Ends a waiting {@link #poll} at once (its park is cut short), or the next one's wait. */
+  /**
+   * Ends a waiting {@link #poll} at once (its park or sleep is cut short), or the next one's wait.
+   */
   @Override
   public void wakeup() {
     woken = true;
     Thread thread = poller;
     if (thread != null) {
       LockSupport.unpark(thread);
+    }
+    if (eventChannel != null) {
+      eventChannel.wakeup();
     }
   }
 
