@@ -37,7 +37,8 @@ final class ChannelEcho {
 
   /**
    * @param serverSpins whether the echo server busy-polls ({@code selectNow}) instead of waiting in
-   *     {@code select} with a 1 ms timeout: separates the stack's cost from the wake-up's
+   *     {@code select} with no timeout (as plain NIO's server): separates the stack's cost from the
+   *     wake-up's
    */
   ChannelEcho(
       Supplier<Transport> transports, Identity server, Identity client, boolean serverSpins) {
@@ -70,6 +71,7 @@ final class ChannelEcho {
       return measure(selector, channel, size, roundTrips, streamed, window);
     } finally {
       stop.set(true);
+      serverSelector.wakeup();
       echo.join();
     }
   }
@@ -118,7 +120,11 @@ final class ChannelEcho {
     Echoer echoer = new Echoer();
     try (selector) {
       while (!stop.get()) {
-        selector.select(echoer, spin ? 0 : 1);
+        if (spin) {
+          selector.selectNow(echoer);
+        } else {
+          selector.select(echoer);
+        }
       }
     } catch (IOException e) {
       throw new IllegalStateException("channel echo server failed", e);
