@@ -142,6 +142,8 @@ final class ChannelEcho {
   private static final class Echoer implements KeyHandler {
     private final UnsafeBuffer pending =
         new UnsafeBuffer(new byte[ChannelConfig.DEFAULT_MAX_MESSAGE_BYTES]);
+    // One handler for the whole run, as the client's: the server allocates nothing per message.
+    private final MessageHandler echo = this::echo;
     private int pendingLength = -1;
     private Channel current;
 
@@ -161,7 +163,7 @@ final class ChannelEcho {
         pendingLength = -1;
         key.removeInterest(Interest.SEND);
       }
-      while (pendingLength < 0 && current.poll(this::echo, 1) == 1) {
+      while (pendingLength < 0 && current.poll(echo, 1) == 1) {
         // One at a time, so at most one message waits for credit.
       }
     }
