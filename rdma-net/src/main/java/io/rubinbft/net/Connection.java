@@ -352,9 +352,12 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
       counters.backPressured++;
       return SendResult.BACK_PRESSURED;
     }
-    outbound.load(buffer, offset, length);
+    outbound.begin(buffer, offset, length);
     counters.messagesSent++;
     sendFragments();
+    // The caller may reuse its buffer once this returns: what the window or the ring did not take
+    // now is copied out of it (the rest went straight from it into frames, one copy fewer).
+    outbound.stageRemainder();
     return SendResult.SENT;
   }
 

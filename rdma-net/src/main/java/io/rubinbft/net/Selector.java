@@ -91,6 +91,20 @@ public final class Selector implements AutoCloseable {
    * over.
    */
   public int select(KeyHandler handler, long timeoutMillis) throws IOException {
+    return turn(handler, timeoutMillis > 0 ? TimeUnit.MILLISECONDS.toNanos(timeoutMillis) : 0);
+  }
+
+  /**
+   * {@link #select(KeyHandler, long)} with no timeout, as java.nio's {@code select()}: when no key
+   * is ready, waits until one is or until {@link #wakeup}. On tcp the wait is an epoll_wait with no
+   * timer, which wakes sooner than a timed one; a thread that must also notice other work calls
+   * {@link #wakeup} when it queues it.
+   */
+  public int select(KeyHandler handler) throws IOException {
+    return turn(handler, Transport.WAIT_FOREVER);
+  }
+
+  private int turn(KeyHandler handler, long timeoutNanos) throws IOException {
     dutyCycles();
     // One poll per turn: a waiting poll returns as soon as the transport has something, so a
     // non-waiting poll before it would only add a system call (an epoll_wait on tcp) to every
@@ -98,8 +112,8 @@ public final class Selector implements AutoCloseable {
     // held, credit for SEND). The flag is cleared only here, just before waiting: a wakeup that
     // came
     // earlier keeps this select from waiting.
-    boolean wait = timeoutMillis > 0 && !anyKeyReady() && !wakeupPending.getAndSet(false);
-    transport.poll(events, wait ? TimeUnit.MILLISECONDS.toNanos(timeoutMillis) : 0);
+    boolean wait = timeoutNanos > 0 && !anyKeyReady() && !wakeupPending.getAndSet(false);
+    transport.poll(events, wait ? timeoutNanos : 0);
     dutyCycles();
     int selected = dispatch(handler);
     forgetFinished();

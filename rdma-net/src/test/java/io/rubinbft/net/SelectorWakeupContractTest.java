@@ -12,11 +12,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A selector with nothing to do waits in select until its timeout, unless another thread wakes it:
- * what lets a network thread block instead of polling, yet send at once what others queue. The
- * selects below wait up to ten minutes; the one-minute bound on the future is a liveness guard (a
- * lost wakeup fails the test instead of hanging it), not a speed check. Each provider runs it
- * (subclasses).
+ * A selector with nothing to do waits in select until its timeout (or, with none, for ever), unless
+ * another thread wakes it: what lets a network thread block instead of polling, yet send at once
+ * what others queue. The selects below wait up to ten minutes or with no timeout; the one-minute
+ * bound on the future is a liveness guard (a lost wakeup fails the test instead of hanging it), not
+ * a speed check. Each provider runs it (subclasses).
  */
 public abstract class SelectorWakeupContractTest {
 
@@ -44,12 +44,28 @@ public abstract class SelectorWakeupContractTest {
   void aWakeupBeforeSelectKeepsItFromWaiting() throws Exception {
     selector.wakeup();
 
-    assertThat(selectOnAnotherThread().get(1, TimeUnit.MINUTES)).isZero();
+    assertThat(selectOnAnotherThread(false).get(1, TimeUnit.MINUTES)).isZero();
+  }
+
+  @Test
+  void aWakeupBeforeASelectWithNoTimeoutKeepsItFromWaiting() throws Exception {
+    selector.wakeup();
+
+    assertThat(selectOnAnotherThread(true).get(1, TimeUnit.MINUTES)).isZero();
   }
 
   @Test
   void aWakeupFromAnotherThreadEndsAWaitingSelect() throws Exception {
-    CompletableFuture<Integer> select = selectOnAnotherThread();
+    wakeupEndsAWaitingSelect(false);
+  }
+
+  @Test
+  void aWakeupFromAnotherThreadEndsASelectWithNoTimeout() throws Exception {
+    wakeupEndsAWaitingSelect(true);
+  }
+
+  private void wakeupEndsAWaitingSelect(boolean noTimeout) throws Exception {
+    CompletableFuture<Integer> select = selectOnAnotherThread(noTimeout);
     // With nothing to do it is still waiting (a select that returned early would make its caller
     // spin through its loop: the idle CPU this contract exists to prevent).
     Thread.sleep(200);
@@ -60,13 +76,17 @@ public abstract class SelectorWakeupContractTest {
     assertThat(select.get(1, TimeUnit.MINUTES)).isZero();
   }
 
-  private CompletableFuture<Integer> selectOnAnotherThread() {
+  private CompletableFuture<Integer> selectOnAnotherThread(boolean noTimeout) {
     CompletableFuture<Integer> result = new CompletableFuture<>();
     Thread.ofPlatform()
         .start(
             () -> {
               try {
-                result.complete(selector.select(key -> {}, TEN_MINUTES_MILLIS));
+                KeyHandler ignore = key -> {};
+                result.complete(
+                    noTimeout
+                        ? selector.select(ignore)
+                        : selector.select(ignore, TEN_MINUTES_MILLIS));
               } catch (IOException e) {
                 result.completeExceptionally(new UncheckedIOException(e));
               }

@@ -9,9 +9,12 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A message larger than one frame, copied in whole when offered and sent fragment by fragment as
- * credit allows. One per channel: a second large message waits (back-pressure) until the first has
- * gone. The staging buffer grows in powers of two on demand, never beyond the message limit.
+ * A message larger than one frame, sent fragment by fragment as credit allows. Fragments are copied
+ * into frames straight from the caller's buffer while the window and the send ring take them; only
+ * what is left when the offer returns is copied into a staging buffer ({@link #stageRemainder}), so
+ * a message that goes at once is copied once, not twice. One per channel: a second large message
+ * waits (back-pressure) until the first has gone. The staging buffer grows in powers of two on
+ * demand, never beyond the message limit.
  */
 public final class OutboundMessage {
 
@@ -20,6 +23,8 @@ public final class OutboundMessage {
   private final int maxMessageBytes;
   private final UnsafeBuffer staged = new UnsafeBuffer(0, 0);
   private ByteBuffer storage = ByteBuffer.allocateDirect(0);
+  private DirectBuffer source;
+  private int sourceOffset;
   private int length;
   private int sentOffset;
   private boolean busy;
@@ -28,16 +33,38 @@ public final class OutboundMessage {
     this.maxMessageBytes = maxMessageBytes;
   }
 
-  /** Copies a message in; the previous one must have gone. */
-  public void load(DirectBuffer source, int offset, int messageLength) {
+  /**
+   * Starts sending a message from the caller's buffer, without copying it; the previous one must
+   * have gone. Call {@link #stageRemainder} before the caller may reuse its buffer.
+   */
+  public void begin(DirectBuffer buffer, int offset, int messageLength) {
     if (busy) {
       throw new IllegalStateException("a fragmented message is still being sent");
     }
-    ensureCapacity(messageLength);
-    staged.putBytes(0, source, offset, messageLength);
+    if (messageLength > maxMessageBytes) {
+      throw new IllegalArgumentException(
+          "message of " + messageLength + " bytes exceeds the limit of " + maxMessageBytes);
+    }
+    source = buffer;
+    sourceOffset = offset;
     length = messageLength;
     sentOffset = 0;
     busy = true;
+  }
+
+  /**
+   * Copies the fragments not sent yet out of the caller's buffer, which is not referenced after
+   * this; nothing to do when the whole message went.
+   */
+  public void stageRemainder() {
+    if (!busy) {
+      source = null;
+    } else if (source != staged) {
+      ensureCapacity(length);
+      staged.putBytes(sentOffset, source, sourceOffset + sentOffset, length - sentOffset);
+      source = staged;
+      sourceOffset = 0;
+    }
   }
 
   /** Whether fragments are left to send. */
@@ -67,16 +94,12 @@ public final class OutboundMessage {
 
   /** Copies the next {@code chunk} bytes to {@code target} and moves past them. */
   public void copyChunk(MutableDirectBuffer target, int targetOffset, int chunk) {
-    target.putBytes(targetOffset, staged, sentOffset, chunk);
+    target.putBytes(targetOffset, source, sourceOffset + sentOffset, chunk);
     sentOffset += chunk;
     busy = sentOffset < length;
   }
 
   private void ensureCapacity(int messageLength) {
-    if (messageLength > maxMessageBytes) {
-      throw new IllegalArgumentException(
-          "message of " + messageLength + " bytes exceeds the limit of " + maxMessageBytes);
-    }
     if (storage.capacity() >= messageLength) {
       return;
     }

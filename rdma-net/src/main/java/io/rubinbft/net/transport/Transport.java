@@ -11,6 +11,9 @@ import java.net.InetSocketAddress;
  */
 public interface Transport extends AutoCloseable {
 
+  /** A {@link #poll} timeout that means no timeout: wait until something happens or a wakeup. */
+  long WAIT_FOREVER = Long.MAX_VALUE;
+
   /** A name for logs and stats, e.g. {@code tcp}. */
   String name();
 
@@ -25,7 +28,8 @@ public interface Transport extends AutoCloseable {
 
   /**
    * Performs pending I/O and reports it to {@code events}; when nothing is pending, waits up to
-   * {@code timeoutNanos} (zero: not at all) for something to happen. Returns how many events.
+   * {@code timeoutNanos} (zero: not at all; {@link #WAIT_FOREVER}: with no timeout) for something
+   * to happen. Returns how many events.
    */
   int poll(LinkEvents events, long timeoutNanos) throws IOException;
 

@@ -9,9 +9,11 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.RepetitionInfo;
 
 /**
- * Messages of random sizes cut into fragments of random sizes come back byte for byte; and a
- * fragment whose header was tampered with never makes a wrong message: the tracker refuses it, the
- * message it belonged to is never completed, and the next message arrives intact.
+ * Messages of random sizes cut into fragments of random sizes come back byte for byte, also when
+ * the sender stages the rest of a message after a random number of fragments and the caller then
+ * overwrites its buffer (as a caller may once offer returns); and a fragment whose header was
+ * tampered with never makes a wrong message: the tracker refuses it, the message it belonged to is
+ * never completed, and the next message arrives intact.
  */
 class FragmentationPropertyTest {
 
@@ -32,7 +34,16 @@ class FragmentationPropertyTest {
     for (int m = 0; m < 10; m++) {
       byte[] message = randomMessage(random);
       int maxPayload = 1 + random.nextInt(20_000);
-      outbound.load(new UnsafeBuffer(message), 0, message.length);
+      byte[] callers = new byte[message.length + 16];
+      int offset = random.nextInt(16);
+      System.arraycopy(message, 0, callers, offset, message.length);
+      outbound.begin(new UnsafeBuffer(callers), offset, message.length);
+      int sentFromCaller = random.nextInt(message.length / maxPayload + 2);
+      for (int f = 0; f < sentFromCaller && outbound.busy(); f++) {
+        assertThat(receiver.arrive(next(outbound, maxPayload))).as("seed %d", seed).isTrue();
+      }
+      outbound.stageRemainder();
+      random.nextBytes(callers);
       while (outbound.busy()) {
         Fragment fragment = next(outbound, maxPayload);
         assertThat(receiver.arrive(fragment)).as("seed %d", seed).isTrue();
@@ -49,7 +60,7 @@ class FragmentationPropertyTest {
     OutboundMessage outbound = new OutboundMessage(MAX_MESSAGE);
     for (int m = 0; m < 10; m++) {
       byte[] message = randomMessage(random);
-      outbound.load(new UnsafeBuffer(message), 0, message.length);
+      outbound.begin(new UnsafeBuffer(message), 0, message.length);
       int maxPayload = 1 + random.nextInt(Math.max(1, message.length / 2 + 1));
       int fragments = (message.length + maxPayload - 1) / maxPayload;
       int tampered = random.nextInt(Math.max(1, fragments));
@@ -60,7 +71,7 @@ class FragmentationPropertyTest {
       }
       assertThat(receiver.completed).as("seed %d message %d", seed, m).isNull();
       byte[] intact = randomMessage(random);
-      outbound.load(new UnsafeBuffer(intact), 0, intact.length);
+      outbound.begin(new UnsafeBuffer(intact), 0, intact.length);
       while (outbound.busy()) {
         assertThat(receiver.arrive(next(outbound, maxPayload))).as("seed %d", seed).isTrue();
       }

@@ -154,7 +154,10 @@ public final class VerbsTransport implements Transport {
     poller = Thread.currentThread();
     while (true) {
       pollOnce(linkEvents);
-      if (reported > 0 || timeoutNanos <= 0 || woken || System.nanoTime() - deadline >= 0) {
+      if (reported > 0
+          || timeoutNanos <= 0
+          || woken
+          || (timeoutNanos != WAIT_FOREVER && System.nanoTime() - deadline >= 0)) {
         break;
       }
       if (eventChannel == null
