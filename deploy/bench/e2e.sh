@@ -12,7 +12,10 @@
 #                              refuses at start, and the script stops with the node's reason
 #   --blocks "100 500"         block sizes (MaxMessageCount), one cluster each
 #   --payloads "2800 300"      random payload bytes per envelope (2800 gives ~3.5 KB envelopes;
-#                              headers, creator certificate and signature add ~1 KB to any payload)
+#                              headers, creator certificate and signature add ~1 KB to any payload);
+#                              --payloads "" runs no saturating load: the light run alone, on a
+#                              cluster that has done nothing but start (so it includes the JIT's
+#                              warm-up unless the AOT cache is used)
 #   --transactions N [5000]    per saturating run;  --streams N [32] concurrent submitters
 #   --light-rate R [200]       tx/s of the light-load run (payload 2800); 0 skips it
 #   --light-transactions N [2000]

@@ -53,6 +53,11 @@ final class NormalCase {
         && nextProposal <= ctx.highWatermark()
         && ctx.chainDigest(nextProposal) != null
         && !ctx.followsEpochEnd(nextProposal)) {
+      if (!ctx.pool.hasUnproposed()) {
+        // Every tick and message of an idle primary comes here: the application's policy (for
+        // Fabric: the config in force after the previous block) is not worth asking for nothing.
+        return;
+      }
       Proposal previous = ctx.previousProposal(nextProposal);
       BatchPolicy policy = ctx.services.assembler().batchPolicy(previous, configured);
       if (!ctx.pool.batchReady(ctx.now, policy.maxCount(), batchWaitTicks())) {

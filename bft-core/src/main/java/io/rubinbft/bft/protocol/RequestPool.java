@@ -64,10 +64,15 @@ final class RequestPool {
     return Optional.empty();
   }
 
+  /** Whether any pending request may still be proposed. */
+  boolean hasUnproposed() {
+    dropStaleHead();
+    return !unproposed.isEmpty();
+  }
+
   /** Whether a primary should propose now: a full batch waits, or the oldest waited long enough. */
   boolean batchReady(long now, int maxCount, int batchTimeoutTicks) {
-    dropStaleHead();
-    if (unproposed.isEmpty()) {
+    if (!hasUnproposed()) {
       return false;
     }
     return unproposed.size() >= maxCount

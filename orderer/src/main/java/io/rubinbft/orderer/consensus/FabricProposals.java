@@ -38,6 +38,9 @@ public final class FabricProposals
   private final Block base;
   private final ConfigStates configs;
   private final Optional<ChannelConfig> epoch;
+  private BatchPolicy lastPolicy;
+  private Proposal lastPolicyPrevious;
+  private long lastPolicyConfiguredBytes;
 
   /**
    * @param base the last block before sequence 1 (the genesis block)
@@ -87,14 +90,31 @@ public final class FabricProposals
     return ProposalBlocks.payload(block);
   }
 
+  /**
+   * The policy for the block after {@code previous}. bft-core asks on every step of the primary
+   * while requests wait for a batch (each tick, message and client request), and finding the config
+   * in force parses and hashes the previous block: the last answer is kept while the primary builds
+   * on the same previous proposal. Called on the replica's thread only.
+   */
   @Override
   public BatchPolicy batchPolicy(Proposal previous, BatchPolicy configured) {
+    if (lastPolicy == null
+        || previous != lastPolicyPrevious
+        || configured.maxBytes() != lastPolicyConfiguredBytes) {
+      lastPolicy = policyAfter(previous, configured.maxBytes());
+      lastPolicyPrevious = previous;
+      lastPolicyConfiguredBytes = configured.maxBytes();
+    }
+    return lastPolicy;
+  }
+
+  private BatchPolicy policyAfter(Proposal previous, long configuredMaxBytes) {
     ConfigState state = stateAfter(previousBlock(previous));
     PbftSettings pbft = state.config().pbft();
     long maxBytes = Math.max(pbft.batchMaxBytes(), pbft.requestMaxBytes());
     return new BatchPolicy(
         pbft.batchMaxCount(),
-        Math.min(configured.maxBytes(), maxBytes),
+        Math.min(configuredMaxBytes, maxBytes),
         request -> {
           ByteString envelope = UnsafeByteOperations.unsafeWrap(request.payload());
           if (state.envelopes().invalidReason(envelope).isPresent()) {
