@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import org.bouncycastle.asn1.ASN1EncodableVector;
 import org.bouncycastle.asn1.ASN1Encoding;
 import org.bouncycastle.asn1.ASN1Integer;
@@ -21,6 +20,9 @@ import org.hyperledger.fabric.protos.common.BlockHeader;
  * previous_hash, OCTET STRING data_hash }}; the next block's {@code previous_hash} is that hash,
  * and consenters sign those DER bytes. The data hash is SHA-256 over the concatenated envelope
  * bytes.
+ *
+ * <p>SHA-256 comes from {@link Sha256Provider} (native where it can be): hashing block data is a
+ * large share of a node's CPU per transaction otherwise.
  */
 public final class BlockHashing {
 
@@ -42,23 +44,15 @@ public final class BlockHashing {
 
   /** SHA-256 of {@link #headerDer}: the value the next block carries as its previous hash. */
   public static byte[] headerHash(BlockHeader header) {
-    return sha256().digest(headerDer(header));
+    return Sha256Provider.newDigest().digest(headerDer(header));
   }
 
   /** SHA-256 over every envelope's bytes in order, as stored in {@code BlockData}. */
   public static byte[] dataHash(BlockData data) {
-    MessageDigest digest = sha256();
+    MessageDigest digest = Sha256Provider.newDigest();
     for (ByteString envelope : data.getDataList()) {
       envelope.asReadOnlyByteBufferList().forEach(digest::update);
     }
     return digest.digest();
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform provides SHA-256", e);
-    }
   }
 }

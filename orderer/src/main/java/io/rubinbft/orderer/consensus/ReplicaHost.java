@@ -138,7 +138,9 @@ public final class ReplicaHost implements AutoCloseable {
   /**
    * Offers a client request (an envelope under its tx id) to the replica. Completes with empty when
    * it is pending (or was pending already), or with the reason it was refused ("pool full: ...",
-   * "duplicate: ...", "request too large: ..."), also when this host's queue is full.
+   * "duplicate: ...", "request too large: ..."), also when this host's queue is full. Always
+   * completes: at the replica's next step, or with a refusal when the replica stopped first, so a
+   * caller may wait for it without a timeout.
    */
   public CompletableFuture<Optional<String>> submit(String txId, byte[] envelope) {
     return submit(txId, envelope, false);
@@ -156,12 +158,38 @@ public final class ReplicaHost implements AutoCloseable {
       String key, byte[] envelope, boolean forwarded) {
     CompletableFuture<Optional<String>> outcome = new CompletableFuture<>();
     Request request = FabricRequests.request(key, envelope);
+    ClientInput input = new ClientInput(request, forwarded, outcome);
     if (!member) {
       outcome.complete(Optional.of("not a consenter: this node follows channel '" + channel + "'"));
-    } else if (!running || !inputs.offer(new ClientInput(request, forwarded, outcome))) {
+    } else if (!running || !inputs.offer(input)) {
       outcome.complete(Optional.of("pool full: the replica of channel '" + channel + "' is busy"));
+    } else if (!running && inputs.remove(input)) {
+      // The replica thread stopped after the check above and may have drained the queue before
+      // this input arrived: whoever removes the input from the queue completes it.
+      outcome.complete(stopped());
     }
     return outcome;
+  }
+
+  private Optional<String> stopped() {
+    return Optional.of("not serving: the replica of channel '" + channel + "' stopped");
+  }
+
+  /** Completes the outcome of every client input still queued: no step will take them now. */
+  private void refuseQueued() {
+    List<Input> queued = new ArrayList<>();
+    while (inputs.drainTo(queued) > 0) {
+      refuse(queued);
+      queued.clear();
+    }
+  }
+
+  private void refuse(List<Input> unanswered) {
+    for (Input input : unanswered) {
+      if (input instanceof ClientInput client) {
+        client.outcome().complete(stopped());
+      }
+    }
   }
 
   /** The replica's state as of its last step, for metrics and health. */
@@ -332,7 +360,11 @@ public final class ReplicaHost implements AutoCloseable {
       // A broken invariant inside bft-core (or an unusable WAL): stop loudly, never vote on.
       LOG.error("replica of channel {} stopped", channel, e);
       failure = "replica stopped: " + e;
+    } finally {
       running = false;
+      // Inputs of a batch a failed step left unanswered (complete is a no-op on answered ones).
+      refuse(batch);
+      refuseQueued();
     }
   }
 

@@ -36,12 +36,14 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.hyperledger.fabric.protos.common.Block;
 import org.junit.jupiter.api.AfterEach;
@@ -107,6 +109,42 @@ class ReplicaHostTest {
     awaitTransactions(20, List.of(1, 2, 3));
     assertSameValidChains(List.of(1, 2, 3));
     assertThat(hosts.get(1).status().view()).isPositive();
+  }
+
+  /**
+   * Broadcast waits for a submission's outcome without a timeout, so a host must answer every
+   * submission, also those that race with its stop: each is either taken by a step or refused.
+   */
+  @Test
+  void everySubmissionIsAnsweredWhenTheHostStopsDuringThem() throws Exception {
+    startCluster(ClusterTransport.TCP);
+    List<EnvelopeFactory.SignedEnvelope> txs = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      txs.add(client.transaction("fixture", new byte[100]));
+    }
+    // Submitted without pause until after the host stopped: some are queued when it stops.
+    List<CompletableFuture<Optional<String>>> outcomes =
+        Collections.synchronizedList(new ArrayList<>());
+    AtomicBoolean closed = new AtomicBoolean();
+    Thread submitter =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  for (int i = 0; !closed.get() || i % txs.size() != 0; i++) {
+                    EnvelopeFactory.SignedEnvelope tx = txs.get(i % txs.size());
+                    outcomes.add(hosts.get(0).submit(tx.txId(), tx.envelope().toByteArray()));
+                  }
+                });
+    while (outcomes.size() < 2 * txs.size()) {
+      Thread.onSpinWait();
+    }
+    hosts.get(0).close();
+    closed.set(true);
+    submitter.join();
+
+    assertThat(outcomes).allMatch(CompletableFuture::isDone);
+    assertThat(outcomes.getLast().get())
+        .hasValueSatisfying(reason -> assertThat(reason).contains("channel 'fixture'"));
   }
 
   @Test
