@@ -25,10 +25,11 @@
 #                              order alternating from load to load: an A/B of clients on one
 #                              cluster in the same time window [built]. The CSV's last column says
 #                              which client ran the row
-#   --no-aot                   start the nodes without the AOT cache. By default they use the
-#                              distribution's lib/rubin-orderer.aot (bin/rubin-orderer), and the
-#                              first run after a build trains it: a short load on a cluster of its
-#                              own, one node recording, the cache written when that node stops
+#   --no-aot                   run nodes and load generator without AOT caches. By default they
+#                              use the distribution's lib/rubin-orderer.aot and
+#                              lib/rubin-orderer-loadgen.aot (bin/rubin-orderer), and the first run
+#                              after a build trains them: a short load on a cluster of its own, one
+#                              node and the first load recording, each cache written at its exit
 # Every row records the 1-minute load average before and after it (this machine is shared: compare
 # rows measured under similar load), the CPU time all 4 nodes spent per delivered transaction
 # (from /proc/<pid>/stat, a load-independent cost), the CPU the 4 idle nodes used (percent of one
@@ -88,14 +89,17 @@ for client in $clients; do
   fi
 done
 aot_cache=$(realpath "$(dirname "$bin")/../lib")/rubin-orderer.aot
+loadgen_cache=$(dirname "$aot_cache")/rubin-orderer-loadgen.aot
 # A cache older than the jars it describes is refused by the JVM: train a new one.
-if [ -f "$aot_cache" ] && [ -n "$(find "$(dirname "$aot_cache")" -name '*.jar' -newer "$aot_cache")" ]; then
-  rm -f "$aot_cache"
-fi
+for cache in "$aot_cache" "$loadgen_cache"; do
+  if [ -f "$cache" ] && [ -n "$(find "$(dirname "$cache")" -name '*.jar' -newer "$cache")" ]; then
+    rm -f "$aot_cache" "$loadgen_cache"
+  fi
+done
 if [ "$aot" = 1 ]; then
   export RUBIN_AOT_CACHE=$aot_cache
 else
-  export RUBIN_AOT_CACHE=none
+  export RUBIN_AOT_CACHE=none RUBIN_LOADGEN_AOT_CACHE=none
 fi
 mkdir -p "$out"
 out=$(realpath "$out")
@@ -230,6 +234,7 @@ run_load() {
 # Trains the nodes' AOT cache on a cluster of its own: one node (a backup: three of four nodes are)
 # records the classes it loads and its methods' profiles through saturating and light loads of
 # both payloads, and writes the cache when it stops (the JVM assembles it then, which takes a while).
+# The first of those loads trains the load generator's own cache the same way.
 train_aot() {
   local dir="$out/cluster-aot-training"
   echo "e2e.sh: training the nodes' AOT cache $aot_cache (first run after a build)..."
@@ -239,10 +244,16 @@ train_aot() {
   aot_training=""
   local common=("${endpoints[@]}" --channel "$channel" --tls-ca "$admin_ca" --msp-dir "$client_msp"
     --msp-id "$client_msp_id" --streams "$streams")
-  "$bin" loadgen "${common[@]}" --transactions 4000 --payload-bytes 2800 >>"$out/loadgen.err" 2>&1 || true
+  RUBIN_AOT_TRAIN="${loadgen_cache%.aot}.training.aot" \
+    "$bin" loadgen "${common[@]}" --transactions 4000 --payload-bytes 2800 >>"$out/loadgen.err" 2>&1 || true
   "$bin" loadgen "${common[@]}" --transactions 2000 --payload-bytes 300 >>"$out/loadgen.err" 2>&1 || true
   "$bin" loadgen "${common[@]}" --transactions 600 --payload-bytes 2800 --rate 200 >>"$out/loadgen.err" 2>&1 || true
   stop_cluster
+  if [ -f "${loadgen_cache%.aot}.training.aot" ]; then
+    mv "${loadgen_cache%.aot}.training.aot" "$loadgen_cache"
+  else
+    echo "e2e.sh: no load generator AOT cache came out of the training run; running without" >&2
+  fi
   if [ -f "${aot_cache%.aot}.training.aot" ]; then
     mv "${aot_cache%.aot}.training.aot" "$aot_cache"
   else
@@ -253,7 +264,7 @@ train_aot() {
 
 : >"$out/loadgen.log"
 : >"$out/loadgen.err"
-if [ "$aot" = 1 ] && [ ! -f "$aot_cache" ]; then
+if [ "$aot" = 1 ] && { [ ! -f "$aot_cache" ] || [ ! -f "$loadgen_cache" ]; }; then
   train_aot
 fi
 for block in $blocks; do
