@@ -35,8 +35,11 @@
 # (from /proc/<pid>/stat, a load-independent cost), the CPU the 4 idle nodes used (percent of one
 # core, measured over 10 s after start), the largest node RSS seen during the run, and the CPU time
 # the load generator itself spent per delivered transaction (it shares the machine with the nodes).
-# LOADGEN_JAVA_OPTS is the load generator's JAVA_OPTS (e.g. a profiler agent); JAVA_OPTS is the
-# nodes'. The launcher gives the load generator its own JVM defaults (bin/rubin-orderer, "loadgen").
+# The load generator runs with the launcher's defaults for `loadgen` (bin/rubin-orderer): C1 only
+# (-XX:TieredStopAtLevel=1), its own AOT cache lib/rubin-orderer-loadgen.aot (trained here with the
+# nodes'), the memory defaults of every command (serial GC, -Xms64m, compact object headers) and
+# no heap ceiling; deploy/bench/README.md says why. LOADGEN_JAVA_OPTS adds JVM options to it (e.g. a
+# profiler agent; a JIT level replaces the C1-only default); JAVA_OPTS is the nodes'.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
