@@ -21,20 +21,34 @@
 #   --light-transactions N [2000]
 #   --port-offset N [1000]     added to the local cluster's default ports (7050, 7150, 7250, 8443)
 #   --out DIR [deploy/bench/results]   --no-build  (reuse orderer/target's distribution)
-#   --no-aot                   start the nodes without the AOT cache. By default they use the
-#                              distribution's lib/rubin-orderer.aot (bin/rubin-orderer), and the
-#                              first run after a build trains it: a short load on a cluster of its
-#                              own, one node recording, the cache written when that node stops
+#   --dist DIR                 run this distribution (a copy of orderer/target/rubin-orderer-*,
+#                              its trained AOT cache kept) instead of building one
+#   --clients "A B"            run every load once with each of these load generators, in turn
+#                              (a distribution's bin/rubin-orderer, or "built" for this one), the
+#                              order alternating from load to load: an A/B of clients on one
+#                              cluster in the same time window [built]. The CSV's last column says
+#                              which client ran the row
+#   --no-aot                   run nodes and load generator without AOT caches. By default they
+#                              use the distribution's lib/rubin-orderer.aot and
+#                              lib/rubin-orderer-loadgen.aot (bin/rubin-orderer), and the first run
+#                              after a build trains them: a short load on a cluster of its own, one
+#                              node and the first load recording, each cache written at its exit
 # Every row records the 1-minute load average before and after it (this machine is shared: compare
 # rows measured under similar load), the CPU time all 4 nodes spent per delivered transaction
 # (from /proc/<pid>/stat, a load-independent cost), the CPU the 4 idle nodes used (percent of one
 # core, measured over 10 s after start), the largest node RSS seen during the run, and the CPU time
 # the load generator itself spent per delivered transaction (it shares the machine with the nodes).
+# The load generator runs with the launcher's defaults for `loadgen` (bin/rubin-orderer): C1 only
+# (-XX:TieredStopAtLevel=1), its own AOT cache lib/rubin-orderer-loadgen.aot (trained here with the
+# nodes'), the memory defaults of every command (serial GC, -Xms64m, compact object headers) and
+# no heap ceiling; deploy/bench/README.md says why. LOADGEN_JAVA_OPTS adds JVM options to it (e.g. a
+# profiler agent; a JIT level replaces the C1-only default); JAVA_OPTS is the nodes'.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 transport=tcp blocks="100 500" payloads="2800 300" transactions=5000 streams=32
 light_rate=200 light_transactions=2000 port_offset=1000 out=deploy/bench/results build=1 aot=1
+clients=built dist=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --transport) transport=$2; shift 2 ;;
@@ -46,7 +60,9 @@ while [ $# -gt 0 ]; do
     --light-transactions) light_transactions=$2; shift 2 ;;
     --port-offset) port_offset=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --clients) clients=$2; shift 2 ;;
     --no-build) build=0; shift ;;
+    --dist) dist=$2; build=0; shift 2 ;;
     --no-aot) aot=0; shift ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "e2e.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -62,21 +78,39 @@ if [ "$build" = 1 ]; then
   echo "e2e.sh: building the orderer distribution..."
   mvn -B -ntp -q -Pdist -pl orderer -am -DskipTests package
 fi
-bin=$(realpath "$(ls -d orderer/target/rubin-orderer-*/bin/rubin-orderer | head -1)")
-aot_cache=$(realpath "$(dirname "$bin")/../lib")/rubin-orderer.aot
-# A cache older than the jars it describes is refused by the JVM: train a new one.
-if [ -f "$aot_cache" ] && [ -n "$(find "$(dirname "$aot_cache")" -name '*.jar' -newer "$aot_cache")" ]; then
-  rm -f "$aot_cache"
+if [ -n "$dist" ]; then
+  bin=$(realpath "$dist/bin/rubin-orderer")
+else
+  bin=$(realpath "$(ls -d orderer/target/rubin-orderer-*/bin/rubin-orderer | head -1)")
 fi
+client_bins=()
+for client in $clients; do
+  if [ "$client" = built ]; then
+    client_bins+=("$bin")
+  elif [ -x "$client" ]; then
+    client_bins+=("$(realpath "$client")")
+  else
+    echo "e2e.sh: --clients names '$client', which is neither 'built' nor an executable launcher" >&2
+    exit 2
+  fi
+done
+aot_cache=$(realpath "$(dirname "$bin")/../lib")/rubin-orderer.aot
+loadgen_cache=$(dirname "$aot_cache")/rubin-orderer-loadgen.aot
+# A cache older than the jars it describes is refused by the JVM: train a new one.
+for cache in "$aot_cache" "$loadgen_cache"; do
+  if [ -f "$cache" ] && [ -n "$(find "$(dirname "$cache")" -name '*.jar' -newer "$cache")" ]; then
+    rm -f "$aot_cache" "$loadgen_cache"
+  fi
+done
 if [ "$aot" = 1 ]; then
   export RUBIN_AOT_CACHE=$aot_cache
 else
-  export RUBIN_AOT_CACHE=none
+  export RUBIN_AOT_CACHE=none RUBIN_LOADGEN_AOT_CACHE=none
 fi
 mkdir -p "$out"
 out=$(realpath "$out")
 csv="$out/results.csv"
-echo "date_utc,transport,block_size,payload_bytes,rate_tx_s,submitted,accepted,delivered,blocks,tx_per_s,p50_ms,p90_ms,p99_ms,max_ms,duplicates,lost,result,node_cpu_ms_per_tx,idle_nodes_cpu_pct,max_node_rss_mb,load1_before,load1_after,client_cpu_ms_per_tx" >"$csv"
+echo "date_utc,transport,block_size,payload_bytes,rate_tx_s,submitted,accepted,delivered,blocks,tx_per_s,p50_ms,p90_ms,p99_ms,max_ms,duplicates,lost,result,node_cpu_ms_per_tx,idle_nodes_cpu_pct,max_node_rss_mb,load1_before,load1_after,client_cpu_ms_per_tx,client" >"$csv"
 
 pids=()
 sampler=""
@@ -139,9 +173,25 @@ start_cluster() {
   done < <(grep '^node ' <<<"$plan")
 }
 
-# One loadgen run; appends a CSV row. $1 block size, $2 payload, $3 rate (0: saturating), $4 count.
+# One load per client of --clients, the order alternating from call to call (so neither client
+# always meets the warmer cluster). Arguments as run_load's after the first.
+loads_done=0
+run_loads() {
+  local order=("${client_bins[@]}") i
+  if [ $((loads_done % 2)) = 1 ]; then
+    order=()
+    for ((i = ${#client_bins[@]} - 1; i >= 0; i--)); do order+=("${client_bins[$i]}"); done
+  fi
+  loads_done=$((loads_done + 1))
+  for i in "${order[@]}"; do
+    run_load "$i" "$@"
+  done
+}
+
+# One loadgen run; appends a CSV row. $1 the client's launcher, $2 block size, $3 payload, $4 rate
+# (0: saturating), $5 count.
 run_load() {
-  local block=$1 payload=$2 rate=$3 count=$4 report rss_file before_ticks after_ticks before after
+  local client_bin=$1 block=$2 payload=$3 rate=$4 count=$5 report rss_file before_ticks after_ticks before after
   local client_times client_cpu
   client_times=$(mktemp)
   local rate_args=()
@@ -152,7 +202,7 @@ run_load() {
   before=$(load1)
   before_ticks=$(node_ticks)
   # `times` in the substitution's shell: the CPU the load generator used (its children's line).
-  report=$( ("$bin" loadgen "${endpoints[@]}" --channel "$channel" --tls-ca "$admin_ca" \
+  report=$( (JAVA_OPTS="${LOADGEN_JAVA_OPTS:-}" "$client_bin" loadgen "${endpoints[@]}" --channel "$channel" --tls-ca "$admin_ca" \
     --msp-dir "$client_msp" --msp-id "$client_msp_id" --transactions "$count" \
     --streams "$streams" --payload-bytes "$payload" "${rate_args[@]}" 2>>"$out/loadgen.err" || true)
     times >"$client_times")
@@ -168,7 +218,7 @@ run_load() {
   awk -v date="$(date -u +%Y-%m-%dT%H:%MZ)" -v transport="$transport" -v block="$block" \
     -v payload="$payload" -v rate="$rate" -v ticks=$((after_ticks - before_ticks)) \
     -v hz="$(getconf CLK_TCK)" -v rss="${max_rss:-0}" -v l0="$before" -v l1="$after" \
-    -v idle="$idle_cpu" -v client="${client_cpu:-0}" '
+    -v idle="$idle_cpu" -v client="${client_cpu:-0}" -v client_bin="$client_bin" '
     /^submitted/ {submitted=$2}
     /^accepted/ {accepted=$3}
     /^delivered/ {delivered=$2; blocks=$4; tps=$6; sub(/^\(/, "", tps)}
@@ -179,10 +229,10 @@ run_load() {
     END {
       cpu = delivered > 0 ? ticks / hz * 1000 / delivered : 0
       client_cpu = delivered > 0 ? client * 1000 / delivered : 0
-      printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%s,%.3f,%s,%.0f,%s,%s,%.3f\n",
+      printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%s,%.3f,%s,%.0f,%s,%s,%.3f,%s\n",
         date, transport, block, payload, rate, submitted, accepted, delivered, blocks, tps, p50,
         p90, p99, max, dup, lost, (result == "" ? "NO-REPORT" : result), cpu, idle, rss / 1024, l0, l1,
-        client_cpu
+        client_cpu, client_bin
     }' <<<"$report" >>"$csv"
   tail -1 "$csv"
 }
@@ -190,6 +240,7 @@ run_load() {
 # Trains the nodes' AOT cache on a cluster of its own: one node (a backup: three of four nodes are)
 # records the classes it loads and its methods' profiles through saturating and light loads of
 # both payloads, and writes the cache when it stops (the JVM assembles it then, which takes a while).
+# The first of those loads trains the load generator's own cache the same way.
 train_aot() {
   local dir="$out/cluster-aot-training"
   echo "e2e.sh: training the nodes' AOT cache $aot_cache (first run after a build)..."
@@ -199,10 +250,16 @@ train_aot() {
   aot_training=""
   local common=("${endpoints[@]}" --channel "$channel" --tls-ca "$admin_ca" --msp-dir "$client_msp"
     --msp-id "$client_msp_id" --streams "$streams")
-  "$bin" loadgen "${common[@]}" --transactions 4000 --payload-bytes 2800 >>"$out/loadgen.err" 2>&1 || true
+  RUBIN_AOT_TRAIN="${loadgen_cache%.aot}.training.aot" \
+    "$bin" loadgen "${common[@]}" --transactions 4000 --payload-bytes 2800 >>"$out/loadgen.err" 2>&1 || true
   "$bin" loadgen "${common[@]}" --transactions 2000 --payload-bytes 300 >>"$out/loadgen.err" 2>&1 || true
   "$bin" loadgen "${common[@]}" --transactions 600 --payload-bytes 2800 --rate 200 >>"$out/loadgen.err" 2>&1 || true
   stop_cluster
+  if [ -f "${loadgen_cache%.aot}.training.aot" ]; then
+    mv "${loadgen_cache%.aot}.training.aot" "$loadgen_cache"
+  else
+    echo "e2e.sh: no load generator AOT cache came out of the training run; running without" >&2
+  fi
   if [ -f "${aot_cache%.aot}.training.aot" ]; then
     mv "${aot_cache%.aot}.training.aot" "$aot_cache"
   else
@@ -213,7 +270,7 @@ train_aot() {
 
 : >"$out/loadgen.log"
 : >"$out/loadgen.err"
-if [ "$aot" = 1 ] && [ ! -f "$aot_cache" ]; then
+if [ "$aot" = 1 ] && { [ ! -f "$aot_cache" ] || [ ! -f "$loadgen_cache" ]; }; then
   train_aot
 fi
 for block in $blocks; do
@@ -226,10 +283,10 @@ for block in $blocks; do
   sleep 10
   idle_cpu=$(awk -v t=$(($(node_ticks) - ticks)) -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", t / hz / 10 * 100}')
   for payload in $payloads; do
-    run_load "$block" "$payload" 0 "$transactions"
+    run_loads "$block" "$payload" 0 "$transactions"
   done
   if [ "$light_rate" != 0 ]; then
-    run_load "$block" 2800 "$light_rate" "$light_transactions"
+    run_loads "$block" 2800 "$light_rate" "$light_transactions"
   fi
   stop_cluster
 done

@@ -90,6 +90,9 @@ final class LoadgenCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     List<HostPort> endpoints = orderers.stream().map(HostPort::parse).toList();
     CryptoProvider provider = CryptoProvider.preferNative();
+    // Block data hashes and transaction ids ask the JCA for SHA-256 by name (the ledger's
+    // BlockHashing); the launcher runs this command with C1 only, where the JDK's is slow.
+    provider.installFirst();
     EnvelopeFactory envelopes =
         new EnvelopeFactory(
             SigningIdentity.fromMspDirectory(mspDirectory, mspId, provider), Clock.systemUTC());

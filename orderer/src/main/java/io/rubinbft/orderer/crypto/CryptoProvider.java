@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * (about 7x faster than the JDK's SunEC here); where its native library cannot load, the JDK's own
  * providers are used and the reason is kept for the health endpoint.
  *
- * <p>Providers are used by reference and never installed into {@link Security}: TLS and everything
- * else in the process keeps its own provider order.
+ * <p>Providers are used by reference and not installed into {@link Security}: TLS and everything
+ * else in a node keeps the process's provider order. Only a client process may choose to put the
+ * native provider first ({@link #installFirst}).
  */
 public final class CryptoProvider {
 
@@ -84,6 +85,19 @@ public final class CryptoProvider {
       return Optional.empty();
     } catch (RuntimeException | LinkageError e) {
       return Optional.of(String.valueOf(e));
+    }
+  }
+
+  /**
+   * Puts the native provider first in this process's JCA provider list (nothing when it fell back
+   * to the JDK's), so that code asking the JCA for SHA-256 or a SecureRandom by name runs natively
+   * too. WHY: the JDK's SHA-256 is Java code that only C2 replaces with the CPU's SHA instructions;
+   * under C1 alone it hashes 3.5 KB in ~22 us instead of ~2 us. For client processes (the load
+   * generator hashes every delivered block's data).
+   */
+  public void installFirst() {
+    if (nativeProvider) {
+      Security.insertProviderAt(signatureProvider, 1);
     }
   }
 

@@ -1,80 +1,93 @@
 package io.rubinbft.orderer.loadgen;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
-import java.util.ArrayDeque;
 import java.util.Queue;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 
 /**
  * One Broadcast stream to one orderer, pipelined: envelopes go out back to back and responses,
- * which Fabric sends in order, complete them first in, first out. Fabric ends the stream after any
- * non-SUCCESS answer, so a closed stream is reopened on the next submit.
+ * which Fabric sends in order, answer them first in, first out. Fabric ends the stream after any
+ * non-SUCCESS answer, so an ended stream is reopened on the next submit. Used by one submitter
+ * thread; the orderer's answers arrive on gRPC's network thread (direct executor: no thread
+ * hand-off per answer) and take no lock that is held while calling gRPC.
  */
 final class BroadcastStream {
 
   private final ManagedChannel channel;
-  private final Queue<CompletableFuture<BroadcastResponse>> pending = new ArrayDeque<>();
-  private StreamObserver<Envelope> requests;
+  private Call call;
 
   BroadcastStream(ManagedChannel channel) {
     this.channel = channel;
   }
 
-  /** Sends {@code envelope}; the future completes with the orderer's answer or the stream error. */
-  synchronized CompletableFuture<BroadcastResponse> submit(Envelope envelope) {
-    if (requests == null) {
-      requests = AtomicBroadcastGrpc.newStub(channel).broadcast(new Responses());
+  /** Sends {@code envelope}; {@code answer} gets the orderer's answer, or "stream error". */
+  void submit(Envelope envelope, QuorumAnswer answer) {
+    if (call == null || call.ended) {
+      call = new Call();
+      call.requests =
+          AtomicBroadcastGrpc.newStub(channel)
+              .withExecutor(MoreExecutors.directExecutor())
+              .broadcast(call);
     }
-    CompletableFuture<BroadcastResponse> response = new CompletableFuture<>();
-    pending.add(response);
-    requests.onNext(envelope);
-    return response;
+    call.send(envelope, answer);
   }
 
-  synchronized void close() {
-    if (requests != null) {
-      requests.onCompleted();
-      requests = null;
-    }
-  }
-
-  private synchronized void answered(BroadcastResponse response) {
-    CompletableFuture<BroadcastResponse> head = pending.poll();
-    if (head != null) {
-      head.complete(response);
+  void close() {
+    if (call != null) {
+      call.requests.onCompleted();
+      call = null;
     }
   }
 
-  private synchronized void ended(Throwable cause) {
-    requests = null;
-    IllegalStateException closed =
-        new IllegalStateException("broadcast stream ended: " + cause.getMessage(), cause);
-    for (CompletableFuture<BroadcastResponse> waiting = pending.poll();
-        waiting != null;
-        waiting = pending.poll()) {
-      waiting.completeExceptionally(closed);
-    }
-  }
+  /** One Broadcast call: its unanswered envelopes, oldest first. */
+  private static final class Call implements StreamObserver<BroadcastResponse> {
 
-  private final class Responses implements StreamObserver<BroadcastResponse> {
+    private final Queue<QuorumAnswer> pending = new ConcurrentLinkedQueue<>();
+    private volatile boolean ended;
+    private StreamObserver<Envelope> requests;
+
+    void send(Envelope envelope, QuorumAnswer answer) {
+      pending.add(answer);
+      requests.onNext(envelope);
+      if (ended) {
+        failPending(); // the call ended before it could take this envelope
+      }
+    }
 
     @Override
     public void onNext(BroadcastResponse response) {
-      answered(response);
+      Status status = response.getStatus();
+      if (status != Status.SUCCESS) {
+        ended = true; // Fabric ends the stream after this answer: the next submit opens another
+      }
+      QuorumAnswer answer = pending.poll();
+      if (answer != null) {
+        answer.answer(status == Status.SUCCESS ? null : status.name());
+      }
     }
 
     @Override
     public void onError(Throwable t) {
-      ended(t);
+      ended = true;
+      failPending();
     }
 
     @Override
     public void onCompleted() {
-      ended(new IllegalStateException("closed by the orderer"));
+      ended = true;
+      failPending();
+    }
+
+    private void failPending() {
+      for (QuorumAnswer answer = pending.poll(); answer != null; answer = pending.poll()) {
+        answer.answer("stream error");
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.loadgen;
 
+import com.google.common.util.concurrent.MoreExecutors;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.StreamObserver;
 import java.util.concurrent.CompletableFuture;
@@ -9,7 +10,11 @@ import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.DeliverResponse;
 
-/** One Deliver request: blocks go to a consumer until the orderer answers with a status. */
+/**
+ * One Deliver request: blocks go to a consumer until the orderer answers with a status. The
+ * consumer runs on gRPC's network thread (direct executor), so a block's arrival time is taken when
+ * it is read off the connection, with no thread hand-off before it.
+ */
 final class DeliverStream {
 
   /** Receives each block with the System.nanoTime it arrived at. */
@@ -23,6 +28,7 @@ final class DeliverStream {
   private DeliverStream(ManagedChannel channel, BlockConsumer consumer) {
     requests =
         AtomicBroadcastGrpc.newStub(channel)
+            .withExecutor(MoreExecutors.directExecutor())
             .deliver(
                 new StreamObserver<>() {
                   @Override
