@@ -196,6 +196,13 @@ class ReconfigurationNodeTest {
     }
     cluster.submit(
         new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC()), 20, nodes(kept));
+    for (int member : kept) {
+      await(
+          () ->
+              LocalCluster.ledger(cluster.nodes.get(member)).height()
+                  == LocalCluster.ledger(cluster.nodes.get(0)).height(),
+          "node " + member + " holds every block node 0 holds");
+    }
     assertLedgers(kept);
   }
 
