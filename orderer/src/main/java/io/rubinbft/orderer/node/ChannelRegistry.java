@@ -68,6 +68,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   private final Map<String, Onboarding> onboarding = new ConcurrentSkipListMap<>();
   private final Map<String, CatchUp> catchingUp = new ConcurrentSkipListMap<>();
   private NodeContext node;
+  private StalledViewChanges stalls;
 
   /** A channel being onboarded, and why it stopped if it failed. */
   private static final class Onboarding {
@@ -98,6 +99,14 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
         LOG.info("resumed channel {} at height {}", name, ledger.height());
       }
     }
+    stalls =
+        new StalledViewChanges(
+            channels::values,
+            runtime ->
+                catchUpLater(
+                    runtime.ledger(),
+                    "its view change did not install within the view-change timeout",
+                    Duration.ZERO));
   }
 
   @Override
@@ -342,7 +351,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
           @Override
           public void behindReconfiguration(long epoch) {
-            catchUpLater(ledger, epoch);
+            catchUpLater(ledger, "consenters run epoch " + epoch, CATCH_UP_GRACE);
           }
         });
   }
@@ -378,12 +387,13 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   }
 
   /**
-   * A consenter behind a reconfiguration (its peers run epoch {@code epoch}) that does not reach it
-   * within {@link #CATCH_UP_GRACE} stops its replica, pulls the blocks up to the newest config
-   * block the orderers report ({@link CatchUp}), and serves the channel again in that epoch, or
-   * follows it when no longer a consenter.
+   * A consenter that may be behind a reconfiguration ({@code why}: its peers run a newer epoch, or
+   * its view change stalls) and still is after {@code grace} stops its replica, pulls the blocks up
+   * to the newest config block the orderers claim ({@link CatchUp}), and serves the channel again
+   * in that config's epoch, or follows it when no longer a consenter; with nothing newer to pull,
+   * it resumes its replica where it was.
    */
-  private void catchUpLater(ChannelLedger ledger, long epoch) {
+  private void catchUpLater(ChannelLedger ledger, String why, Duration grace) {
     String name = ledger.name();
     Thread.ofVirtual()
         .name("catch-up-" + name)
@@ -391,28 +401,32 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
             () -> {
               Optional<CatchUp> started = Optional.empty();
               try {
-                Thread.sleep(CATCH_UP_GRACE);
+                Thread.sleep(grace);
                 started = stopForCatchUp(ledger);
                 if (started.isPresent()) {
+                  LOG.info("channel {}: catching up by pulling blocks: {}", name, why);
                   long config = started.get().toNewestConfigBlock();
                   LOG.info("channel {}: caught up to config block {}", name, config);
                 }
               } catch (InterruptedException e) {
-                LOG.info("channel {}: catch-up to epoch {} ended early", name, epoch);
+                LOG.info("channel {}: catch-up ({}) ended early", name, why);
               } catch (InvalidConfigException | RuntimeException e) {
-                LOG.error("channel {}: catch-up to epoch {} failed", name, epoch, e);
+                LOG.error("channel {}: catch-up ({}) failed", name, why, e);
               }
               started.ifPresent(catchUp -> resumeAfterCatchUp(ledger, catchUp));
             });
   }
 
-  /** Stops the channel's replica for a catch-up, unless it reached the newer epoch meanwhile. */
+  /**
+   * Stops the channel's replica for a catch-up, unless it is no longer behind: it reached the newer
+   * epoch, or installed a view, meanwhile.
+   */
   private synchronized Optional<CatchUp> stopForCatchUp(ChannelLedger ledger)
       throws InvalidConfigException {
     ChannelRuntime runtime = channels.get(ledger.name());
     if (runtime == null
         || runtime.ledger() != ledger
-        || runtime.newerEpochSeen().isEmpty()
+        || (runtime.newerEpochSeen().isEmpty() && !StalledViewChanges.changingViews(runtime))
         || catchingUp.containsKey(ledger.name())) {
       return Optional.empty();
     }
@@ -541,6 +555,9 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   @Override
   public synchronized void close() {
+    if (stalls != null) {
+      stalls.close();
+    }
     channels.values().forEach(ChannelRuntime::close);
     channels.clear();
     followers.values().forEach(FollowerChannel::close);

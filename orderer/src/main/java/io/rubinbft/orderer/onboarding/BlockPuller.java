@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.hyperledger.fabric.protos.common.Block;
@@ -101,11 +102,32 @@ public final class BlockPuller implements AutoCloseable {
    * a next block the sink refused: then {@link PullOutcome#PREFIX_REFUSED}.
    */
   public PullOutcome pullRange(long first, long last, BlockSink sink) throws InterruptedException {
+    return pull(first, last, sink, false);
+  }
+
+  /**
+   * As {@link #pullRange}, but only while a trusted source claims the next block: when none does
+   * (the sources that claimed more broke their claims, or no source claims more), {@link
+   * PullOutcome#UNCLAIMED}. For a target that claims alone set, which a liar may have set beyond
+   * the chain: the pull goes as far as correct sources serve blocks the sink keeps, and no further.
+   */
+  public PullOutcome pullWhileClaimed(long first, long last, BlockSink sink)
+      throws InterruptedException {
+    return pull(first, last, sink, true);
+  }
+
+  private PullOutcome pull(long first, long last, BlockSink sink, boolean whileClaimed)
+      throws InterruptedException {
     servedTheChain.clear();
     refusedTheChain.clear();
     long next = first;
     while (next <= last && !closed) {
-      next = pullFromOneSource(next, Optional.of(last), sink);
+      OptionalLong pulled = pullFromOneSource(next, Optional.of(last), sink, whileClaimed);
+      if (pulled.isEmpty()) {
+        stats.pullingFrom(Optional.empty());
+        return PullOutcome.UNCLAIMED;
+      }
+      next = pulled.getAsLong();
       if (!closed && refusals.refusedBy() > refusalThreshold()) {
         return PullOutcome.PREFIX_REFUSED;
       }
@@ -122,7 +144,7 @@ public final class BlockPuller implements AutoCloseable {
     long next = first;
     long reported = -1;
     while (!closed) {
-      next = pullFromOneSource(next, Optional.empty(), sink);
+      next = pullFromOneSource(next, Optional.empty(), sink, false).orElseThrow();
       if (!closed && refusals.refusedBy() > refusalThreshold() && reported != next) {
         reported = next;
         LOG.error(
@@ -183,19 +205,26 @@ public final class BlockPuller implements AutoCloseable {
   /**
    * Asks every source not left alone for its height, and the best of them for blocks from {@code
    * next} (to {@code last} or the height it claimed, whichever is lower; or on without end), and
-   * takes them until the source fails, has no more, or (following) another source is ahead.
+   * takes them until the source fails, has no more, or (following) another source is ahead. With
+   * {@code trustedOnly}, only a trusted source ahead is asked.
    *
-   * @return the first block still missing
+   * @return the first block still missing; empty when {@code trustedOnly} and no trusted source
+   *     claims block {@code next}
    */
-  private long pullFromOneSource(long next, Optional<Long> last, BlockSink sink)
+  private OptionalLong pullFromOneSource(
+      long next, Optional<Long> last, BlockSink sink, boolean trustedOnly)
       throws InterruptedException {
     sources.use(config.get());
     probe(sources.free());
-    Optional<SourcePool.Source> picked = sources.best(next, last.isEmpty());
+    Optional<SourcePool.Source> picked =
+        trustedOnly ? sources.bestTrusted(next) : sources.best(next, last.isEmpty());
     if (picked.isEmpty()) {
       stats.pullingFrom(Optional.empty());
+      if (trustedOnly) {
+        return OptionalLong.empty();
+      }
       waitForASource(next);
-      return next;
+      return OptionalLong.of(next);
     }
     SourcePool.Source source = picked.get();
     if (!stats.source().equals(Optional.of(source.endpoint()))) {
@@ -213,9 +242,9 @@ public final class BlockPuller implements AutoCloseable {
     try (BlockStream stream = BlockStream.open(source.channel(), request)) {
       current = stream;
       if (closed) {
-        return next;
+        return OptionalLong.of(next);
       }
-      return take(stream, source, next, stop, sink);
+      return OptionalLong.of(take(stream, source, next, stop, sink));
     } finally {
       current = null;
     }

@@ -3,26 +3,28 @@ package io.rubinbft.orderer.onboarding;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.channel.InvalidConfigException;
-import io.rubinbft.orderer.consensus.ConfigState;
-import java.util.Comparator;
-import java.util.List;
+import java.util.OptionalLong;
 import org.hyperledger.fabric.protos.common.Block;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Catching up across a reconfiguration: a consenter that learns it is behind one (frames of a newer
- * epoch reach it) cannot catch up by PBFT state transfer, whose certificates are of an epoch it
- * does not know. It pulls blocks from the channel's orderers instead, as a joining node does: every
- * block checked under the consenter set in force at it ({@link VerifyingAppender}) and appended to
- * the ledger, up to the newest config block the orderers report; then the caller starts the replica
- * of that config's epoch, or serves the channel as a follower if the node is no longer a consenter.
+ * epoch reach it, or its view change does not install) cannot catch up by PBFT state transfer,
+ * whose certificates are of an epoch it does not know. It pulls blocks from the channel's orderers
+ * instead, as a joining node does: every block checked under the consenter set in force at it
+ * ({@link VerifyingAppender}) and appended to the ledger, up to the newest config block the
+ * orderers report; then the caller starts the replica of that config's epoch, or serves the channel
+ * as a follower if the node is no longer a consenter.
  *
- * <p>Which config block is the newest: each orderer's newest block names its last config block;
- * with f the consenter set's fault bound, the (f+1)-th highest of those answers is one that at
- * least one correct orderer has, so up to f lying orderers can neither make this node wait for a
- * block that does not exist nor stop it short of the newest one the others agree on. A lie shows
- * later anyway: a pulled block that fails its check is discarded and its source distrusted.
+ * <p>Which config block is the newest: each orderer's newest block names its last config block, and
+ * the highest of those claims is the target. It may be that only one correct orderer holds it (the
+ * orderers that executed an epoch's last decision may be the very ones it removed, and up to f
+ * others may lie or stay silent), so no (f+1)-th answer is waited for. A claim is trusted only as
+ * far as it is served: blocks are pulled from the trusted source that claims the most ({@link
+ * BlockPuller#pullWhileClaimed}), a source whose block fails its check or that does not serve what
+ * it claimed is distrusted, and the pull ends once only distrusted sources claim more. So a liar
+ * claiming a config block that does not exist costs one try, and one claiming less costs nothing.
  *
  * <p>The ledger must not be written by anyone else meanwhile (the replica is stopped). {@link
  * #close} from another thread ends a catch-up in progress.
@@ -40,15 +42,29 @@ public final class CatchUp implements AutoCloseable {
    * @throws InvalidConfigException when the ledger's newest config block cannot be read
    */
   public CatchUp(PullContext context, ChannelLedger ledger) throws InvalidConfigException {
+    this(ledger, new VerifyingAppender(ledger, context.provider(), context.clock()), context);
+  }
+
+  private CatchUp(ChannelLedger ledger, VerifyingAppender appender, PullContext context) {
+    this(
+        ledger,
+        appender,
+        new BlockPuller(ledger.name(), () -> appender.inForce().orElseThrow(), context));
+  }
+
+  /**
+   * @param puller pulls from the orderers of the config {@code appender} holds in force
+   */
+  CatchUp(ChannelLedger ledger, VerifyingAppender appender, BlockPuller puller) {
     this.ledger = ledger;
-    this.appender = new VerifyingAppender(ledger, context.provider(), context.clock());
-    this.puller = new BlockPuller(ledger.name(), () -> appender.inForce().orElseThrow(), context);
+    this.appender = appender;
+    this.puller = puller;
   }
 
   /**
    * Pulls, checks and appends blocks until the ledger holds the newest config block the channel's
-   * orderers report (blocks after it are left to the replica of its epoch). Returns at once when
-   * the ledger holds it already.
+   * orderers claim (blocks after it are left to the replica of its epoch), or no trusted source
+   * claims more. Returns at once when the ledger holds it already.
    *
    * @return the number of the newest config block in the ledger afterwards
    * @throws InterruptedException when interrupted or {@linkplain #close closed} first
@@ -56,7 +72,7 @@ public final class CatchUp implements AutoCloseable {
    *     node's chain is not the channel's (a broken invariant: consensus wrote it)
    */
   public long toNewestConfigBlock() throws InterruptedException {
-    long target = reportedNewestConfigBlock();
+    long target = claimedNewestConfigBlock();
     long height = ledger.height();
     if (target >= height) {
       LOG.info(
@@ -64,8 +80,13 @@ public final class CatchUp implements AutoCloseable {
           ledger.name(),
           height,
           target);
-      switch (puller.pullRange(height, target, appender)) {
+      switch (puller.pullWhileClaimed(height, target, appender)) {
         case COMPLETE -> {}
+        case UNCLAIMED ->
+            LOG.warn(
+                "channel {}: stopped at block {}: no trusted orderer claims more",
+                ledger.name(),
+                ledger.height());
         case CLOSED ->
             throw new InterruptedException("catch-up of channel " + ledger.name() + " was closed");
         case PREFIX_REFUSED ->
@@ -91,23 +112,14 @@ public final class CatchUp implements AutoCloseable {
     puller.close();
   }
 
-  /**
-   * The (f+1)-th highest last config index the orderers' newest blocks name; with fewer answers,
-   * the lowest; with none, the ledger's own.
-   */
-  private long reportedNewestConfigBlock() throws InterruptedException {
-    ConfigState inForce = appender.inForce().orElseThrow();
-    int f = inForce.config().consenters().quorums().f();
-    List<Long> reported =
-        puller.newestBlocks().stream()
-            .map(CatchUp::lastConfigIndex)
-            .sorted(Comparator.reverseOrder())
-            .toList();
-    if (reported.isEmpty()) {
+  /** The highest last config index the orderers' newest blocks name; none told, the ledger's. */
+  private long claimedNewestConfigBlock() throws InterruptedException {
+    long own = appender.inForce().orElseThrow().config().blockNumber();
+    OptionalLong claimed = puller.newestBlocks().stream().mapToLong(CatchUp::lastConfigIndex).max();
+    if (claimed.isEmpty()) {
       LOG.warn("channel {}: no orderer told its newest block", ledger.name());
-      return inForce.config().blockNumber();
     }
-    return reported.get(Math.min(f, reported.size() - 1));
+    return Math.max(own, claimed.orElse(own));
   }
 
   private static long lastConfigIndex(Block newest) {

@@ -1,10 +1,16 @@
 package io.rubinbft.orderer.onboarding;
 
-/** How a {@link BlockPuller#pullRange} ended. */
+/** How a {@link BlockPuller#pullRange} or {@link BlockPuller#pullWhileClaimed} ended. */
 public enum PullOutcome {
 
   /** The sink kept every block of the range. */
   COMPLETE,
+
+  /**
+   * No trusted source claims the next block of the range ({@link BlockPuller#pullWhileClaimed}):
+   * only sources that broke a claim, or none, claim more.
+   */
+  UNCLAIMED,
 
   /** The puller was closed first. */
   CLOSED,

@@ -21,7 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The orderers blocks are pulled from: the Deliver endpoints of the config in force, over TLS with
+ * The orderers blocks are pulled from: the Deliver endpoints of the config in force and of every
+ * config used before it (an orderer a config removed keeps serving its ledger, as Fabric's
+ * followers do, and may be the only correct one holding the blocks that removed it), over TLS with
  * the server certificate checked against the TLS CAs of the consenters' organizations and this
  * node's own TLS certificate as the client's. For each source the pool keeps the height it claimed
  * at the last probe and whether it is trusted ({@link SourceChoice} picks by those). One that
@@ -32,6 +34,9 @@ import org.slf4j.LoggerFactory;
 final class SourcePool implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(SourcePool.class);
+
+  /** Endpoints kept across configs at most: a config names a few, history adds the removed. */
+  private static final int MAX_SOURCES = 64;
 
   /** One orderer to pull from. */
   static final class Source {
@@ -77,13 +82,19 @@ final class SourcePool implements AutoCloseable {
   }
 
   /**
-   * Takes the endpoints and TLS CAs of {@code config} unless they are those of its config block.
+   * Takes the endpoints and TLS CAs of {@code config}, keeping the endpoints of the configs before
+   * it, unless they are those of its config block.
    */
   synchronized void use(ConfigState config) {
     if (config.config().blockNumber() == configBlock || closed) {
       return;
     }
-    List<HostPort> endpoints = endpoints(config.config());
+    List<HostPort> endpoints = new ArrayList<>(endpoints(config.config()));
+    for (Source known : sources) {
+      if (!endpoints.contains(known.endpoint) && endpoints.size() < MAX_SOURCES) {
+        endpoints.add(known.endpoint);
+      }
+    }
     ChannelCredentials credentials = credentials(config);
     sources.forEach(source -> GrpcClients.close(source.channel));
     List<Source> fresh = new ArrayList<>();
@@ -105,12 +116,26 @@ final class SourcePool implements AutoCloseable {
    * take turns when they claim the same height. Empty when none qualifies.
    */
   synchronized Optional<Source> best(long next, boolean openEnded) {
+    return best(next, openEnded, false);
+  }
+
+  /**
+   * The trusted source to ask for blocks from {@code next} on: one that claims more; empty when
+   * only distrusted sources, or none, do.
+   */
+  synchronized Optional<Source> bestTrusted(long next) {
+    return best(next, false, true);
+  }
+
+  private Optional<Source> best(long next, boolean openEnded, boolean trustedOnly) {
     long now = System.nanoTime();
     List<SourceChoice.Candidate> candidates = new ArrayList<>(sources.size());
     for (Source source : sources) {
       candidates.add(
           new SourceChoice.Candidate(
-              source.freeAtNanos - now <= 0 && source.claimedHeight >= 0,
+              source.freeAtNanos - now <= 0
+                  && source.claimedHeight >= 0
+                  && !(trustedOnly && source.distrusted),
               source.claimedHeight,
               !source.distrusted));
     }

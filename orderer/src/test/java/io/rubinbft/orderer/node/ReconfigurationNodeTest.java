@@ -150,6 +150,74 @@ class ReconfigurationNodeTest {
   }
 
   /**
+   * bft-core README's "Stalled behind an epoch end" on a running cluster: node 3 is down while the
+   * others remove node 2 (4 -> 3 consenters), so the only correct orderers holding that epoch end
+   * are the members that stay (0 and 1), which then go down too, and node 2, which now follows the
+   * channel and runs no replica. Node 3 comes back in the old epoch; no member of the new epoch
+   * sends it a frame, and it cannot form a view-change quorum of the old one. Once its view change
+   * has not installed for the view-change timeout, it pulls the blocks from the orderers of its
+   * config (the removed node 2 answers, 0 and 1 are silent) up to the config block, each checked,
+   * and starts the new epoch's replica. When 0 and 1 come back, the new epoch orders.
+   */
+  @Test
+  void aMemberStalledBehindAnEpochEndOnlyARemovedNodeExecutedPullsItWhenItsViewChangeTimesOut()
+      throws Exception {
+    cluster = LocalCluster.generate(dir, 4);
+    cluster.startAndJoin();
+    Set<Integer> members = new HashSet<>(List.of(0, 1, 2, 3));
+    submit(members, 10, -1);
+    ordered += 10;
+    LocalCluster.awaitTransactions(ordered, nodes(members));
+
+    cluster.stop(3);
+    long removed = cluster.network.nodes().get(2).id();
+    long removal = reconfigure(Set.of(0, 1, 2), without(removed), 2);
+    assertEpochs(Set.of(0, 1), removal);
+    assertFollower(2);
+    cluster.stop(0);
+    cluster.stop(1);
+
+    cluster.restart(3);
+    // A request makes the old epoch's replica suspect its primary (down) and change views.
+    Envelope tx =
+        new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC())
+            .transaction(LocalCluster.CHANNEL, new byte[100])
+            .envelope();
+    assertThat(broadcast(cluster.nodes.get(3), tx).getStatus()).isEqualTo(Status.SUCCESS);
+    await(
+        () -> runtimeIn(3, removal),
+        "node 3 pulled the epoch end from the removed node and runs epoch " + removal);
+
+    cluster.restart(0);
+    cluster.restart(1);
+    Set<Integer> kept = Set.of(0, 1, 3);
+    for (int member : kept) {
+      await(() -> runtimeIn(member, removal), "node " + member + " runs epoch " + removal);
+    }
+    cluster.submit(
+        new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC()), 20, nodes(kept));
+    for (int member : kept) {
+      await(
+          () ->
+              LocalCluster.ledger(cluster.nodes.get(member)).height()
+                  == LocalCluster.ledger(cluster.nodes.get(0)).height(),
+          "node " + member + " holds every block node 0 holds");
+    }
+    assertLedgers(kept);
+  }
+
+  private boolean runtimeIn(int node, long epoch) {
+    return cluster
+        .nodes
+        .get(node)
+        .channels()
+        .runtime(LocalCluster.CHANNEL)
+        .flatMap(ChannelRuntime::host)
+        .map(h -> h.member() && h.epoch().epoch() == epoch)
+        .orElse(false);
+  }
+
+  /**
    * Sends the consenter change through {@code osnadmin channel update} to a member while a load
    * runs, and waits until the members that stay ordered it.
    *
