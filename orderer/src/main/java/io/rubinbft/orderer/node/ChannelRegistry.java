@@ -388,10 +388,12 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   /**
    * A consenter that may be behind a reconfiguration ({@code why}: its peers run a newer epoch, or
-   * its view change stalls) and still is after {@code grace} stops its replica, pulls the blocks up
-   * to the newest config block the orderers claim ({@link CatchUp}), and serves the channel again
-   * in that config's epoch, or follows it when no longer a consenter; with nothing newer to pull,
-   * it resumes its replica where it was.
+   * its view change stalls) and still is after {@code grace} asks the channel's orderers for their
+   * newest config block. When one claims a config block its ledger lacks, it stops its replica,
+   * pulls the blocks up to the newest config block the orderers claim ({@link CatchUp}), and serves
+   * the channel again in that config's epoch, or follows it when no longer a consenter. Without
+   * such a claim the replica keeps running untouched (a view change stalled by missing peers, not
+   * by an epoch end, keeps its request pool and its place in the view change).
    */
   private void catchUpLater(ChannelLedger ledger, String why, Duration grace) {
     String name = ledger.name();
@@ -402,6 +404,15 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
               Optional<CatchUp> started = Optional.empty();
               try {
                 Thread.sleep(grace);
+                if (!newerConfigClaimed(ledger)) {
+                  LOG.info(
+                      "channel {}: {}, but no orderer claims a config block newer than block {}:"
+                          + " not catching up",
+                      name,
+                      why,
+                      ledger.height() - 1);
+                  return;
+                }
                 started = stopForCatchUp(ledger);
                 if (started.isPresent()) {
                   LOG.info("channel {}: catching up by pulling blocks: {}", name, why);
@@ -415,6 +426,14 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
               }
               started.ifPresent(catchUp -> resumeAfterCatchUp(ledger, catchUp));
             });
+  }
+
+  /** Whether one of the channel's orderers claims a config block {@code ledger} lacks. */
+  private boolean newerConfigClaimed(ChannelLedger ledger)
+      throws InvalidConfigException, InterruptedException {
+    try (CatchUp probe = new CatchUp(node.pullContext(), ledger)) {
+      return probe.newerConfigClaimed();
+    }
   }
 
   /**

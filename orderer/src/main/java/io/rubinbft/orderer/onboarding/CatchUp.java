@@ -101,6 +101,18 @@ public final class CatchUp implements AutoCloseable {
     return appender.inForce().orElseThrow().config().blockNumber();
   }
 
+  /**
+   * Whether an orderer claims a config block the ledger does not hold yet: asks the orderers for
+   * their newest blocks and pulls nothing, so the ledger's writer may keep running meanwhile. A
+   * liar may make this true (the pull then costs it one try); without such a claim a catch-up would
+   * pull nothing.
+   *
+   * @throws InterruptedException when interrupted or {@linkplain #close closed} first
+   */
+  public boolean newerConfigClaimed() throws InterruptedException {
+    return claimedNewestConfigBlock() >= ledger.height();
+  }
+
   /** What pulling has done so far, for the metrics. */
   public PullStats pullStats() {
     return puller.stats();

@@ -107,10 +107,46 @@ class CatchUpTest {
   }
 
   /**
+   * The probe before stopping a replica: a newer config block claimed by one orderer is seen; with
+   * the ledger holding the newest config block every orderer claims, it is not. Neither pulls.
+   */
+  @Test
+  void theProbeSeesANewerConfigBlockOneOrdererClaimsAndPullsNothing() throws Exception {
+    ScriptedDeliver honest = serving(CHAIN);
+    ScriptedDeliver atOlderConfig = serving(CHAIN.subList(0, 7));
+
+    try (BlockStore store = FixturePulling.store(dir)) {
+      ChannelLedger ledger = ledgerWithFirstBlocks(store, 7);
+      assertThat(newerConfigClaimed(ledger, List.of(endpoint(honest), endpoint(atOlderConfig))))
+          .isTrue();
+      assertThat(newerConfigClaimed(ledger, List.of(endpoint(atOlderConfig)))).isFalse();
+
+      assertThat(ledger.height()).isEqualTo(7);
+      assertThat(honest.probes()).isPositive();
+      assertThat(honest.requests()).isZero();
+      assertThat(atOlderConfig.requests()).isZero();
+    }
+  }
+
+  private static boolean newerConfigClaimed(ChannelLedger ledger, List<String> endpoints)
+      throws Exception {
+    try (CatchUp catchUp = catchUpFrom(ledger, endpoints)) {
+      return catchUp.newerConfigClaimed();
+    }
+  }
+
+  /**
    * Catches {@code ledger} up from the orderers at {@code endpoints}; returns the newest config
    * block it holds.
    */
   private static long catchUp(ChannelLedger ledger, List<String> endpoints) throws Exception {
+    try (CatchUp catchUp = catchUpFrom(ledger, endpoints)) {
+      return catchUp.toNewestConfigBlock();
+    }
+  }
+
+  private static CatchUp catchUpFrom(ChannelLedger ledger, List<String> endpoints)
+      throws Exception {
     VerifyingAppender appender =
         new VerifyingAppender(ledger, FixturePulling.CRYPTO, Clock.systemUTC());
     BlockPuller puller =
@@ -118,9 +154,7 @@ class CatchUpTest {
             FixturePulling.CHANNEL,
             () -> FixturePulling.configWithEndpoints(endpoints),
             FixturePulling.context(FixturePulling.quickLimits()));
-    try (CatchUp catchUp = new CatchUp(ledger, appender, puller)) {
-      return catchUp.toNewestConfigBlock();
-    }
+    return new CatchUp(ledger, appender, puller);
   }
 
   private static ChannelLedger ledgerWithFirstBlocks(BlockStore store, int count) throws Exception {
