@@ -39,14 +39,15 @@ public final class ClusterNetwork implements AutoCloseable {
   private static final int SEND_REQUESTS = 1 << 16;
   private static final int QUEUED_PER_PEER = 4096;
   private static final int MESSAGES_PER_POLL = 256;
-  // The selector is the network thread's alone: it publishes a copy of its counters this often.
-  private static final long TRAFFIC_MILLIS = 200;
 
   /**
-   * Longest wait in one select when nothing arrives: senders wake the thread at once, so this only
-   * paces reconnect attempts to peers that are down (their back-off is 500 ms).
+   * The selector is the network thread's alone: it publishes a copy of its counters at most this
+   * long after they change (and not again while nothing happens).
    */
-  private static final long IDLE_SELECT_MILLIS = 100;
+  private static final long TRAFFIC_MILLIS = 200;
+
+  /** A due time that never comes: the network thread then waits in select with no timeout. */
+  private static final long NEVER = Long.MAX_VALUE;
 
   /** What other threads ask of the network thread. */
   private sealed interface Request {
@@ -73,6 +74,7 @@ public final class ClusterNetwork implements AutoCloseable {
   private volatile Set<InetSocketAddress> connectedAddresses = Set.of();
   private volatile NetworkTraffic traffic;
   private long nextTrafficMillis;
+  private boolean trafficChangedSincePublished;
   private volatile String failure;
   private volatile boolean running = true;
   private final Thread thread;
@@ -159,13 +161,16 @@ public final class ClusterNetwork implements AutoCloseable {
 
   /**
    * The peers this node's outbound connections are open to, as of at most {@value #TRAFFIC_MILLIS}
-   * ms ago: the addresses {@link #send} was given.
+   * ms after their last change: the addresses {@link #send} was given.
    */
   public Set<InetSocketAddress> connectedAddresses() {
     return connectedAddresses;
   }
 
-  /** rdma-net's counters as of at most {@value #TRAFFIC_MILLIS} ms ago; empty before the first. */
+  /**
+   * rdma-net's counters as of at most {@value #TRAFFIC_MILLIS} ms after their last change; empty
+   * before the first.
+   */
   public Optional<NetworkTraffic> traffic() {
     return Optional.ofNullable(traffic);
   }
@@ -181,6 +186,12 @@ public final class ClusterNetwork implements AutoCloseable {
     }
   }
 
+  /**
+   * The network thread's loop. Its wait in select ends on I/O, on the next periodic duty (a
+   * reconnect's back-off ending, a traffic copy due), or on {@link Selector#wakeup}, which every
+   * thread that queues a request calls after queuing it; the queue is drained after every select,
+   * so a request queued while the thread waits or works is handled in the next turn.
+   */
   private void run() {
     boolean stoppedCleanly = false;
     try (selector) {
@@ -191,13 +202,9 @@ public final class ClusterNetwork implements AutoCloseable {
           connectIfNeeded(link, now);
           sent.addAndGet(link.flush());
         }
-        selector.select(this::onReady, requests.isEmpty() ? IDLE_SELECT_MILLIS : 0);
+        selectUntil(nextDutyMillis());
         connectedPeers = countOpenLinks();
-        if (now >= nextTrafficMillis) {
-          traffic = new NetworkTraffic(selector.stats(), links.keySet());
-          connectedAddresses = openLinkAddresses();
-          nextTrafficMillis = now + TRAFFIC_MILLIS;
-        }
+        publishTrafficIfDue(System.currentTimeMillis());
       }
       stoppedCleanly = true;
     } catch (IOException | RuntimeException e) {
@@ -211,6 +218,40 @@ public final class ClusterNetwork implements AutoCloseable {
       connectedAddresses = Set.of();
       server.close();
     }
+  }
+
+  /** When the loop must turn again though no I/O comes and no request is queued. */
+  private long nextDutyMillis() {
+    long due = trafficChangedSincePublished ? nextTrafficMillis : NEVER;
+    for (PeerLink link : links.values()) {
+      due = Math.min(due, link.reconnectDueMillis());
+    }
+    return due;
+  }
+
+  /** One select that waits until {@code dueMillis} at the latest (no wait once it has passed). */
+  private void selectUntil(long dueMillis) throws IOException {
+    if (dueMillis == NEVER) {
+      selector.select(this::onReady);
+    } else {
+      selector.select(this::onReady, dueMillis - System.currentTimeMillis());
+    }
+  }
+
+  /**
+   * Publishes a copy of the counters and open links when the last is {@value #TRAFFIC_MILLIS} ms
+   * old; a turn before that leaves one due, so the last change is published even if nothing else
+   * happens, and an idle network publishes nothing.
+   */
+  private void publishTrafficIfDue(long now) {
+    if (now < nextTrafficMillis) {
+      trafficChangedSincePublished = true;
+      return;
+    }
+    traffic = new NetworkTraffic(selector.stats(), links.keySet());
+    connectedAddresses = openLinkAddresses();
+    nextTrafficMillis = now + TRAFFIC_MILLIS;
+    trafficChangedSincePublished = false;
   }
 
   private int countOpenLinks() {

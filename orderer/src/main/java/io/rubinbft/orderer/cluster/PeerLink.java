@@ -47,8 +47,17 @@ final class PeerLink {
 
   /** Whether a new connection should be started now (none open, and the back-off has passed). */
   boolean needsConnect(long nowMillis) {
+    return nowMillis >= reconnectDueMillis();
+  }
+
+  /**
+   * When the next connection should be started: the end of the back-off while no connection is open
+   * or opening, {@link Long#MAX_VALUE} while one is (its failure is an I/O event, which ends the
+   * network thread's wait by itself).
+   */
+  long reconnectDueMillis() {
     boolean usable = channel != null && channel.state() != ChannelState.CLOSED;
-    return !usable && nowMillis >= nextConnectMillis;
+    return usable ? Long.MAX_VALUE : nextConnectMillis;
   }
 
   void connected(Channel newChannel, long nowMillis) {

@@ -8,12 +8,16 @@ import io.rubinbft.net.PeerAuthenticator;
 import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.tls.Pem;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -101,29 +105,113 @@ class ClusterNetworkTest {
     }
   }
 
+  /**
+   * The network thread waits in select with no timeout when it has nothing to do, so a frame that
+   * another thread queues is sent only because the queuing wakes it: without that wake-up it would
+   * never go. A seeded schedule sends some frames right after the previous one arrived (while the
+   * thread is still busy or just about to wait) and some after a pause longer than its last timed
+   * duty (publishing the traffic copy), when it waits with no timeout. The 10 s bound per frame is
+   * a liveness guard, not a speed check.
+   */
+  @Test
+  void framesQueuedFromAnotherThreadWakeTheWaitingNetworkThread() throws Exception {
+    long seed = Long.getLong("cluster.seed", System.nanoTime());
+    System.out.println("framesQueuedFromAnotherThreadWakeTheWaitingNetworkThread seed=" + seed);
+    Random random = new Random(seed);
+    start(2, "fixture");
+
+    for (int round = 0; round < 200; round++) {
+      pause(random);
+      nodes.get(0).send(nodes.get(1).localAddress(), "fixture", round, bytes("round " + round));
+      Received received = inboxes.get(1).poll(10, TimeUnit.SECONDS);
+
+      assertThat(received).as("round %d of seed %d: a lost wake-up", round, seed).isNotNull();
+      assertThat(received.epoch()).as("seed %d", seed).isEqualTo(round);
+    }
+  }
+
+  /** Nothing, a spin of up to 50 us, a sleep of up to 2 ms, or (one in 20) 250 to 400 ms. */
+  private static void pause(Random random) throws InterruptedException {
+    switch (random.nextInt(20)) {
+      case 0 -> Thread.sleep(250 + random.nextInt(150));
+      case 1, 2, 3, 4, 5, 6 -> Thread.sleep(Duration.ofNanos(random.nextInt(2_000_000)));
+      case 7, 8, 9, 10, 11, 12 -> {
+        long until = System.nanoTime() + random.nextInt(50_000);
+        while (System.nanoTime() - until < 0) {
+          Thread.onSpinWait();
+        }
+      }
+      default -> {}
+    }
+  }
+
+  /**
+   * A peer that is down refuses the connection; nothing but the reconnect back-off's end wakes the
+   * network thread to dial again, and the queued frame goes when the peer is up.
+   */
+  @Test
+  void aPeerThatComesUpLaterGetsTheFramesQueuedForIt() throws Exception {
+    InetSocketAddress later;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      later = new InetSocketAddress("127.0.0.1", free.getLocalPort());
+    }
+    start(1, "fixture");
+    nodes.get(0).send(later, "fixture", 0, bytes("queued while down"));
+    Thread.sleep(1_000);
+
+    startNode(2, "fixture", later);
+
+    Received received = inboxes.get(1).poll(10, TimeUnit.SECONDS);
+    assertThat(received).as("delivered after a reconnect").isNotNull();
+    assertThat(received.text()).isEqualTo("queued while down");
+  }
+
+  /**
+   * The counters and open links are published some time after they change; an idle network
+   * publishes nothing more, so the last change must not be left unpublished when traffic stops.
+   */
+  @Test
+  void theOpenLinksArePublishedAfterTheTrafficStops() throws Exception {
+    start(2, "fixture");
+    nodes.get(0).send(nodes.get(1).localAddress(), "fixture", 0, bytes("one"));
+    assertThat(inboxes.get(1).poll(10, TimeUnit.SECONDS)).isNotNull();
+
+    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (nodes.get(0).connectedAddresses().isEmpty() && System.nanoTime() - giveUp < 0) {
+      Thread.sleep(10);
+    }
+
+    assertThat(nodes.get(0).connectedAddresses()).containsExactly(nodes.get(1).localAddress());
+    assertThat(nodes.get(0).traffic()).isPresent();
+  }
+
   private void start(int count, String channel) throws Exception {
-    List<X509Certificate> consenters = new ArrayList<>();
-    for (int n = 1; n <= 4; n++) {
-      consenters.add(tlsCertificate(n));
-    }
     for (int n = 1; n <= count; n++) {
-      Path tls = FabricFixtures.orderer(n).resolve("tls");
-      Identity identity =
-          new Identity(tlsCertificate(n), Pem.privateKey(tls.resolve("server.key")));
-      ClusterNetwork node =
-          ClusterNetwork.start(
-              TcpTransport.open(),
-              ChannelConfig.defaults(identity),
-              new InetSocketAddress("127.0.0.1", 0),
-              PeerAuthenticator.pinned(consenters));
-      BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
-      node.register(
-          channel,
-          (peer, epoch, message) ->
-              inbox.add(new Received(peer, epoch, new String(message, StandardCharsets.UTF_8))));
-      nodes.add(node);
-      inboxes.add(inbox);
+      startNode(n, channel, new InetSocketAddress("127.0.0.1", 0));
     }
+  }
+
+  /** Starts fixture orderer {@code n} at {@code listen}, its inbox next in {@link #inboxes}. */
+  private void startNode(int n, String channel, InetSocketAddress listen) throws Exception {
+    List<X509Certificate> consenters = new ArrayList<>();
+    for (int orderer = 1; orderer <= 4; orderer++) {
+      consenters.add(tlsCertificate(orderer));
+    }
+    Path tls = FabricFixtures.orderer(n).resolve("tls");
+    Identity identity = new Identity(tlsCertificate(n), Pem.privateKey(tls.resolve("server.key")));
+    ClusterNetwork node =
+        ClusterNetwork.start(
+            TcpTransport.open(),
+            ChannelConfig.defaults(identity),
+            listen,
+            PeerAuthenticator.pinned(consenters));
+    BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
+    node.register(
+        channel,
+        (peer, epoch, message) ->
+            inbox.add(new Received(peer, epoch, new String(message, StandardCharsets.UTF_8))));
+    nodes.add(node);
+    inboxes.add(inbox);
   }
 
   private static X509Certificate tlsCertificate(int orderer) {

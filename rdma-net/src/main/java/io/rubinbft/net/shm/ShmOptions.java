@@ -51,4 +51,9 @@ public record ShmOptions(
   public ShmOptions withReceiverNotReadyRetries(int retries) {
     return new ShmOptions(root, retries, livenessCheckInterval, listenBacklog);
   }
+
+  /** The same options with another interval between liveness probes of the peers' processes. */
+  public ShmOptions withLivenessCheckInterval(Duration interval) {
+    return new ShmOptions(root, receiverNotReadyRetries, interval, listenBacklog);
+  }
 }

@@ -2,15 +2,12 @@ package io.rubinbft.net.shm;
 
 import io.rubinbft.net.Channel;
 import io.rubinbft.net.ChannelConfig;
-import io.rubinbft.net.ChannelState;
 import io.rubinbft.net.Identity;
 import io.rubinbft.net.Interest;
-import io.rubinbft.net.PeerAuthenticator;
-import io.rubinbft.net.Pump;
+import io.rubinbft.net.OpenChannel;
 import io.rubinbft.net.Received;
 import io.rubinbft.net.Selector;
 import io.rubinbft.net.SendResult;
-import io.rubinbft.net.ServerChannel;
 import io.rubinbft.net.TestIdentities;
 import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.net.transport.Transport;
@@ -18,13 +15,9 @@ import io.rubinbft.net.verbs.provider.VerbsTransport;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The orderer's network at light load: two selectors, each on its own thread waiting in {@code
- * select(…, 100 ms)} as the cluster network does, exchange a 1 KB message and its echo every 5 ms,
- * so every message arrives after a quiet spell. Prints the round trip's percentiles and the CPU
+ * select} with no timeout as the cluster network does, exchange a 1 KB message and its echo every 5
+ * ms, so every message arrives after a quiet spell. Prints the round trip's percentiles and the CPU
  * both selector threads spent, for tcp and for shm with the longest parks the orderer and rdma-net
  * use (1 ms and 100 µs: with the doorbell the poller sleeps instead, so they barely matter).
  * Asserts nothing:
@@ -54,7 +47,6 @@ class QuietSpellLatencyBenchmark {
   private static final int ROUND_TRIPS = 400;
   private static final int WARM_UP = 100;
   private static final long GAP_MILLIS = 5;
-  private static final long SELECT_MILLIS = 100;
   private static final int SIZE = 1024;
 
   @TempDir Path root;
@@ -84,15 +76,15 @@ class QuietSpellLatencyBenchmark {
     Identity clientIdentity = TestIdentities.create("replica-1");
     try (Selector server = Selector.open(transports.open(), config(serverIdentity));
         Selector client = Selector.open(transports.open(), config(clientIdentity))) {
-      Channel[] pair = connect(server, client, serverIdentity, clientIdentity);
+      OpenChannel pair = connect(server, client, serverIdentity, clientIdentity);
       AtomicBoolean running = new AtomicBoolean(true);
       CompletableFuture<Long> serverCpu = new CompletableFuture<>();
-      Thread.ofPlatform().daemon().start(() -> echo(server, pair[1], running, serverCpu));
+      Thread.ofPlatform().daemon().start(() -> echo(server, pair.serverSide(), running, serverCpu));
       ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-      roundTrips(client, pair[0], WARM_UP);
+      roundTrips(client, pair.clientSide(), WARM_UP);
       long cpuBefore = threads.getCurrentThreadCpuTime();
       long start = System.nanoTime();
-      long[] rtt = roundTrips(client, pair[0], ROUND_TRIPS);
+      long[] rtt = roundTrips(client, pair.clientSide(), ROUND_TRIPS);
       long clientCpu = threads.getCurrentThreadCpuTime() - cpuBefore;
       long elapsed = System.nanoTime() - start;
       running.set(false);
@@ -114,33 +106,13 @@ class QuietSpellLatencyBenchmark {
     return new ChannelConfig(identity, 8, 8, 16 * 1024, 1 << 20, 16);
   }
 
-  private static Channel[] connect(
+  private static OpenChannel connect(
       Selector server, Selector client, Identity serverIdentity, Identity clientIdentity)
       throws IOException {
-    ServerChannel listener =
-        server.listen(
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            PeerAuthenticator.pinned(List.of(clientIdentity.certificate())));
-    listener.key().addInterest(Interest.ACCEPT);
-    List<Channel> accepted = new ArrayList<>();
-    Pump pump =
-        new Pump(
-            key -> {
-              if (key.isReady(Interest.ACCEPT)) {
-                key.serverChannel().accept().ifPresent(accepted::add);
-              }
-            },
-            server,
-            client);
-    Channel channel =
-        client.connect(
-            listener.localAddress(),
-            PeerAuthenticator.pinned(List.of(serverIdentity.certificate())));
-    pump.until("accepted", () -> !accepted.isEmpty());
-    pump.until("client open", () -> channel.state() == ChannelState.OPEN);
-    channel.key().addInterest(Interest.RECEIVE);
-    accepted.getFirst().key().addInterest(Interest.RECEIVE);
-    return new Channel[] {channel, accepted.getFirst()};
+    OpenChannel channel = OpenChannel.open(server, serverIdentity, client, clientIdentity);
+    channel.clientSide().key().addInterest(Interest.RECEIVE);
+    channel.serverSide().key().addInterest(Interest.RECEIVE);
+    return channel;
   }
 
   /** The server's thread: echoes every message; reports its CPU time when told to stop. */
@@ -152,7 +124,7 @@ class QuietSpellLatencyBenchmark {
       long cpuBefore = 0;
       int echoed = 0;
       while (running.get()) {
-        server.select(key -> key.channel().poll(received, Integer.MAX_VALUE), SELECT_MILLIS);
+        server.select(key -> key.channel().poll(received, Integer.MAX_VALUE));
         for (; echoed < received.count(); echoed++) {
           byte[] message = received.messages.get(echoed);
           if (channel.offer(new UnsafeBuffer(message), 0, message.length) != SendResult.SENT) {
@@ -183,7 +155,7 @@ class QuietSpellLatencyBenchmark {
       }
       client.flush();
       while (received.count() <= i) {
-        client.select(key -> key.channel().poll(received, Integer.MAX_VALUE), SELECT_MILLIS);
+        client.select(key -> key.channel().poll(received, Integer.MAX_VALUE));
       }
       rtt[i] = System.nanoTime() - start;
     }

@@ -55,13 +55,7 @@ class ShmDoorbellRacePropertyTest {
     Random random = new Random(seed);
     long[] pingGaps = gaps(random, rounds);
     long[] pongGaps = gaps(random, rounds);
-    ShmOptions defaults = ShmOptions.defaults(root);
-    ShmOptions options =
-        new ShmOptions(
-            root,
-            defaults.receiverNotReadyRetries(),
-            Duration.ofHours(1),
-            defaults.listenBacklog());
+    ShmOptions options = ShmOptions.defaults(root).withLivenessCheckInterval(Duration.ofHours(1));
     try (ConnectedPair c = ConnectedPair.open(options, DEPTH, SLOT)) {
       AtomicLong pings = new AtomicLong();
       AtomicLong pongs = new AtomicLong();

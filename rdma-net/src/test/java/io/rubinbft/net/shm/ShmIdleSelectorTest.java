@@ -7,8 +7,8 @@ import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.ChannelState;
 import io.rubinbft.net.Identity;
 import io.rubinbft.net.Interest;
+import io.rubinbft.net.OpenChannel;
 import io.rubinbft.net.PeerAuthenticator;
-import io.rubinbft.net.Pump;
 import io.rubinbft.net.Received;
 import io.rubinbft.net.Selector;
 import io.rubinbft.net.SendResult;
@@ -18,8 +18,6 @@ import io.rubinbft.net.verbs.provider.VerbsTransport;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +44,10 @@ class ShmIdleSelectorTest {
 
   private static final long TEN_MINUTES_MILLIS = 600_000;
 
-  /** The orderer's cluster network waits this long in one select when idle. */
+  /**
+   * How long each select of the measuring loop waits at most, so that the loop can end: the timeout
+   * the orderer's cluster network used before it waited with none.
+   */
   private static final long IDLE_SELECT_MILLIS = 100;
 
   private static final long IDLE_MEASURE_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -72,38 +73,14 @@ class ShmIdleSelectorTest {
     Identity clientIdentity = TestIdentities.create("replica-1");
     server = selector(serverIdentity);
     client = selector(clientIdentity);
-    listener =
-        server.listen(
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            PeerAuthenticator.pinned(List.of(clientIdentity.certificate())));
-    listener.key().addInterest(Interest.ACCEPT);
-    List<Channel> accepted = new ArrayList<>();
-    Pump pump =
-        new Pump(
-            key -> {
-              if (key.isReady(Interest.ACCEPT)) {
-                key.serverChannel().accept().ifPresent(accepted::add);
-              }
-            },
-            server,
-            client);
-    clientSide =
-        client.connect(
-            listener.localAddress(),
-            PeerAuthenticator.pinned(List.of(serverIdentity.certificate())));
-    pump.until("accepted", () -> !accepted.isEmpty());
-    pump.until("client open", () -> clientSide.state() == ChannelState.OPEN);
-    serverSide = accepted.getFirst();
+    OpenChannel channel = OpenChannel.open(server, serverIdentity, client, clientIdentity);
+    listener = channel.listener();
+    clientSide = channel.clientSide();
+    serverSide = channel.serverSide();
   }
 
   private Selector selector(Identity identity) throws IOException {
-    ShmOptions defaults = ShmOptions.defaults(root);
-    ShmOptions options =
-        new ShmOptions(
-            root,
-            defaults.receiverNotReadyRetries(),
-            Duration.ofHours(1),
-            defaults.listenBacklog());
+    ShmOptions options = ShmOptions.defaults(root).withLivenessCheckInterval(Duration.ofHours(1));
     return Selector.open(
         VerbsTransport.open(ShmVerbsDevice.open(options), 4096, 256),
         new ChannelConfig(identity, 8, 8, 16 * 1024, 1 << 20, 16));

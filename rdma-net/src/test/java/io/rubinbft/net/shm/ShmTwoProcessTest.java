@@ -45,14 +45,8 @@ class ShmTwoProcessTest {
   }
 
   private Endpoint endpoint(Duration livenessInterval) throws VerbsException {
-    ShmOptions defaults = ShmOptions.defaults(root);
     ShmVerbsDevice device =
-        ShmVerbsDevice.open(
-            new ShmOptions(
-                root,
-                defaults.receiverNotReadyRetries(),
-                livenessInterval,
-                defaults.listenBacklog()));
+        ShmVerbsDevice.open(ShmOptions.defaults(root).withLivenessCheckInterval(livenessInterval));
     devices.add(device);
     return new Endpoint(device, ShmEchoPeer.DEPTH, ShmEchoPeer.DEPTH, 0, 1 << 20);
   }
