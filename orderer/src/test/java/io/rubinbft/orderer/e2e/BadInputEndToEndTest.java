@@ -394,6 +394,9 @@ class BadInputEndToEndTest {
                 spec, client, grpc.channels(), ByteString.EMPTY, block -> Optional.empty())
             .run();
     assertThat(report.passed()).as(report.format()).isTrue();
+    assertThat(report.delivery().acceptedTxIds())
+        .as("no quorum of orderers answered SUCCESS to the marker: %s", report.format())
+        .isNotEmpty();
     return report.delivery().acceptedTxIds().iterator().next();
   }
 
