@@ -54,8 +54,8 @@ public final class TransactionFloorRun {
     double verify = crypto.verifyMicros();
     double validate = crypto.validateMicros(CHANNEL);
     double blockSign = crypto.blockSignMicros();
-    double bareSign = crypto.signPayloadMicros();
     provider.installFirst();
+    double bareSign = crypto.signPayloadMicros();
     double sign =
         crypto.buildAndSignMicros(factory, CHANNEL, TransactionFloorBenchmark.PAYLOAD_BYTES);
 
@@ -76,6 +76,9 @@ public final class TransactionFloorRun {
         provider.name(),
         loadBefore,
         JavaProcess.loadAverages());
+    System.out.printf(
+        "bare ECDSA P-256 over an envelope's payload: sign %.1f us, verify %.1f us (thread CPU)%n",
+        bareSign, verify);
     new FloorReport(
             sign, verify, validate, blockSign, broadcast, deliver, ORDERERS, QUORUM, BUDGET_MICROS)
         .print(System.out, CORES_MICROS);
