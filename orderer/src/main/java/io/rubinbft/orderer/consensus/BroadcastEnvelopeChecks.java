@@ -23,7 +23,7 @@ public final class BroadcastEnvelopeChecks {
   public static EnvelopeValidator of(ChannelRules rules, Clock clock, VerifiedEnvelopes verified) {
     BroadcastValidator validator = new BroadcastValidator(id -> Optional.of(rules), clock);
     return envelope -> {
-      if (verified.contains(envelope.toByteArray())) {
+      if (verified.contains(envelope)) {
         return Optional.empty();
       }
       try {
