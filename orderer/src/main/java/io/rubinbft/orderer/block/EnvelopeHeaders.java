@@ -5,7 +5,6 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import java.util.List;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
-import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.HeaderType;
 import org.hyperledger.fabric.protos.common.Payload;
 
@@ -21,7 +20,7 @@ public final class EnvelopeHeaders {
   /** The channel header, or empty when {@code envelope} is not a well-formed envelope. */
   static Optional<ChannelHeader> channelHeader(ByteString envelope) {
     try {
-      Payload payload = Payload.parseFrom(Envelope.parseFrom(envelope).getPayload());
+      Payload payload = EnvelopeViews.payload(EnvelopeViews.envelope(envelope).getPayload());
       return Optional.of(ChannelHeader.parseFrom(payload.getHeader().getChannelHeader()));
     } catch (InvalidProtocolBufferException e) {
       // Envelope validation reports malformed envelopes; here they are simply not config ones.

@@ -2,12 +2,12 @@ package io.rubinbft.orderer.consensus;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.block.EnvelopeValidator;
+import io.rubinbft.orderer.block.EnvelopeViews;
 import io.rubinbft.orderer.validation.BroadcastResult;
 import io.rubinbft.orderer.validation.BroadcastValidator;
 import io.rubinbft.orderer.validation.ChannelRules;
 import java.time.Clock;
 import java.util.Optional;
-import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
  * The envelope half of a backup's proposal check: every proposed envelope must pass the same
@@ -23,11 +23,11 @@ public final class BroadcastEnvelopeChecks {
   public static EnvelopeValidator of(ChannelRules rules, Clock clock, VerifiedEnvelopes verified) {
     BroadcastValidator validator = new BroadcastValidator(id -> Optional.of(rules), clock);
     return envelope -> {
-      if (verified.contains(envelope.toByteArray())) {
+      if (verified.contains(envelope)) {
         return Optional.empty();
       }
       try {
-        return validator.validate(Envelope.parseFrom(envelope))
+        return validator.validate(EnvelopeViews.envelope(envelope))
                 instanceof BroadcastResult.Rejected rejected
             ? Optional.of(rejected.verdict().info())
             : Optional.empty();

@@ -71,8 +71,7 @@ public record ConfigState(
     ConfigTransactionCheck configCheck = new ConfigTransactionCheck(processor, rules.policies());
     EnvelopeValidator envelopes =
         envelope -> {
-          byte[] bytes = envelope.toByteArray();
-          if (verified.contains(bytes)) {
+          if (verified.contains(envelope)) {
             return Optional.empty();
           }
           Optional<String> reason =
@@ -80,7 +79,7 @@ public record ConfigState(
                   ? configCheck.invalidReason(envelope)
                   : ordinaryEnvelopes.invalidReason(envelope);
           if (reason.isEmpty()) {
-            verified.add(bytes);
+            verified.add(envelope);
           }
           return reason;
         };

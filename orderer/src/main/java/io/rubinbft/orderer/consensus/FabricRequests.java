@@ -1,13 +1,14 @@
 package io.rubinbft.orderer.consensus;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.orderer.block.EnvelopeViews;
 import io.rubinbft.orderer.crypto.Sha256;
 import java.util.HexFormat;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
 import org.hyperledger.fabric.protos.common.ConfigEnvelope;
-import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.HeaderType;
 import org.hyperledger.fabric.protos.common.Payload;
 
@@ -52,7 +53,9 @@ public final class FabricRequests {
    */
   public static Request ofOrdered(byte[] envelope, Sha256 sha256) {
     try {
-      Payload payload = Payload.parseFrom(Envelope.parseFrom(envelope).getPayload());
+      Payload payload =
+          EnvelopeViews.payload(
+              EnvelopeViews.envelope(UnsafeByteOperations.unsafeWrap(envelope)).getPayload());
       ChannelHeader header = ChannelHeader.parseFrom(payload.getHeader().getChannelHeader());
       if (header.getType() == HeaderType.CONFIG_VALUE) {
         byte[] update = ConfigEnvelope.parseFrom(payload.getData()).getLastUpdate().toByteArray();

@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.consensus;
 
+import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.Sha256;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
@@ -32,17 +33,28 @@ public final class VerifiedEnvelopes {
 
   /** Records that {@code envelope} passed this node's ingress validation. */
   public void add(byte[] envelope) {
-    ByteBuffer digest = ByteBuffer.wrap(sha256.hash(envelope));
-    synchronized (digests) {
-      digests.put(digest, Boolean.TRUE);
-    }
+    remember(sha256.hash(envelope));
   }
 
-  /** Whether exactly these bytes passed this node's ingress validation (and are still known). */
-  public boolean contains(byte[] envelope) {
+  /** Records that {@code envelope} passed this node's validation (read in place, not copied). */
+  public void add(ByteString envelope) {
+    remember(sha256.hash(envelope));
+  }
+
+  /**
+   * Whether exactly these bytes passed this node's validation (and are still known); a proposed
+   * block's envelope is read in place, not copied.
+   */
+  public boolean contains(ByteString envelope) {
     ByteBuffer digest = ByteBuffer.wrap(sha256.hash(envelope));
     synchronized (digests) {
       return digests.containsKey(digest);
+    }
+  }
+
+  private void remember(byte[] digest) {
+    synchronized (digests) {
+      digests.put(ByteBuffer.wrap(digest), Boolean.TRUE);
     }
   }
 }

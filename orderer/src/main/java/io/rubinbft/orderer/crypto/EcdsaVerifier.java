@@ -2,7 +2,6 @@ package io.rubinbft.orderer.crypto;
 
 import com.google.protobuf.ByteString;
 import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.security.InvalidKeyException;
 import java.security.PublicKey;
 import java.security.Signature;
@@ -40,17 +39,13 @@ public final class EcdsaVerifier {
 
   /**
    * Checks {@code derSignature} over {@code message} without copying it (a protobuf byte string may
-   * be a rope of several buffers, e.g. a block's signed bytes).
+   * be a rope of several buffers, e.g. a block's signed bytes; {@link InPlaceBytes}).
    */
   public SignatureVerdict verify(PublicKey key, ByteString derSignature, ByteString message) {
     return verify(
         key,
         derSignature.toByteArray(),
-        signature -> {
-          for (ByteBuffer part : message.asReadOnlyByteBufferList()) {
-            signature.update(part);
-          }
-        });
+        signature -> InPlaceBytes.feed(message, signature::update));
   }
 
   private interface Feed {

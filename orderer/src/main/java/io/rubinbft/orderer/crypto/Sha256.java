@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.crypto;
 
+import com.google.protobuf.ByteString;
 import java.security.MessageDigest;
 
 /** SHA-256 on the chosen provider; thread-safe (digests from a shared pool). */
@@ -20,6 +21,15 @@ public final class Sha256 {
     for (byte[] part : parts) {
       digest.update(part);
     }
+    byte[] hash = digest.digest();
+    digests.give(digest);
+    return hash;
+  }
+
+  /** SHA-256 of {@code bytes}, read where they lie ({@link InPlaceBytes}). */
+  public byte[] hash(ByteString bytes) {
+    MessageDigest digest = digests.take();
+    InPlaceBytes.<RuntimeException>feed(bytes, digest::update);
     byte[] hash = digest.digest();
     digests.give(digest);
     return hash;

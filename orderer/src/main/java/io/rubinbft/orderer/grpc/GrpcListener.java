@@ -24,7 +24,8 @@ import java.util.function.Supplier;
 /**
  * The node's gRPC listener (Broadcast/Deliver). Calls run on virtual threads: a Deliver stream
  * blocks while it waits for the next block, and a peer keeps one open per channel for hours, so
- * each stream gets a cheap thread of its own. Also serves {@code grpc.health.v1} for probes.
+ * each stream gets a cheap thread of its own. Envelope requests are parsed without copying their
+ * bytes again ({@link EnvelopeRequests}). Also serves {@code grpc.health.v1} for probes.
  */
 public final class GrpcListener implements AutoCloseable {
 
@@ -69,7 +70,9 @@ public final class GrpcListener implements AutoCloseable {
             .addService(health.getHealthService());
     ClientCertificates certificates = new ClientCertificates();
     for (BindableService service : services) {
-      builder.addService(ServerInterceptors.intercept(service, certificates));
+      builder.addService(
+          ServerInterceptors.intercept(
+              EnvelopeRequests.parsedInPlace(service.bindService()), certificates));
     }
     Server server = builder.build().start();
     return new GrpcListener(server, executor, health);

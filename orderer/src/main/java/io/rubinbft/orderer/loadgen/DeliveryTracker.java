@@ -3,6 +3,7 @@ package io.rubinbft.orderer.loadgen;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.ledger.BlockHashing;
+import io.rubinbft.orderer.block.EnvelopeViews;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
@@ -14,7 +15,6 @@ import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
-import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Payload;
 
 /**
@@ -129,7 +129,7 @@ final class DeliveryTracker {
 
   private static String txId(ByteString envelopeBytes) {
     try {
-      Payload payload = Payload.parseFrom(Envelope.parseFrom(envelopeBytes).getPayload());
+      Payload payload = EnvelopeViews.payload(EnvelopeViews.envelope(envelopeBytes).getPayload());
       return ChannelHeader.parseFrom(payload.getHeader().getChannelHeader()).getTxId();
     } catch (InvalidProtocolBufferException e) {
       return "";

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.validation;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.orderer.block.EnvelopeViews;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
 import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.common.SignatureHeader;
@@ -24,9 +25,14 @@ final class Decoding {
 
   private Decoding() {}
 
+  /**
+   * The payload's header and data are views of {@code bytes}: the validator only reads them. (The
+   * headers parsed from it copy their fields, so nothing kept from them, such as a cached creator,
+   * holds the whole envelope.)
+   */
   static Payload payload(ByteString bytes) throws Malformed {
     try {
-      return Payload.parseFrom(bytes);
+      return EnvelopeViews.payload(bytes);
     } catch (InvalidProtocolBufferException e) {
       throw new Malformed("error unmarshalling Payload: " + e.getMessage());
     }

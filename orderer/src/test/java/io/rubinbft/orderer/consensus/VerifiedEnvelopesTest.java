@@ -42,10 +42,29 @@ class VerifiedEnvelopesTest {
     for (int i = 0; i < 5; i++) {
       verified.add(new byte[] {(byte) i});
     }
-    assertThat(verified.contains(new byte[] {0})).isFalse();
-    assertThat(verified.contains(new byte[] {1})).isFalse();
-    assertThat(verified.contains(new byte[] {2})).isTrue();
-    assertThat(verified.contains(new byte[] {4})).isTrue();
+    assertThat(verified.contains(bytes(0))).isFalse();
+    assertThat(verified.contains(bytes(1))).isFalse();
+    assertThat(verified.contains(bytes(2))).isTrue();
+    assertThat(verified.contains(bytes(4))).isTrue();
+  }
+
+  @Test
+  void bytesAddedAsAnArrayAreKnownAsAByteStringOfAnyShape() {
+    VerifiedEnvelopes verified = new VerifiedEnvelopes(SHA256, 3);
+    verified.add(new byte[] {1, 2, 3, 4});
+    verified.add(ByteString.copyFrom(new byte[] {5, 6}));
+
+    assertThat(verified.contains(bytes(1, 2).concat(bytes(3, 4)))).isTrue();
+    assertThat(verified.contains(bytes(5, 6))).isTrue();
+    assertThat(verified.contains(bytes(1, 2, 3))).isFalse();
+  }
+
+  private static ByteString bytes(int... values) {
+    byte[] bytes = new byte[values.length];
+    for (int i = 0; i < values.length; i++) {
+      bytes[i] = (byte) values[i];
+    }
+    return ByteString.copyFrom(bytes);
   }
 
   private static Envelope withFlippedSignature(Envelope envelope) {

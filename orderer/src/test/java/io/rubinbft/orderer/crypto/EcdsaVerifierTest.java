@@ -2,9 +2,12 @@ package io.rubinbft.orderer.crypto;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
 import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
@@ -53,6 +56,32 @@ class EcdsaVerifierTest {
                 envelope.getPayload().toByteArray());
 
     assertThat(verdict).isEqualTo(expected);
+  }
+
+  /**
+   * The payload handed over in place, whatever the ByteString's shape (rope of two pieces, direct
+   * buffer), is judged as the array is.
+   */
+  @ParameterizedTest
+  @MethodSource("recordedEnvelopes")
+  void judgesAPayloadHandedOverInPlaceAsTheArray(
+      CryptoProvider provider, String name, SignatureVerdict expected)
+      throws GeneralSecurityException, InvalidProtocolBufferException {
+    Envelope envelope = Fixtures.envelope(name);
+    ByteString payload = envelope.getPayload();
+    int half = payload.size() / 2;
+    ByteString rope =
+        ByteString.copyFrom(payload.substring(0, half).toByteArray())
+            .concat(ByteString.copyFrom(payload.substring(half).toByteArray()));
+    ByteString direct =
+        UnsafeByteOperations.unsafeWrap(
+            ByteBuffer.allocateDirect(payload.size()).put(payload.asReadOnlyByteBuffer()).flip());
+    EcdsaVerifier verifier = new EcdsaVerifier(provider);
+    PublicKey key = creatorKey(provider, envelope);
+
+    for (ByteString shape : new ByteString[] {payload, rope, direct}) {
+      assertThat(verifier.verify(key, envelope.getSignature(), shape)).isEqualTo(expected);
+    }
   }
 
   @ParameterizedTest

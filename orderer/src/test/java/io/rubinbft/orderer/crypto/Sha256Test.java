@@ -2,8 +2,12 @@ package io.rubinbft.orderer.crypto;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class Sha256Test {
@@ -24,5 +28,43 @@ class Sha256Test {
                       Arrays.copyOfRange(envelope, half, envelope.length)))
           .isEqualTo(new Sha256(provider).hash(envelope));
     }
+  }
+
+  /**
+   * Property: a ByteString hashes as its bytes do, whatever its shape: flat, a view of a larger
+   * array, a rope of pieces, or a direct buffer (seeded, seed printed).
+   */
+  @Test
+  void hashesAByteStringInPlaceAsItsBytes() {
+    long seed = new Random().nextLong();
+    System.out.println("Sha256Test seed " + seed);
+    Random random = new Random(seed);
+    for (CryptoProvider provider :
+        new CryptoProvider[] {CryptoProvider.preferNative(), CryptoProvider.jdk()}) {
+      Sha256 sha256 = new Sha256(provider);
+      for (int run = 0; run < 50; run++) {
+        byte[] bytes = new byte[random.nextInt(9000)];
+        random.nextBytes(bytes);
+        int cut = bytes.length == 0 ? 0 : random.nextInt(bytes.length);
+        ByteString flat = ByteString.copyFrom(bytes);
+        ByteString rope =
+            ByteString.copyFrom(bytes, 0, cut)
+                .concat(ByteString.copyFrom(bytes, cut, bytes.length - cut));
+        ByteString view = ByteString.copyFrom(concat(new byte[7], bytes)).substring(7);
+        ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+
+        byte[] expected = sha256.hash(bytes);
+        for (ByteString shape :
+            new ByteString[] {flat, rope, view, UnsafeByteOperations.unsafeWrap(direct)}) {
+          assertThat(sha256.hash(shape)).as("seed %d run %d", seed, run).isEqualTo(expected);
+        }
+      }
+    }
+  }
+
+  private static byte[] concat(byte[] first, byte[] second) {
+    byte[] both = Arrays.copyOf(first, first.length + second.length);
+    System.arraycopy(second, 0, both, first.length, second.length);
+    return both;
   }
 }
