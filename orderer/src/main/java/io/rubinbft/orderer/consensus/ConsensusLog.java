@@ -1,7 +1,6 @@
 package io.rubinbft.orderer.consensus;
 
 import io.rubinbft.bft.WalRecord;
-import io.rubinbft.bft.wire.Decoded;
 import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.ledger.wal.Wal;
 import io.rubinbft.ledger.wal.WalConfig;
@@ -11,9 +10,10 @@ import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 /**
- * A replica's write-ahead log: bft-core's {@link WalRecord}s, encoded with the wire codec, in the
- * ledger's segment files. The host appends a step's records, syncs once for the whole batch, and
- * only then lets votes leave (bft-core's durability rule).
+ * A replica's write-ahead log: bft-core's {@link WalRecord}s, encoded with the wire codec (a
+ * block's proposal once per sequence: {@link ProposalSharingFormat}), in the ledger's segment
+ * files. The host appends a step's records, syncs once for the whole batch, and only then lets
+ * votes leave (bft-core's durability rule).
  *
  * <p>Truncation keeps everything recovery needs: the latest stable checkpoint record and the
  * decision it names, every record about a later sequence, and the latest view-change and new-view
@@ -27,7 +27,7 @@ public final class ConsensusLog implements AutoCloseable {
   public record Opened(ConsensusLog log, List<WalRecord> records) {}
 
   private final Wal wal;
-  private final WalRecordCodec codec;
+  private final ProposalSharingFormat format;
   private final LongSupplier firstUnappliedSequence;
   private final TreeMap<Long, Long> firstIndexBySequence = new TreeMap<>();
   private final TreeMap<Long, Long> decidedIndexBySequence = new TreeMap<>();
@@ -38,7 +38,7 @@ public final class ConsensusLog implements AutoCloseable {
 
   private ConsensusLog(Wal wal, WalRecordCodec codec, LongSupplier firstUnappliedSequence) {
     this.wal = wal;
-    this.codec = codec;
+    this.format = new ProposalSharingFormat(codec);
     this.firstUnappliedSequence = firstUnappliedSequence;
   }
 
@@ -56,18 +56,22 @@ public final class ConsensusLog implements AutoCloseable {
     List<WalRecord> records = new ArrayList<>();
     log.wal.replay(
         log.wal.firstIndex(),
-        (index, payload) -> {
-          WalRecord record = log.decode(index, payload);
-          log.track(index, record);
-          records.add(record);
-        });
+        (index, payload) ->
+            log.format
+                .decode(index, payload, log.wal.firstIndex())
+                .ifPresent(
+                    resolved -> {
+                      log.track(index, resolved.keepFrom(), resolved.record());
+                      records.add(resolved.record());
+                    }));
     return new Opened(log, List.copyOf(records));
   }
 
   /** Appends {@code records} in order; durable only after {@link #sync()}. */
   public void append(List<WalRecord> records) {
     for (WalRecord record : records) {
-      track(wal.append(codec.encode(record)), record);
+      long index = wal.append(format.encode(record));
+      track(index, format.written(index, record), record);
     }
   }
 
@@ -90,25 +94,23 @@ public final class ConsensusLog implements AutoCloseable {
     wal.close();
   }
 
-  private WalRecord decode(long index, byte[] payload) {
-    return switch (codec.decode(payload)) {
-      case Decoded.Valid<WalRecord> valid -> valid.value();
-      case Decoded.Invalid<WalRecord> invalid ->
-          throw new IllegalStateException(
-              "consensus WAL record " + index + " does not decode: " + invalid.reason());
-    };
-  }
-
-  private void track(long index, WalRecord record) {
+  /**
+   * @param keepFrom the oldest record this one needs: itself, or the Accepted record whose proposal
+   *     it shares
+   */
+  private void track(long index, long keepFrom, WalRecord record) {
     switch (record) {
       case WalRecord.Accepted accepted -> about(accepted.prePrepare().sequence(), index);
-      case WalRecord.Prepared prepared -> about(prepared.certificate().sequence(), index);
+      case WalRecord.Prepared prepared -> about(prepared.certificate().sequence(), keepFrom);
       case WalRecord.Signed signed -> about(signed.commit().sequence(), index);
       case WalRecord.Decided decided -> {
-        about(decided.decision().sequence(), index);
-        decidedIndexBySequence.put(decided.decision().sequence(), index);
+        about(decided.decision().sequence(), keepFrom);
+        decidedIndexBySequence.put(decided.decision().sequence(), keepFrom);
       }
-      case WalRecord.StableCheckpoint checkpoint -> stable(checkpoint.sequence(), index);
+      case WalRecord.StableCheckpoint checkpoint -> {
+        format.stable(checkpoint.sequence());
+        stable(checkpoint.sequence(), index);
+      }
       case WalRecord.ViewChangeSent viewChange -> lastViewChangeIndex = index;
       case WalRecord.ViewInstalled newView -> lastNewViewIndex = index;
     }
