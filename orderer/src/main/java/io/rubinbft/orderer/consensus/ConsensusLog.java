@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A replica's write-ahead log: bft-core's {@link WalRecord}s, encoded with the wire codec (a
@@ -25,6 +27,8 @@ public final class ConsensusLog implements AutoCloseable {
 
   /** The log and the records found in it when it was opened, oldest first. */
   public record Opened(ConsensusLog log, List<WalRecord> records) {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(ConsensusLog.class);
 
   private final Wal wal;
   private final ProposalSharingFormat format;
@@ -54,16 +58,25 @@ public final class ConsensusLog implements AutoCloseable {
       WalConfig config, WalRecordCodec codec, LongSupplier firstUnappliedSequence) {
     ConsensusLog log = new ConsensusLog(Wal.open(config), codec, firstUnappliedSequence);
     List<WalRecord> records = new ArrayList<>();
+    List<ProposalSharingFormat.Cut> cut = new ArrayList<>();
+    long firstIndex = log.wal.firstIndex();
     log.wal.replay(
-        log.wal.firstIndex(),
-        (index, payload) ->
-            log.format
-                .decode(index, payload, log.wal.firstIndex())
-                .ifPresent(
-                    resolved -> {
-                      log.track(index, resolved.keepFrom(), resolved.record());
-                      records.add(resolved.record());
-                    }));
+        firstIndex,
+        (index, payload) -> {
+          switch (log.format.decode(index, payload, firstIndex)) {
+            case ProposalSharingFormat.Resolved resolved -> {
+              log.track(index, resolved.keepFrom(), resolved.record());
+              records.add(resolved.record());
+            }
+            case ProposalSharingFormat.Cut c -> cut.add(c);
+          }
+        });
+    try {
+      cut.forEach(log::checkDroppable);
+    } catch (IllegalStateException e) {
+      log.close();
+      throw e;
+    }
     return new Opened(log, List.copyOf(records));
   }
 
@@ -95,6 +108,36 @@ public final class ConsensusLog implements AutoCloseable {
   }
 
   /**
+   * A shared record whose Accepted record truncation cut must be one truncation was allowed to
+   * drop. Truncation keeps every record above the stable checkpoint and the decision it names
+   * whatever the ledger says: losing one of those is a broken log, refused. A decision below the
+   * checkpoint is kept only while the ledger has not applied it, and the ledger's height can go
+   * back after a power loss (a batch's blocks before its last are written unsynced): that decision
+   * is gone as it would be in a log of plain records, and the replica catches up from its peers.
+   */
+  private void checkDroppable(ProposalSharingFormat.Cut cut) {
+    long sequence = ProposalSharingFormat.sequenceOf(cut);
+    boolean decided = cut.stub() instanceof WalRecord.Decided;
+    String what =
+        cut.stub().getClass().getSimpleName()
+            + " record of sequence "
+            + sequence
+            + ": truncation cut record "
+            + cut.acceptedIndex()
+            + " (stable checkpoint "
+            + stableSequence
+            + ", first unapplied sequence "
+            + firstUnappliedSequence.getAsLong()
+            + ")";
+    if (sequence > stableSequence || (decided && sequence == stableSequence)) {
+      throw new IllegalStateException("consensus WAL lost the proposal of a " + what);
+    }
+    if (decided && sequence >= firstUnappliedSequence.getAsLong()) {
+      LOG.warn("consensus WAL lost the proposal of an unapplied {}", what);
+    }
+  }
+
+  /**
    * @param keepFrom the oldest record this one needs: itself, or the Accepted record whose proposal
    *     it shares
    */
@@ -105,7 +148,8 @@ public final class ConsensusLog implements AutoCloseable {
       case WalRecord.Signed signed -> about(signed.commit().sequence(), index);
       case WalRecord.Decided decided -> {
         about(decided.decision().sequence(), keepFrom);
-        decidedIndexBySequence.put(decided.decision().sequence(), keepFrom);
+        // The oldest, should a sequence ever be decided twice: each Decided record must open.
+        decidedIndexBySequence.merge(decided.decision().sequence(), keepFrom, Math::min);
       }
       case WalRecord.StableCheckpoint checkpoint -> {
         format.stable(checkpoint.sequence());
@@ -138,8 +182,10 @@ public final class ConsensusLog implements AutoCloseable {
     long needed = stableRecordIndex;
     long keepDecidedFrom = Math.min(stableSequence, firstUnappliedSequence.getAsLong());
     decidedIndexBySequence.headMap(keepDecidedFrom).clear();
-    if (!decidedIndexBySequence.isEmpty()) {
-      needed = Math.min(needed, decidedIndexBySequence.firstEntry().getValue());
+    // Not the first decision's index: a shared decision needs its Accepted record, which with
+    // pipelining can precede the (plain) decision of the sequence before it.
+    for (long index : decidedIndexBySequence.values()) {
+      needed = Math.min(needed, index);
     }
     for (long index : firstIndexBySequence.values()) {
       needed = Math.min(needed, index);

@@ -33,8 +33,9 @@ import java.util.TreeMap;
  * node recovers the channel from its ledger and its peers.
  *
  * <p>Truncation must keep a shared record's Accepted record: {@link Resolved#keepFrom} names it. A
- * shared record whose Accepted record was cut is one truncation may drop (about a sequence at or
- * below the stable checkpoint and applied), and is skipped on replay.
+ * shared record whose Accepted record was cut ({@link Cut}) must be one truncation may drop (about
+ * a sequence at or below the stable checkpoint and applied): {@link ConsensusLog} skips it on
+ * replay and refuses to open when it is not.
  */
 final class ProposalSharingFormat {
 
@@ -44,8 +45,18 @@ final class ProposalSharingFormat {
   private static final int SHARED_HEADER = 1 + Long.BYTES;
   private static final byte[] NO_PAYLOAD = new byte[0];
 
+  /** What {@link #decode} read. */
+  sealed interface Read {}
+
   /** A record as read or written, and the index of the oldest record it needs. */
-  record Resolved(WalRecord record, long keepFrom) {}
+  record Resolved(WalRecord record, long keepFrom) implements Read {}
+
+  /**
+   * A shared record whose Accepted record (at {@code acceptedIndex}) truncation cut: {@code stub}
+   * is the record without its proposal's requests and payload, enough to tell its kind and
+   * sequence.
+   */
+  record Cut(WalRecord stub, long acceptedIndex) implements Read {}
 
   private record AcceptedAt(long index, Proposal proposal) {}
 
@@ -83,16 +94,16 @@ final class ProposalSharingFormat {
   }
 
   /**
-   * Reads the record at {@code index}; empty for a shared record whose Accepted record lies below
-   * {@code firstIndex} (cut by truncation, so the record is one recovery does not need).
+   * Reads the record at {@code index}; a {@link Cut} for a shared record whose Accepted record lies
+   * below {@code firstIndex} (cut by truncation: the caller checks that recovery does not need it).
    *
    * @throws IllegalStateException when the bytes do not decode or name a record that is not there
    */
-  Optional<Resolved> decode(long index, byte[] payload, long firstIndex) {
+  Read decode(long index, byte[] payload, long firstIndex) {
     if (payload.length == 0 || payload[0] != SHARED) {
       WalRecord record = decoded(index, payload, 0);
       remember(index, record);
-      return Optional.of(new Resolved(record, index));
+      return new Resolved(record, index);
     }
     if (payload.length < SHARED_HEADER) {
       throw new IllegalStateException(
@@ -104,7 +115,7 @@ final class ProposalSharingFormat {
     AcceptedAt at = accepted.get(sequence);
     if (at == null || at.index() != acceptedIndex) {
       if (acceptedIndex < firstIndex) {
-        return Optional.empty();
+        return new Cut(stub, acceptedIndex);
       }
       throw new IllegalStateException(
           "consensus WAL record "
@@ -116,7 +127,7 @@ final class ProposalSharingFormat {
     }
     WalRecord record = withProposal(stub, at.proposal());
     remember(index, record);
-    return Optional.of(new Resolved(record, acceptedIndex));
+    return new Resolved(record, acceptedIndex);
   }
 
   /** Forgets the proposals of sequences at or below a stable checkpoint. */
@@ -158,6 +169,11 @@ final class ProposalSharingFormat {
             + " is shared but a "
             + record.getClass().getSimpleName()
             + " record carries no proposal");
+  }
+
+  /** The sequence of a record that carries a proposal (Prepared or Decided). */
+  static long sequenceOf(Cut cut) {
+    return proposalOf(cut.stub()).orElseThrow().sequence();
   }
 
   private static Optional<Proposal> proposalOf(WalRecord record) {
