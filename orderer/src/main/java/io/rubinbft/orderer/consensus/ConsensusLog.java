@@ -1,7 +1,6 @@
 package io.rubinbft.orderer.consensus;
 
 import io.rubinbft.bft.WalRecord;
-import io.rubinbft.bft.wire.Decoded;
 import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.ledger.wal.Wal;
 import io.rubinbft.ledger.wal.WalConfig;
@@ -9,11 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A replica's write-ahead log: bft-core's {@link WalRecord}s, encoded with the wire codec, in the
- * ledger's segment files. The host appends a step's records, syncs once for the whole batch, and
- * only then lets votes leave (bft-core's durability rule).
+ * A replica's write-ahead log: bft-core's {@link WalRecord}s, encoded with the wire codec (a
+ * block's proposal once per sequence: {@link ProposalSharingFormat}), in the ledger's segment
+ * files. The host appends a step's records, syncs once for the whole batch, and only then lets
+ * votes leave (bft-core's durability rule).
  *
  * <p>Truncation keeps everything recovery needs: the latest stable checkpoint record and the
  * decision it names, every record about a later sequence, and the latest view-change and new-view
@@ -26,8 +28,10 @@ public final class ConsensusLog implements AutoCloseable {
   /** The log and the records found in it when it was opened, oldest first. */
   public record Opened(ConsensusLog log, List<WalRecord> records) {}
 
+  private static final Logger LOG = LoggerFactory.getLogger(ConsensusLog.class);
+
   private final Wal wal;
-  private final WalRecordCodec codec;
+  private final ProposalSharingFormat format;
   private final LongSupplier firstUnappliedSequence;
   private final TreeMap<Long, Long> firstIndexBySequence = new TreeMap<>();
   private final TreeMap<Long, Long> decidedIndexBySequence = new TreeMap<>();
@@ -38,7 +42,7 @@ public final class ConsensusLog implements AutoCloseable {
 
   private ConsensusLog(Wal wal, WalRecordCodec codec, LongSupplier firstUnappliedSequence) {
     this.wal = wal;
-    this.codec = codec;
+    this.format = new ProposalSharingFormat(codec);
     this.firstUnappliedSequence = firstUnappliedSequence;
   }
 
@@ -54,20 +58,33 @@ public final class ConsensusLog implements AutoCloseable {
       WalConfig config, WalRecordCodec codec, LongSupplier firstUnappliedSequence) {
     ConsensusLog log = new ConsensusLog(Wal.open(config), codec, firstUnappliedSequence);
     List<WalRecord> records = new ArrayList<>();
+    List<ProposalSharingFormat.Cut> cut = new ArrayList<>();
+    long firstIndex = log.wal.firstIndex();
     log.wal.replay(
-        log.wal.firstIndex(),
+        firstIndex,
         (index, payload) -> {
-          WalRecord record = log.decode(index, payload);
-          log.track(index, record);
-          records.add(record);
+          switch (log.format.decode(index, payload, firstIndex)) {
+            case ProposalSharingFormat.Resolved resolved -> {
+              log.track(index, resolved.keepFrom(), resolved.record());
+              records.add(resolved.record());
+            }
+            case ProposalSharingFormat.Cut c -> cut.add(c);
+          }
         });
+    try {
+      cut.forEach(log::checkDroppable);
+    } catch (IllegalStateException e) {
+      log.close();
+      throw e;
+    }
     return new Opened(log, List.copyOf(records));
   }
 
   /** Appends {@code records} in order; durable only after {@link #sync()}. */
   public void append(List<WalRecord> records) {
     for (WalRecord record : records) {
-      track(wal.append(codec.encode(record)), record);
+      long index = wal.append(format.encode(record));
+      track(index, format.written(index, record), record);
     }
   }
 
@@ -90,25 +107,54 @@ public final class ConsensusLog implements AutoCloseable {
     wal.close();
   }
 
-  private WalRecord decode(long index, byte[] payload) {
-    return switch (codec.decode(payload)) {
-      case Decoded.Valid<WalRecord> valid -> valid.value();
-      case Decoded.Invalid<WalRecord> invalid ->
-          throw new IllegalStateException(
-              "consensus WAL record " + index + " does not decode: " + invalid.reason());
-    };
+  /**
+   * A shared record whose Accepted record truncation cut must be one truncation was allowed to
+   * drop. Truncation keeps every record above the stable checkpoint and the decision it names
+   * whatever the ledger says: losing one of those is a broken log, refused. A decision below the
+   * checkpoint is kept only while the ledger has not applied it, and the ledger's height can go
+   * back after a power loss (a batch's blocks before its last are written unsynced): that decision
+   * is gone as it would be in a log of plain records, and the replica catches up from its peers.
+   */
+  private void checkDroppable(ProposalSharingFormat.Cut cut) {
+    long sequence = ProposalSharingFormat.sequenceOf(cut);
+    boolean decided = cut.stub() instanceof WalRecord.Decided;
+    String what =
+        cut.stub().getClass().getSimpleName()
+            + " record of sequence "
+            + sequence
+            + ": truncation cut record "
+            + cut.acceptedIndex()
+            + " (stable checkpoint "
+            + stableSequence
+            + ", first unapplied sequence "
+            + firstUnappliedSequence.getAsLong()
+            + ")";
+    if (sequence > stableSequence || (decided && sequence == stableSequence)) {
+      throw new IllegalStateException("consensus WAL lost the proposal of a " + what);
+    }
+    if (decided && sequence >= firstUnappliedSequence.getAsLong()) {
+      LOG.warn("consensus WAL lost the proposal of an unapplied {}", what);
+    }
   }
 
-  private void track(long index, WalRecord record) {
+  /**
+   * @param keepFrom the oldest record this one needs: itself, or the Accepted record whose proposal
+   *     it shares
+   */
+  private void track(long index, long keepFrom, WalRecord record) {
     switch (record) {
       case WalRecord.Accepted accepted -> about(accepted.prePrepare().sequence(), index);
-      case WalRecord.Prepared prepared -> about(prepared.certificate().sequence(), index);
+      case WalRecord.Prepared prepared -> about(prepared.certificate().sequence(), keepFrom);
       case WalRecord.Signed signed -> about(signed.commit().sequence(), index);
       case WalRecord.Decided decided -> {
-        about(decided.decision().sequence(), index);
-        decidedIndexBySequence.put(decided.decision().sequence(), index);
+        about(decided.decision().sequence(), keepFrom);
+        // The oldest, should a sequence ever be decided twice: each Decided record must open.
+        decidedIndexBySequence.merge(decided.decision().sequence(), keepFrom, Math::min);
       }
-      case WalRecord.StableCheckpoint checkpoint -> stable(checkpoint.sequence(), index);
+      case WalRecord.StableCheckpoint checkpoint -> {
+        format.stable(checkpoint.sequence());
+        stable(checkpoint.sequence(), index);
+      }
       case WalRecord.ViewChangeSent viewChange -> lastViewChangeIndex = index;
       case WalRecord.ViewInstalled newView -> lastNewViewIndex = index;
     }
@@ -136,8 +182,10 @@ public final class ConsensusLog implements AutoCloseable {
     long needed = stableRecordIndex;
     long keepDecidedFrom = Math.min(stableSequence, firstUnappliedSequence.getAsLong());
     decidedIndexBySequence.headMap(keepDecidedFrom).clear();
-    if (!decidedIndexBySequence.isEmpty()) {
-      needed = Math.min(needed, decidedIndexBySequence.firstEntry().getValue());
+    // Not the first decision's index: a shared decision needs its Accepted record, which with
+    // pipelining can precede the (plain) decision of the sequence before it.
+    for (long index : decidedIndexBySequence.values()) {
+      needed = Math.min(needed, index);
     }
     for (long index : firstIndexBySequence.values()) {
       needed = Math.min(needed, index);
