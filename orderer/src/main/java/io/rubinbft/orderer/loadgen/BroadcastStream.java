@@ -26,7 +26,9 @@ final class BroadcastStream {
     this.channel = channel;
   }
 
-  /** Sends {@code envelope}; {@code answer} gets the orderer's answer, or "stream error". */
+  /**
+   * Sends {@code envelope}; {@code answer} gets the orderer's answer, or why the stream gave none.
+   */
   void submit(Envelope envelope, QuorumAnswer answer) {
     if (call == null || call.ended) {
       call = new Call();
@@ -48,6 +50,12 @@ final class BroadcastStream {
   /** One Broadcast call: its unanswered envelopes, oldest first. */
   private static final class Call implements StreamObserver<BroadcastResponse> {
 
+    /**
+     * Why an envelope pipelined behind a refused one got no answer: the orderer ended the stream
+     * after the refusal without reading it.
+     */
+    private static final String ENDED = "stream ended before answering";
+
     private final Queue<QuorumAnswer> pending = new ConcurrentLinkedQueue<>();
     private volatile boolean ended;
     private StreamObserver<Envelope> requests;
@@ -56,7 +64,7 @@ final class BroadcastStream {
       pending.add(answer);
       requests.onNext(envelope);
       if (ended) {
-        failPending(); // the call ended before it could take this envelope
+        failPending(ENDED); // the call ended before it could take this envelope
       }
     }
 
@@ -68,25 +76,33 @@ final class BroadcastStream {
       }
       QuorumAnswer answer = pending.poll();
       if (answer != null) {
-        answer.answer(status == Status.SUCCESS ? null : status.name());
+        answer.answer(status == Status.SUCCESS ? null : refusal(response));
       }
     }
 
     @Override
     public void onError(Throwable t) {
       ended = true;
-      failPending();
+      failPending("stream failed: " + io.grpc.Status.fromThrowable(t).getCode());
     }
 
     @Override
     public void onCompleted() {
       ended = true;
-      failPending();
+      failPending(ENDED);
     }
 
-    private void failPending() {
+    /** A refusal as "STATUS: info", so a report tells "pool full" from "already processed". */
+    private static String refusal(BroadcastResponse response) {
+      String info = response.getInfo();
+      return info.isEmpty()
+          ? response.getStatus().name()
+          : response.getStatus().name() + ": " + info;
+    }
+
+    private void failPending(String why) {
       for (QuorumAnswer answer = pending.poll(); answer != null; answer = pending.poll()) {
-        answer.answer("stream error");
+        answer.answer(why);
       }
     }
   }

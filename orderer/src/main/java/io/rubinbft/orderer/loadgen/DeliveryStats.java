@@ -11,6 +11,9 @@ import org.HdrHistogram.Histogram;
  * @param delivered distinct submitted transactions received
  * @param acceptedTxIds the transactions a quorum of orderers answered SUCCESS to
  * @param lost accepted transactions that were not received
+ * @param deliveredUnaccepted received transactions that no quorum of orderers answered SUCCESS to:
+ *     ordered although refused, e.g. by orderers that answered "request already processed" because
+ *     they had ordered it before the client's copy reached them
  * @param duplicates transactions received more than once
  * @param foreign transactions in the blocks that this run did not submit
  * @param latencyMicros submit-to-delivery latency of each delivered transaction
@@ -22,6 +25,7 @@ public record DeliveryStats(
     long delivered,
     Set<String> acceptedTxIds,
     long lost,
+    long deliveredUnaccepted,
     long duplicates,
     long foreign,
     Histogram latencyMicros,

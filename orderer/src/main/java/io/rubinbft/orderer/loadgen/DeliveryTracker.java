@@ -94,6 +94,7 @@ final class DeliveryTracker {
         delivered.size(),
         Set.copyOf(accepted),
         undelivered,
+        delivered.stream().filter(txId -> !accepted.contains(txId)).count(),
         duplicates,
         foreign,
         latencyMicros.copy(),

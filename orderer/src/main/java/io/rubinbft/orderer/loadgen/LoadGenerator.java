@@ -53,6 +53,7 @@ public final class LoadGenerator {
 
   /** Runs the load and returns what happened; blocks until every delivery or the timeout. */
   public LoadReport run() throws InterruptedException {
+    ConnectionWarmup.connectAll(orderers, spec.timeout());
     long startHeight = currentHeight();
     FailoverDeliver deliveries =
         new FailoverDeliver(orderers, this::seekFrom, tracker::onBlock, startHeight);

@@ -10,7 +10,10 @@ import org.HdrHistogram.Histogram;
  *
  * @param submitted transactions sent
  * @param accepted transactions a quorum of orderers answered SUCCESS to
- * @param refusals non-SUCCESS answers by reason, over all orderers
+ * @param refusals answers other than SUCCESS, over all orderers, by status and info ("STATUS:
+ *     info"), "stream ended before answering" (the orderer ended a stream after refusing an earlier
+ *     envelope pipelined on it), "stream failed: CODE" or "timeout"; answers after an envelope's
+ *     quorum decided are not counted, as a gateway does not wait for them
  * @param delivery what Deliver returned
  * @param deliverFailovers how often Deliver moved to another orderer
  * @param elapsedSeconds from the first submission to the last delivered block
@@ -32,9 +35,15 @@ public record LoadReport(
     return elapsedSeconds <= 0 ? 0 : delivery.delivered() / elapsedSeconds;
   }
 
-  /** The run passed: nothing lost, nothing duplicated, every block verified. */
+  /**
+   * The run passed: something was accepted if anything was submitted (a run whose every envelope
+   * was refused checks nothing), nothing lost, nothing duplicated, every block verified.
+   */
   public boolean passed() {
-    return lost() == 0 && delivery.duplicates() == 0 && delivery.problem().isEmpty();
+    return (submitted == 0 || accepted > 0)
+        && lost() == 0
+        && delivery.duplicates() == 0
+        && delivery.problem().isEmpty();
   }
 
   /** Latency percentile in milliseconds. */
@@ -50,6 +59,7 @@ public record LoadReport(
         """
         submitted          %d
         accepted (quorum)  %d
+        not accepted       %d (%d of them delivered)
         refusals           %s
         delivered          %d in %d blocks (%.1f tx/s over %.2f s)
         latency ms         p50 %.1f  p90 %.1f  p99 %.1f  max %.1f
@@ -61,6 +71,8 @@ public record LoadReport(
         result             %s""",
         submitted,
         accepted,
+        submitted - accepted,
+        delivery.deliveredUnaccepted(),
         refusals.isEmpty() ? "none" : refusals,
         delivery.delivered(),
         delivery.blocks(),

@@ -24,8 +24,8 @@ final class QuorumAnswer {
   }
 
   /**
-   * One orderer's answer: null for SUCCESS, else why it did not accept (a Fabric status name or
-   * "stream error"). Answers after the decision are ignored, as a gateway ignores them.
+   * One orderer's answer: null for SUCCESS, else why it did not accept ("STATUS: info" or why its
+   * stream gave no answer). Answers after the decision are ignored, as a gateway ignores them.
    */
   synchronized void answer(String refusal) {
     if (decided) {

@@ -13,7 +13,7 @@ final class QuorumSubmitter {
 
   /**
    * The outcome of one submission: accepted by a quorum or not, and how many orderers refused it
-   * for which reason (a Fabric status name, "stream error" or "timeout").
+   * for which reason (see {@link LoadReport#refusals()}).
    */
   record Outcome(boolean accepted, Map<String, Integer> refusals) {}
 

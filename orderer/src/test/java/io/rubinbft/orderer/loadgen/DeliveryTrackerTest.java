@@ -63,6 +63,7 @@ class DeliveryTrackerTest {
     assertThat(stats.lost()).isEqualTo(1);
     assertThat(stats.acceptedTxIds()).containsExactlyInAnyOrderElementsOf(accepted);
     assertThat(stats.delivered()).isEqualTo(inBlockOne.size());
+    assertThat(stats.deliveredUnaccepted()).isEqualTo(inBlockOne.size() - inBlockOne.size() / 2);
   }
 
   @Test

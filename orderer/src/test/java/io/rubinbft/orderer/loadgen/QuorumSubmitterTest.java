@@ -36,6 +36,7 @@ class QuorumSubmitterTest {
   /** What one scripted orderer answers to every envelope, changeable between submissions. */
   private static final class Script {
     volatile Status answer;
+    volatile String info = "";
     final AtomicInteger received = new AtomicInteger();
 
     Script(Status answer) {
@@ -89,6 +90,26 @@ class QuorumSubmitterTest {
     assertThat(outcome.refusals()).containsOnlyKeys("timeout");
     assertThat(outcome.refusals().get("timeout")).isBetween(2, 4);
     submitter.close();
+  }
+
+  @Test
+  void refusalsAreCountedByStatusAndInfo() throws Exception {
+    Orderers orderers =
+        submitter(
+            4, Status.SUCCESS, Status.SUCCESS, Status.SERVICE_UNAVAILABLE, Status.BAD_REQUEST);
+    orderers.scripts().get(2).info = "failed to submit request: request already processed";
+
+    QuorumSubmitter.Outcome outcome = orderers.submitter().submit(ENVELOPE);
+
+    assertThat(outcome.accepted()).isFalse();
+    assertThat(outcome.refusals())
+        .isEqualTo(
+            Map.of(
+                "SERVICE_UNAVAILABLE: failed to submit request: request already processed",
+                1,
+                "BAD_REQUEST",
+                1));
+    orderers.submitter().close();
   }
 
   @Test
@@ -164,7 +185,8 @@ class QuorumSubmitterTest {
             script.received.incrementAndGet();
             Status answer = script.answer;
             if (answer != null) {
-              responses.onNext(BroadcastResponse.newBuilder().setStatus(answer).build());
+              responses.onNext(
+                  BroadcastResponse.newBuilder().setStatus(answer).setInfo(script.info).build());
               if (answer != Status.SUCCESS) {
                 responses.onCompleted();
               }

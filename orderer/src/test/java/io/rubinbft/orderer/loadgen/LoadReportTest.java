@@ -1,0 +1,60 @@
+package io.rubinbft.orderer.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class LoadReportTest {
+
+  private static final String ALREADY_PROCESSED =
+      "SERVICE_UNAVAILABLE: failed to submit request: request already processed";
+
+  @Test
+  void aRunWithEverySubmissionRefusedFailsAlthoughNothingAcceptedWasLost() {
+    LoadReport report = report(1, 0, 1, Map.of(ALREADY_PROCESSED, 3));
+
+    assertThat(report.lost()).isZero();
+    assertThat(report.passed()).isFalse();
+    assertThat(report.format()).contains("result             FAILED");
+  }
+
+  @Test
+  void transactionsRefusedByAQuorumButOrderedAnywayAreReportedWithTheirRefusals() {
+    LoadReport report = report(100, 97, 3, Map.of(ALREADY_PROCESSED, 6));
+
+    assertThat(report.passed()).isTrue();
+    assertThat(report.format())
+        .contains("accepted (quorum)  97\n")
+        .contains("not accepted       3 (3 of them delivered)\n")
+        .contains("refusals           {" + ALREADY_PROCESSED + "=6}\n")
+        .contains("result             PASSED");
+  }
+
+  @Test
+  void anEmptyRunPasses() {
+    assertThat(report(0, 0, 0, Map.of()).passed()).isTrue();
+  }
+
+  /** A run whose accepted transactions were all delivered once, in verified blocks. */
+  private static LoadReport report(
+      long submitted, long accepted, long deliveredUnaccepted, Map<String, Integer> refusals) {
+    DeliveryStats delivery =
+        new DeliveryStats(
+            1,
+            accepted + deliveredUnaccepted,
+            Set.of(),
+            0,
+            deliveredUnaccepted,
+            0,
+            0,
+            new Histogram(TimeUnit.MINUTES.toMicros(1), 3),
+            0,
+            Optional.empty());
+    return new LoadReport(submitted, accepted, refusals, delivery, 0, 1.0);
+  }
+}
