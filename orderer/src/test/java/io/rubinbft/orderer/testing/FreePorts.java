@@ -3,6 +3,8 @@ package io.rubinbft.orderer.testing;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /** Finds blocks of consecutive free loopback ports, for clusters whose config names ports. */
@@ -19,17 +21,38 @@ public final class FreePorts {
 
   private static final int BEYOND_HIGHEST = 32_000;
 
+  /**
+   * Every port handed out in this JVM: a block is free when picked but not bound until its node
+   * starts, so without this a cluster's second block could overlap its first.
+   */
+  private static final Set<Integer> HANDED_OUT = new HashSet<>();
+
   private FreePorts() {}
 
-  /** The first of {@code count} consecutive ports free on 127.0.0.1 right now. */
-  public static int block(int count) {
+  /**
+   * The first of {@code count} consecutive ports free on 127.0.0.1 right now and not handed out
+   * before in this JVM.
+   */
+  public static synchronized int block(int count) {
     for (int attempt = 0; attempt < 200; attempt++) {
       int base = LOWEST + RANDOM.nextInt(BEYOND_HIGHEST - LOWEST - count);
-      if (allFree(base, count)) {
+      if (noneHandedOut(base, count) && allFree(base, count)) {
+        for (int port = base; port < base + count; port++) {
+          HANDED_OUT.add(port);
+        }
         return base;
       }
     }
     throw new IllegalStateException("no block of " + count + " free loopback ports found");
+  }
+
+  private static boolean noneHandedOut(int base, int count) {
+    for (int port = base; port < base + count; port++) {
+      if (HANDED_OUT.contains(port)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean allFree(int base, int count) {
