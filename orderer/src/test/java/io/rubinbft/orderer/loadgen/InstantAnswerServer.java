@@ -10,7 +10,6 @@ import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -69,14 +68,7 @@ public final class InstantAnswerServer {
 
   /** Fixture orderer {@code n}'s TLS key pair; no client authentication, as the bench runs it. */
   static TlsSettings serverTls(int n) {
-    Path tls = FabricFixtures.orderer(n).resolve("tls");
-    return new TlsSettings(
-        true,
-        tls.resolve("server.crt"),
-        tls.resolve("server.key"),
-        List.of(tls.resolve("ca.crt")),
-        false,
-        List.of());
+    return FabricFixtures.ordererServerTls(n);
   }
 
   /** A block of {@link TransactionFloorBenchmark#BLOCK_TRANSACTIONS} random entries. */

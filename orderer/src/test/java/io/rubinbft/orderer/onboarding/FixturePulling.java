@@ -61,14 +61,7 @@ final class FixturePulling {
 
   /** Orderer 1's TLS listener settings: its server key pair, trusting the org's TLS CA. */
   static TlsSettings tls() {
-    Path tls = FabricFixtures.orderer(1).resolve("tls");
-    return new TlsSettings(
-        true,
-        tls.resolve("server.crt"),
-        tls.resolve("server.key"),
-        List.of(tls.resolve("ca.crt")),
-        false,
-        List.of());
+    return FabricFixtures.ordererServerTls(1);
   }
 
   static PullContext context(PullLimits limits) {

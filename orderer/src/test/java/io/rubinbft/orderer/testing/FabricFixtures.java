@@ -1,7 +1,9 @@
 package io.rubinbft.orderer.testing;
 
+import io.rubinbft.orderer.config.TlsSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Locates ../shared/fabric-fixtures: golden data made by Fabric v3.1.5's own tools. */
 public final class FabricFixtures {
@@ -26,5 +28,20 @@ public final class FabricFixtures {
   /** Orderer node {@code n} (1 to 4) of the fixture network. */
   public static Path orderer(int n) {
     return ordererOrg().resolve("orderers/orderer" + n + ".example.com");
+  }
+
+  /**
+   * Orderer {@code n}'s TLS listener settings: its server key pair, trusting its org's TLS CA, no
+   * client authentication.
+   */
+  public static TlsSettings ordererServerTls(int n) {
+    Path tls = orderer(n).resolve("tls");
+    return new TlsSettings(
+        true,
+        tls.resolve("server.crt"),
+        tls.resolve("server.key"),
+        List.of(tls.resolve("ca.crt")),
+        false,
+        List.of());
   }
 }
