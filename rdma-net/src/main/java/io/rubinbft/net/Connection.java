@@ -289,6 +289,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     }
     if (reassembler.append(frame, HEADER_LENGTH, payload, flags, frame.messageLength())) {
       delivered(reassembler.message(), 0, reassembler.length());
+      reassembler.consumed();
     }
   }
 

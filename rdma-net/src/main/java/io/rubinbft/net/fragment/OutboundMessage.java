@@ -3,7 +3,6 @@ package io.rubinbft.net.fragment;
 import static io.rubinbft.net.frame.FrameDescriptor.FLAG_BEGIN;
 import static io.rubinbft.net.frame.FrameDescriptor.FLAG_END;
 
-import java.nio.ByteBuffer;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -13,16 +12,13 @@ import org.agrona.concurrent.UnsafeBuffer;
  * into frames straight from the caller's buffer while the window and the send ring take them; only
  * what is left when the offer returns is copied into a staging buffer ({@link #stageRemainder}), so
  * a message that goes at once is copied once, not twice. One per channel: a second large message
- * waits (back-pressure) until the first has gone. The staging buffer grows in powers of two on
- * demand, never beyond the message limit.
+ * waits (back-pressure) until the first has gone. A large staging buffer is freed once its last
+ * fragment has gone ({@link MessageBuffer}).
  */
 public final class OutboundMessage {
 
-  private static final int INITIAL_CAPACITY = 64 * 1024;
-
   private final int maxMessageBytes;
-  private final UnsafeBuffer staged = new UnsafeBuffer(0, 0);
-  private ByteBuffer storage = ByteBuffer.allocateDirect(0);
+  private final MessageBuffer staging = new MessageBuffer();
   private DirectBuffer source;
   private int sourceOffset;
   private int length;
@@ -59,11 +55,13 @@ public final class OutboundMessage {
   public void stageRemainder() {
     if (!busy) {
       source = null;
-    } else if (source != staged) {
-      ensureCapacity(length);
-      staged.putBytes(sentOffset, source, sourceOffset + sentOffset, length - sentOffset);
+    } else if (source != staging.view()) {
+      int remaining = length - sentOffset;
+      UnsafeBuffer staged = staging.sized(remaining);
+      staged.putBytes(0, source, sourceOffset + sentOffset, remaining);
       source = staged;
-      sourceOffset = 0;
+      // Only the rest is staged, at the buffer's start: byte i of the message is at i - sentOffset.
+      sourceOffset = -sentOffset;
     }
   }
 
@@ -97,14 +95,15 @@ public final class OutboundMessage {
     target.putBytes(targetOffset, source, sourceOffset + sentOffset, chunk);
     sentOffset += chunk;
     busy = sentOffset < length;
+    if (!busy && source == staging.view()) {
+      staging.release();
+    }
   }
 
-  private void ensureCapacity(int messageLength) {
-    if (storage.capacity() >= messageLength) {
-      return;
-    }
-    int capacity = Math.max(INITIAL_CAPACITY, Integer.highestOneBit(messageLength - 1) << 1);
-    storage = ByteBuffer.allocateDirect(Math.min(capacity, maxMessageBytes));
-    staged.wrap(storage);
+  /**
+   * Direct bytes held now (between large messages, at most {@link MessageBuffer#RETAINED_BYTES}).
+   */
+  public int heldBytes() {
+    return staging.capacity();
   }
 }

@@ -13,12 +13,14 @@ import org.junit.jupiter.api.RepetitionInfo;
  * the sender stages the rest of a message after a random number of fragments and the caller then
  * overwrites its buffer (as a caller may once offer returns); and a fragment whose header was
  * tampered with never makes a wrong message: the tracker refuses it, the message it belonged to is
- * never completed, and the next message arrives intact.
+ * never completed, and the next message arrives intact. Messages go up to twice the size a channel
+ * keeps a buffer for between messages: neither side holds more than that once a message is done.
  */
 class FragmentationPropertyTest {
 
   private static final long BASE_SEED = 0xF4A6L;
-  private static final int MAX_MESSAGE = 1 << 18;
+  private static final int RETAINED = MessageBuffer.RETAINED_BYTES;
+  private static final int MAX_MESSAGE = 2 * MessageBuffer.RETAINED_BYTES;
 
   private final UnsafeBuffer frame = new UnsafeBuffer(new byte[MAX_MESSAGE]);
 
@@ -49,6 +51,10 @@ class FragmentationPropertyTest {
         assertThat(receiver.arrive(fragment)).as("seed %d", seed).isTrue();
       }
       assertThat(receiver.completed).as("seed %d message %d", seed, m).isEqualTo(message);
+      assertThat(outbound.heldBytes()).as("seed %d", seed).isLessThanOrEqualTo(RETAINED);
+      assertThat(receiver.reassembler.heldBytes())
+          .as("seed %d", seed)
+          .isLessThanOrEqualTo(RETAINED);
     }
   }
 
@@ -131,6 +137,7 @@ class FragmentationPropertyTest {
           frame, 0, fragment.length(), fragment.flags(), fragment.messageLength())) {
         completed = new byte[reassembler.length()];
         reassembler.message().getBytes(0, completed);
+        reassembler.consumed();
       }
       return true;
     }
