@@ -35,6 +35,7 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   private final Runnable becameConsenter;
   private final Thread thread;
   private volatile boolean stopped;
+  private volatile String failure;
 
   private FollowerChannel(
       ChannelLedger ledger,
@@ -70,6 +71,14 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
             becameConsenter);
     follower.thread.start();
     return follower;
+  }
+
+  /**
+   * Why pulling stopped for good, if it did (the ledger could not store a checked block, a broken
+   * invariant): the channel no longer grows here, and the participation API reports it "failed".
+   */
+  public Optional<String> failure() {
+    return Optional.ofNullable(failure);
   }
 
   /** What pulling has done so far, for the metrics. */
@@ -134,6 +143,12 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
     try {
       puller.follow(ledger.height(), this::accept);
     } catch (InterruptedException e) {
+      return;
+    } catch (RuntimeException e) {
+      if (!stopped) {
+        LOG.error("channel {}: following stopped", ledger.name(), e);
+        failure = "following stopped: " + e;
+      }
       return;
     }
     if (!stopped && isConsenter()) {
