@@ -4,6 +4,7 @@ import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.HeightSubscription;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.concurrent.Threads;
 import io.rubinbft.orderer.consensus.ConfigStates;
 import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
@@ -122,14 +123,7 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
     stopped = true;
     puller.close();
     commits.close();
-    if (Thread.currentThread() != thread) {
-      thread.interrupt();
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Threads.interruptAndJoin(thread);
   }
 
   private SubmitOutcome notOrdering() {
