@@ -7,6 +7,7 @@ import com.google.gson.JsonParser;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.configtx.SignedUpdates;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.metrics.MetricsScrape;
 import io.rubinbft.orderer.testing.ConsenterUpdates;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
@@ -70,6 +72,13 @@ class FailedChannelNodeTest {
     assertThat(failed.get("consensusRelation").getAsString()).isEqualTo("consenter");
     assertThat(failed.get("height").getAsLong()).isEqualTo(LocalCluster.ledger(broken).height());
     assertThat(info(cluster.nodes.getFirst()).get("status").getAsString()).isEqualTo("active");
+    // Fabric's participation_status gauge: 3 is failed.
+    assertThat(
+            MetricsScrape.value(
+                MetricsScrape.of(broken),
+                "participation_status",
+                Map.of("channel", LocalCluster.CHANNEL)))
+        .isEqualTo(3);
 
     HttpResponse<String> removed = cluster.remove(broken);
     assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
