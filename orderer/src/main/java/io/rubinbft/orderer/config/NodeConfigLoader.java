@@ -185,7 +185,7 @@ public final class NodeConfigLoader {
       Setting clientAuth,
       Setting clientRootCas) {
     if (!p.bool(enabled)) {
-      return new TlsSettings(false, null, null, List.of(), false, List.of());
+      return TlsSettings.plaintext();
     }
     Path cert = p.path(certificate);
     Path privateKey = p.path(key);

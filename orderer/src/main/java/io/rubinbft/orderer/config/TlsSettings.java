@@ -25,4 +25,9 @@ public record TlsSettings(
     rootCas = List.copyOf(rootCas);
     clientRootCas = List.copyOf(clientRootCas);
   }
+
+  /** A listener without TLS (plaintext), as when its {@code TLS.Enabled} is false. */
+  public static TlsSettings plaintext() {
+    return new TlsSettings(false, null, null, List.of(), false, List.of());
+  }
 }

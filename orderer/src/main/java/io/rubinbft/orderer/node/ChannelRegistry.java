@@ -56,6 +56,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   private static final String CONSENTER = "consenter";
   private static final String FOLLOWER = "follower";
   private static final String ACTIVE = "active";
+  private static final String FAILED = "failed";
 
   /**
    * How long a consenter that sees frames of a newer epoch waits before it pulls blocks: peers that
@@ -67,6 +68,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   private final Map<String, FollowerChannel> followers = new ConcurrentSkipListMap<>();
   private final Map<String, Onboarding> onboarding = new ConcurrentSkipListMap<>();
   private final Map<String, CatchUp> catchingUp = new ConcurrentSkipListMap<>();
+  private final Map<String, Stopped> stopped = new ConcurrentSkipListMap<>();
   private NodeContext node;
   private StalledViewChanges stalls;
 
@@ -80,6 +82,12 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
       this.relation = relation;
     }
   }
+
+  /**
+   * A channel this node stopped serving because a switch between consenter and follower, or the
+   * return from a catch-up, failed: its ledger stays until the channel is removed.
+   */
+  private record Stopped(String relation, ChannelLedger ledger) {}
 
   /**
    * Starts every channel the node's block store holds and resumes every onboarding in progress.
@@ -172,12 +180,16 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     names.addAll(followers.keySet());
     names.addAll(onboarding.keySet());
     names.addAll(catchingUp.keySet());
+    names.addAll(stopped.keySet());
     return List.copyOf(names);
   }
 
   /**
    * Consenters and followers are "active"; a channel pulling the blocks before its join block is
-   * "onboarding" (with the relation it will have), or "failed" if that stopped for good.
+   * "onboarding" (with the relation it will have). A channel this node stopped serving for good is
+   * "failed", with its relation and height unchanged: its replica or ledger writer stopped (what
+   * {@code /healthz} reports), a follower's pulling or an onboarding stopped, or a switch of
+   * relation failed. It stays so until it is removed.
    */
   @Override
   public Optional<ChannelInfo> info(String name) {
@@ -185,7 +197,9 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     ChannelRuntime runtime = channels.get(name);
     if (runtime != null) {
       String relation = runtime.consenter() ? CONSENTER : FOLLOWER;
-      return Optional.of(new ChannelInfo(name, url, relation, ACTIVE, runtime.ledger().height()));
+      return Optional.of(
+          new ChannelInfo(
+              name, url, relation, status(runtime.failure()), runtime.ledger().height()));
     }
     if (catchingUp.containsKey(name)) {
       long height = node.store().channel(name).map(ChannelLedger::height).orElse(0L);
@@ -193,7 +207,9 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     }
     FollowerChannel follower = followers.get(name);
     if (follower != null) {
-      return Optional.of(new ChannelInfo(name, url, FOLLOWER, ACTIVE, follower.ledger().height()));
+      return Optional.of(
+          new ChannelInfo(
+              name, url, FOLLOWER, status(follower.failure()), follower.ledger().height()));
     }
     Onboarding pulling = onboarding.get(name);
     if (pulling != null) {
@@ -202,10 +218,17 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
               name,
               url,
               pulling.relation,
-              pulling.failure == null ? "onboarding" : "failed",
+              pulling.failure == null ? "onboarding" : FAILED,
               pulling.job.height()));
     }
-    return Optional.empty();
+    return Optional.ofNullable(stopped.get(name))
+        .map(
+            channel ->
+                new ChannelInfo(name, url, channel.relation(), FAILED, channel.ledger().height()));
+  }
+
+  private static String status(Optional<String> failure) {
+    return failure.isPresent() ? FAILED : ACTIVE;
   }
 
   /**
@@ -333,6 +356,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
                   LOG.info("channel {}: now a consenter", name);
                 } catch (InvalidConfigException | RuntimeException e) {
                   LOG.error("channel {}: cannot start the replica of a new consenter", name, e);
+                  stopAfter(followers, name, CONSENTER, ledger);
                 }
               }
             });
@@ -381,6 +405,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
                   LOG.info("channel {}: no longer a consenter, following", name);
                 } catch (InvalidConfigException | RuntimeException e) {
                   LOG.error("channel {}: cannot follow after leaving the consenters", name, e);
+                  stopAfter(channels, name, FOLLOWER, ledger);
                 }
               }
             });
@@ -466,8 +491,18 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
       serve(ledger);
     } catch (InvalidConfigException | RuntimeException e) {
       LOG.error("channel {}: cannot serve the channel after catching up", ledger.name(), e);
+      stopped.put(ledger.name(), new Stopped(CONSENTER, ledger));
     }
     catchingUp.remove(ledger.name());
+  }
+
+  /**
+   * Records channel {@code name} as stopped after its switch to {@code relation} failed, in place
+   * of its closed runtime or follower in {@code from}. Called holding this registry.
+   */
+  private void stopAfter(Map<String, ?> from, String name, String relation, ChannelLedger ledger) {
+    stopped.put(name, new Stopped(relation, ledger));
+    from.remove(name);
   }
 
   /**
@@ -519,10 +554,10 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     if (runtime == null) {
       throw new ParticipationException(
           Reason.NOT_A_CHANNEL,
-          followers.containsKey(name) || onboarding.containsKey(name)
+          channelNames().contains(name)
               ? "this orderer does not order channel "
                   + name
-                  + " (it follows or onboards it): send the update to a consenter"
+                  + " (it follows, onboards or stopped it): send the update to a consenter"
               : "channel does not exist");
     }
     long height = runtime.ledger().height();
@@ -585,6 +620,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     onboarding.clear();
     catchingUp.values().forEach(CatchUp::close);
     catchingUp.clear();
+    stopped.clear();
   }
 
   /** Takes channel {@code name} out of this registry: its runtime, follower or onboarding. */
@@ -600,6 +636,9 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     CatchUp catchUp = catchingUp.remove(name);
     if (catchUp != null) {
       return Optional.of(catchUp);
+    }
+    if (stopped.remove(name) != null) {
+      return Optional.of(() -> {}); // closed when it stopped
     }
     return Optional.ofNullable(onboarding.remove(name)).map(entry -> entry.job);
   }

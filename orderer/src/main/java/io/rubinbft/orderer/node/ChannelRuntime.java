@@ -248,6 +248,30 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     return host;
   }
 
+  /**
+   * Why this channel's replica stopped for good, if it did (a broken invariant, an unusable WAL):
+   * {@code /healthz}'s "consensus" check.
+   */
+  public Optional<String> replicaFailure() {
+    return host.flatMap(ReplicaHost::failure);
+  }
+
+  /**
+   * Why decided blocks no longer reach this channel's ledger, if its writer stopped: part of {@code
+   * /healthz}'s "ledger" check.
+   */
+  public Optional<String> ledgerWriterFailure() {
+    return host.flatMap(ReplicaHost::ledgerFailure);
+  }
+
+  /**
+   * Why this node stopped ordering this channel for good, if it did: its replica or its ledger
+   * writer stopped. The participation API reports such a channel with status "failed".
+   */
+  public Optional<String> failure() {
+    return replicaFailure().or(this::ledgerWriterFailure);
+  }
+
   /** Whether this node orders on the channel (a consenter of its current epoch) or follows it. */
   public boolean consenter() {
     return host.map(ReplicaHost::member).orElse(false);

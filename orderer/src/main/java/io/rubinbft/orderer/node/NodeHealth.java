@@ -36,12 +36,8 @@ final class NodeHealth {
     HealthChecks health = new HealthChecks();
     health.register(
         "ledger",
-        () ->
-            failures(
-                channels,
-                c -> ledgerFailure(c.ledger(), c.host().flatMap(ReplicaHost::ledgerFailure))));
-    health.register(
-        "consensus", () -> failures(channels, c -> c.host().flatMap(ReplicaHost::failure)));
+        () -> failures(channels, c -> ledgerFailure(c.ledger(), c.ledgerWriterFailure())));
+    health.register("consensus", () -> failures(channels, ChannelRuntime::replicaFailure));
     QuorumConnectivity connectivity =
         new QuorumConnectivity(
             () -> peers(channels, network.connectedAddresses()), clock, CONNECTIVITY_GRACE);

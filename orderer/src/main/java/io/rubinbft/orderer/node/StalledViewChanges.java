@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.node;
 
+import io.rubinbft.orderer.concurrent.Threads;
 import io.rubinbft.orderer.consensus.ReplicaHost;
 import java.time.Duration;
 import java.util.Collection;
@@ -50,12 +51,7 @@ final class StalledViewChanges implements AutoCloseable {
 
   @Override
   public void close() {
-    thread.interrupt();
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.interruptAndJoin(thread);
   }
 
   private void run() {

@@ -8,6 +8,7 @@ import io.rubinbft.ledger.InvalidBlockException;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.concurrent.Threads;
 import io.rubinbft.orderer.consensus.ConfigState;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -115,12 +116,7 @@ public final class ChannelOnboarding implements AutoCloseable {
   public void close() {
     closed = true;
     puller.close();
-    thread.interrupt();
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    Threads.interruptAndJoin(thread);
   }
 
   private void run() {

@@ -4,6 +4,7 @@ import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.HeightSubscription;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.concurrent.Threads;
 import io.rubinbft.orderer.consensus.ConfigStates;
 import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
@@ -35,6 +36,7 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   private final Runnable becameConsenter;
   private final Thread thread;
   private volatile boolean stopped;
+  private volatile String failure;
 
   private FollowerChannel(
       ChannelLedger ledger,
@@ -70,6 +72,14 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
             becameConsenter);
     follower.thread.start();
     return follower;
+  }
+
+  /**
+   * Why pulling stopped for good, if it did (the ledger could not store a checked block, a broken
+   * invariant): the channel no longer grows here, and the participation API reports it "failed".
+   */
+  public Optional<String> failure() {
+    return Optional.ofNullable(failure);
   }
 
   /** What pulling has done so far, for the metrics. */
@@ -113,14 +123,7 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
     stopped = true;
     puller.close();
     commits.close();
-    if (Thread.currentThread() != thread) {
-      thread.interrupt();
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    Threads.interruptAndJoin(thread);
   }
 
   private SubmitOutcome notOrdering() {
@@ -134,6 +137,12 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
     try {
       puller.follow(ledger.height(), this::accept);
     } catch (InterruptedException e) {
+      return;
+    } catch (RuntimeException e) {
+      if (!stopped) {
+        LOG.error("channel {}: following stopped", ledger.name(), e);
+        failure = "following stopped: " + e;
+      }
       return;
     }
     if (!stopped && isConsenter()) {

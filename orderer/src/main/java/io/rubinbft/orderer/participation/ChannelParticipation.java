@@ -12,7 +12,10 @@ public interface ChannelParticipation {
   /** The names of the channels this node serves, sorted. */
   List<String> channelNames();
 
-  /** The channel's state, or empty if this node does not serve it. */
+  /**
+   * The channel's state, or empty if this node does not serve it: status "active", "onboarding", or
+   * "failed" once this node stopped serving it for good (it stays so until it is removed).
+   */
   Optional<ChannelInfo> info(String channel);
 
   /**
@@ -48,7 +51,8 @@ public interface ChannelParticipation {
   ByteString block(String channel, BlockId block) throws ParticipationException;
 
   /**
-   * Stops serving the channel and removes its ledger and consensus state.
+   * Stops serving the channel and removes its ledger and consensus state, whatever its status
+   * ("failed" included).
    *
    * @throws ParticipationException with NOT_FOUND, PENDING_REMOVAL or INTERNAL
    */

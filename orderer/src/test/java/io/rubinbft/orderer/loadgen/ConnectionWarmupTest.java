@@ -39,11 +39,7 @@ class ConnectionWarmupTest {
 
   private static GrpcListener listener() throws IOException {
     return GrpcListener.start(
-        new HostPort("127.0.0.1", 0),
-        new TlsSettings(false, null, null, List.of(), false, List.of()),
-        List::of,
-        1 << 20,
-        List.of());
+        new HostPort("127.0.0.1", 0), TlsSettings.plaintext(), List::of, 1 << 20, List.of());
   }
 
   private static ManagedChannel open(int port) {

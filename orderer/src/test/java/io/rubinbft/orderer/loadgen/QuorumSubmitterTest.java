@@ -161,7 +161,7 @@ class QuorumSubmitterTest {
       GrpcListener server =
           GrpcListener.start(
               new HostPort("127.0.0.1", 0),
-              new TlsSettings(false, null, null, List.of(), false, List.of()),
+              TlsSettings.plaintext(),
               List::of,
               1 << 20,
               List.of(broadcast(script)));

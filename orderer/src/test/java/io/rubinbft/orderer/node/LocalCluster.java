@@ -190,6 +190,21 @@ final class LocalCluster implements AutoCloseable {
     return admin().fetch(node.adminAddress().getPort(), CHANNEL, blockId);
   }
 
+  /** {@code osnadmin channel info}: GET of the channel's status. */
+  HttpResponse<String> info(OrdererNode node) throws Exception {
+    return admin().info(node.adminAddress().getPort(), CHANNEL);
+  }
+
+  /** {@code osnadmin channel remove}. */
+  HttpResponse<String> remove(OrdererNode node) throws Exception {
+    return admin().remove(node.adminAddress().getPort(), CHANNEL);
+  }
+
+  /** Where node {@code index} keeps its consensus WALs. */
+  Path walDirectory(int index) throws Exception {
+    return NodeConfigLoader.load(configs.get(index), environment).walDirectory();
+  }
+
   AdminApi admin() throws Exception {
     return AdminApi.as(network.ordererAdmin());
   }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.channel.InvalidConfigException;
-import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.consensus.ConfigState;
 import io.rubinbft.orderer.testing.ScriptedDeliver;
 import io.rubinbft.orderer.testing.ScriptedDeliver.Lie;
@@ -17,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,12 +33,7 @@ class BlockPullerTest {
   private static final List<Block> CHAIN = FixturePulling.chain();
 
   @TempDir Path dir;
-  private final List<ScriptedDeliver> servers = new ArrayList<>();
-
-  @AfterEach
-  void stop() {
-    servers.forEach(ScriptedDeliver::close);
-  }
+  @AutoClose private final FixtureSources servers = new FixtureSources();
 
   @Test
   void everyLiarIsLeftForTheNextSourceAndTheChainIsFabrics() throws Exception {
@@ -64,10 +58,7 @@ class BlockPullerTest {
         startSources(List.of(Lie.HANG, Lie.FLIP_SIGNATURE), List.of(0L, 1L));
     byEndpoint.get(0).claim(1_000_000);
     byEndpoint.get(1).claim(1_000_000);
-    ScriptedDeliver behind =
-        opened(
-            ScriptedDeliver.start(
-                new HostPort("127.0.0.1", 0), FixturePulling.tls(), () -> CHAIN.subList(0, 5)));
+    ScriptedDeliver behind = servers.serving(CHAIN.subList(0, 5));
     List<ScriptedDeliver> all = new ArrayList<>(byEndpoint);
     all.add(behind);
     PullStats stats = pullsFabricsWholeChain(configNaming(all));
@@ -143,13 +134,10 @@ class BlockPullerTest {
   private List<ScriptedDeliver> startSources(List<Lie> lies, List<Long> at) throws Exception {
     List<ScriptedDeliver> started = new ArrayList<>();
     for (int i = 0; i <= lies.size(); i++) {
-      started.add(
-          opened(
-              ScriptedDeliver.start(
-                  new HostPort("127.0.0.1", 0), FixturePulling.tls(), () -> CHAIN)));
+      started.add(servers.serving(CHAIN));
     }
     List<ScriptedDeliver> byEndpoint =
-        started.stream().sorted(Comparator.comparing(BlockPullerTest::endpoint)).toList();
+        started.stream().sorted(Comparator.comparing(FixtureSources::endpoint)).toList();
     for (int i = 0; i < lies.size(); i++) {
       byEndpoint.get(i).lie(lies.get(i), at.get(i));
     }
@@ -168,17 +156,8 @@ class BlockPullerTest {
     return new VerifyingAppender(ledger, FixturePulling.CRYPTO, Clock.systemUTC());
   }
 
-  private ScriptedDeliver opened(ScriptedDeliver server) {
-    servers.add(server);
-    return server;
-  }
-
-  private static String endpoint(ScriptedDeliver server) {
-    return "127.0.0.1:" + server.address().getPort();
-  }
-
-  private static ConfigState configNaming(List<ScriptedDeliver> sources) {
+  private static ConfigState configNaming(List<ScriptedDeliver> named) {
     return FixturePulling.configWithEndpoints(
-        sources.stream().map(BlockPullerTest::endpoint).toList());
+        named.stream().map(FixtureSources::endpoint).toList());
   }
 }

@@ -1,19 +1,18 @@
 package io.rubinbft.orderer.onboarding;
 
+import static io.rubinbft.orderer.onboarding.FixtureSources.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.ChannelLedger;
-import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.testing.ScriptedDeliver;
 import io.rubinbft.orderer.testing.ScriptedDeliver.Lie;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,19 +29,14 @@ class CatchUpTest {
   private static final List<Block> CHAIN = FixturePulling.chain();
 
   @TempDir Path dir;
-  private final List<ScriptedDeliver> servers = new ArrayList<>();
-
-  @AfterEach
-  void stop() {
-    servers.forEach(ScriptedDeliver::close);
-  }
+  @AutoClose private final FixtureSources servers = new FixtureSources();
 
   @Test
   void pullsToTheConfigBlockOnlyOneHonestOrdererHoldsWhileOthersClaimLess() throws Exception {
-    ScriptedDeliver honest = serving(CHAIN);
-    ScriptedDeliver atGenesisConfig = serving(CHAIN.subList(0, 6));
-    ScriptedDeliver atOlderConfig = serving(CHAIN.subList(0, 7));
-    ScriptedDeliver closed = serving(CHAIN);
+    ScriptedDeliver honest = servers.serving(CHAIN);
+    ScriptedDeliver atGenesisConfig = servers.serving(CHAIN.subList(0, 6));
+    ScriptedDeliver atOlderConfig = servers.serving(CHAIN.subList(0, 7));
+    ScriptedDeliver closed = servers.serving(CHAIN);
     String silent = endpoint(closed);
     closed.close();
 
@@ -70,11 +64,11 @@ class CatchUpTest {
    */
   @Test
   void aSourceLyingAboutMoreCostsOneTryAndTheHonestOneServesTheConfigBlock() throws Exception {
-    ScriptedDeliver honest = serving(CHAIN);
-    ScriptedDeliver liar = serving(CHAIN);
+    ScriptedDeliver honest = servers.serving(CHAIN);
+    ScriptedDeliver liar = servers.serving(CHAIN);
     liar.claim(1_000_000);
     liar.lie(Lie.FLIP_SIGNATURE, 6);
-    ScriptedDeliver behind = serving(CHAIN.subList(0, 6));
+    ScriptedDeliver behind = servers.serving(CHAIN.subList(0, 6));
 
     try (BlockStore store = FixturePulling.store(dir)) {
       ChannelLedger ledger = ledgerWithFirstBlocks(store, 6);
@@ -91,10 +85,10 @@ class CatchUpTest {
   /** Only liars claim more: nothing is pulled beyond what the ledger holds. */
   @Test
   void whenOnlyALiarClaimsMoreTheLedgerStaysWhereItIs() throws Exception {
-    ScriptedDeliver liar = serving(CHAIN);
+    ScriptedDeliver liar = servers.serving(CHAIN);
     liar.claim(1_000_000);
     liar.lie(Lie.WRONG_PREVIOUS_HASH, 6);
-    ScriptedDeliver behind = serving(CHAIN.subList(0, 6));
+    ScriptedDeliver behind = servers.serving(CHAIN.subList(0, 6));
 
     try (BlockStore store = FixturePulling.store(dir)) {
       ChannelLedger ledger = ledgerWithFirstBlocks(store, 6);
@@ -112,8 +106,8 @@ class CatchUpTest {
    */
   @Test
   void theProbeSeesANewerConfigBlockOneOrdererClaimsAndPullsNothing() throws Exception {
-    ScriptedDeliver honest = serving(CHAIN);
-    ScriptedDeliver atOlderConfig = serving(CHAIN.subList(0, 7));
+    ScriptedDeliver honest = servers.serving(CHAIN);
+    ScriptedDeliver atOlderConfig = servers.serving(CHAIN.subList(0, 7));
 
     try (BlockStore store = FixturePulling.store(dir)) {
       ChannelLedger ledger = ledgerWithFirstBlocks(store, 7);
@@ -171,16 +165,5 @@ class CatchUpTest {
     for (int n = 0; n < ledger.height(); n++) {
       assertThat(ledger.block(n).orElseThrow().bytes()).isEqualTo(CHAIN.get(n).toByteString());
     }
-  }
-
-  private static String endpoint(ScriptedDeliver server) {
-    return "127.0.0.1:" + server.address().getPort();
-  }
-
-  private ScriptedDeliver serving(List<Block> chain) throws Exception {
-    ScriptedDeliver server =
-        ScriptedDeliver.start(new HostPort("127.0.0.1", 0), FixturePulling.tls(), () -> chain);
-    servers.add(server);
-    return server;
   }
 }

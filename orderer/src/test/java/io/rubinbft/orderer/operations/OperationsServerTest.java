@@ -17,7 +17,6 @@ import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -38,10 +37,7 @@ class OperationsServerTest {
   @BeforeEach
   void start() throws IOException {
     OperationsSettings settings =
-        new OperationsSettings(
-            new HostPort("127.0.0.1", 0),
-            new TlsSettings(false, null, null, List.of(), false, List.of()),
-            true);
+        new OperationsSettings(new HostPort("127.0.0.1", 0), TlsSettings.plaintext(), true);
     server =
         OperationsServer.start(
             settings,

@@ -48,9 +48,7 @@ class ParticipationHandlerTest {
   void start() throws IOException {
     listener =
         HttpListener.bind(
-            new HostPort("127.0.0.1", 0),
-            new TlsSettings(false, null, null, List.of(), false, List.of()),
-            "participation-test");
+            new HostPort("127.0.0.1", 0), TlsSettings.plaintext(), "participation-test");
     listener
         .server()
         .createContext(

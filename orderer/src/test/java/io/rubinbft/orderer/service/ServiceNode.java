@@ -96,8 +96,7 @@ final class ServiceNode implements AutoCloseable {
 
   /** Plain-text gRPC, a pool that takes {@code poolCapacity} requests. */
   static ServiceNode start(Path directory, int poolCapacity) throws IOException {
-    return new ServiceNode(
-        directory, new TlsSettings(false, null, null, List.of(), false, List.of()), poolCapacity);
+    return new ServiceNode(directory, TlsSettings.plaintext(), poolCapacity);
   }
 
   static ServiceNode start(Path directory) throws IOException {

@@ -95,6 +95,14 @@ public final class AdminApi {
     return get(port, ChannelInfo.url(channel));
   }
 
+  /** {@code osnadmin channel remove}: DELETE of one channel. */
+  public HttpResponse<String> remove(int port, String channel)
+      throws IOException, InterruptedException {
+    return https.send(
+        HttpRequest.newBuilder(uri(port, ChannelInfo.url(channel))).DELETE().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
   private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
     return https.send(
         HttpRequest.newBuilder(uri(port, path)).GET().build(),

@@ -1,0 +1,199 @@
+package io.rubinbft.orderer.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.configtx.SignedUpdates;
+import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.metrics.MetricsScrape;
+import io.rubinbft.orderer.testing.ConsenterUpdates;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.hyperledger.fabric.protos.common.Config;
+import org.hyperledger.fabric.protos.common.Consenter;
+import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Channels a node stopped serving for good, on a running 4-node cluster, reported "failed" by the
+ * participation API as Fabric reports a channel whose last operation failed. The cause is real: a
+ * node's consensus WAL folder is gone (a regular file stands in its place, as after a disk or
+ * operator mishap), so the next WAL it opens cannot be created. A consenter's replica stops at the
+ * next epoch (a BatchSize update ends it): "failed" where it said "active", relation and height
+ * unchanged, while {@code /healthz} fails "consensus" and the others keep ordering. Removing the
+ * failed channel frees it: once the folder is back, joining again with the genesis block works and
+ * the node catches up. A follower added back to the consenters cannot start its replica: "failed"
+ * with the relation it was switching to, and removable.
+ */
+class FailedChannelNodeTest {
+
+  private static final int BROKEN = 3;
+
+  @TempDir Path dir;
+
+  @AutoClose private LocalCluster cluster;
+
+  @Test
+  void aStoppedReplicaIsFailedUntilRemovedAndTheChannelCanBeJoinedAgain() throws Exception {
+    cluster = LocalCluster.generate(dir);
+    cluster.startAndJoin();
+    OrdererNode broken = cluster.nodes.get(BROKEN);
+    assertThat(info(broken).get("status").getAsString()).isEqualTo("active");
+
+    Path wal = cluster.walDirectory(BROKEN);
+    EpochFolders.deleteTree(wal);
+    Files.writeString(wal, "not a folder");
+    HttpResponse<String> updated =
+        cluster.update(
+            cluster.nodes.getFirst(),
+            SignedUpdates.signed(
+                    ConfigUpdateNodeTest.batchSizeUpdate(cluster.config(), 5),
+                    List.of(cluster.ordererAdmin()))
+                .toByteArray());
+    assertThat(updated.statusCode()).as(updated.body()).isEqualTo(201);
+    awaitConsensusUnhealthy(broken);
+
+    JsonObject failed = info(broken);
+    assertThat(failed.get("status").getAsString()).isEqualTo("failed");
+    assertThat(failed.get("consensusRelation").getAsString()).isEqualTo("consenter");
+    assertThat(failed.get("height").getAsLong()).isEqualTo(LocalCluster.ledger(broken).height());
+    assertThat(info(cluster.nodes.getFirst()).get("status").getAsString()).isEqualTo("active");
+    // Fabric's participation_status gauge: 3 is failed.
+    assertThat(
+            MetricsScrape.value(
+                MetricsScrape.of(broken),
+                "participation_status",
+                Map.of("channel", LocalCluster.CHANNEL)))
+        .isEqualTo(3);
+
+    HttpResponse<String> removed = cluster.remove(broken);
+    assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
+    assertThat(cluster.info(broken).statusCode()).isEqualTo(404);
+    assertThat(broken.channels().channelNames()).isEmpty();
+
+    Files.delete(wal);
+    Files.createDirectories(wal);
+    HttpResponse<String> joined = cluster.join(broken);
+    assertThat(joined.statusCode()).as(joined.body()).isEqualTo(201);
+    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
+    cluster.submit(client, 10, cluster.nodes.subList(0, BROKEN));
+    // The config block and the 10 transactions, also on the node that joined again.
+    cluster.awaitTransactions(1 + 10);
+    assertThat(info(broken).get("status").getAsString()).isEqualTo("active");
+  }
+
+  /**
+   * A consenter removed from the channel follows it; its WAL folder is gone when a later update
+   * adds it back, so its replica cannot start: the channel is "failed" with the relation it was
+   * switching to, and removing it works.
+   */
+  @Test
+  void aFollowerThatCannotStartItsReplicaWhenAddedBackIsFailedUntilRemoved() throws Exception {
+    cluster = LocalCluster.generate(dir);
+    cluster.startAndJoin();
+    OrdererNode broken = cluster.nodes.get(BROKEN);
+    long id = cluster.network.nodes().get(BROKEN).id();
+    Consenter consenter =
+        ConsenterUpdates.consenters(cluster.config()).stream()
+            .filter(c -> c.getId() == id)
+            .findFirst()
+            .orElseThrow();
+
+    updateConsenters(consenters -> consenters.stream().filter(c -> c.getId() != id).toList());
+    await(() -> broken.channels().follower(LocalCluster.CHANNEL).isPresent(), "node follows");
+    assertThat(info(broken).get("consensusRelation").getAsString()).isEqualTo("follower");
+    assertThat(info(broken).get("status").getAsString()).isEqualTo("active");
+
+    Path wal = cluster.walDirectory(BROKEN);
+    EpochFolders.deleteTree(wal);
+    Files.writeString(wal, "not a folder");
+    updateConsenters(
+        consenters -> Stream.concat(consenters.stream(), Stream.of(consenter)).toList());
+    JsonObject failed = awaitStatusOtherThanActive(broken);
+    assertThat(failed.get("status").getAsString()).isEqualTo("failed");
+    assertThat(failed.get("consensusRelation").getAsString()).isEqualTo("consenter");
+    ChannelConfig newest =
+        cluster.nodes.getFirst().channels().runtime(LocalCluster.CHANNEL).orElseThrow().config();
+    assertThat(failed.get("height").getAsLong()).isEqualTo(newest.blockNumber() + 1);
+    HttpResponse<String> removed = cluster.remove(broken);
+    assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
+    assertThat(cluster.info(broken).statusCode()).isEqualTo(404);
+  }
+
+  /**
+   * Sends a consenter change to the first node and waits until it runs under the config block that
+   * makes it.
+   */
+  private void updateConsenters(UnaryOperator<List<Consenter>> change) throws Exception {
+    Config current = cluster.config();
+    HttpResponse<String> updated =
+        cluster.update(
+            cluster.nodes.getFirst(),
+            SignedUpdates.signed(
+                    ConsenterUpdates.update(LocalCluster.CHANNEL, current, change),
+                    List.of(cluster.ordererAdmin()))
+                .toByteArray());
+    assertThat(updated.statusCode()).as(updated.body()).isEqualTo(201);
+    await(
+        () -> cluster.config().getSequence() > current.getSequence(),
+        "the first node runs the update");
+  }
+
+  private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(condition.getAsBoolean()).as(what).isTrue();
+  }
+
+  /** The node's info once its status is no longer "active", or when waiting for that timed out. */
+  private JsonObject awaitStatusOtherThanActive(OrdererNode node) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    JsonObject info = info(node);
+    while (info.get("status").getAsString().equals("active") && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      info = info(node);
+    }
+    return info;
+  }
+
+  private JsonObject info(OrdererNode node) throws Exception {
+    HttpResponse<String> info = cluster.info(node);
+    assertThat(info.statusCode()).as(info.body()).isEqualTo(200);
+    return JsonParser.parseString(info.body()).getAsJsonObject();
+  }
+
+  /** Waits until the node's {@code /healthz} fails its "consensus" check. */
+  private static void awaitConsensusUnhealthy(OrdererNode node) throws Exception {
+    URI uri = URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/healthz");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      while (true) {
+        HttpResponse<String> health =
+            http.send(
+                HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (health.body().contains("\"component\":\"consensus\"") || System.nanoTime() > deadline) {
+          assertThat(health.statusCode()).as(health.body()).isEqualTo(503);
+          assertThat(health.body()).contains("\"component\":\"consensus\"");
+          return;
+        }
+        Thread.sleep(100);
+      }
+    }
+  }
+}
