@@ -96,7 +96,7 @@ final class NativeCalls {
     return pointer.reinterpret(4096).getString(0);
   }
 
-  private static int errno(MemorySegment capture) {
+  static int errno(MemorySegment capture) {
     return (int) ERRNO.get(capture, 0L);
   }
 
