@@ -2,29 +2,26 @@ package io.rubinbft.net.rdma;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import io.rubinbft.net.verbs.EventChannel;
 import io.rubinbft.net.verbs.VerbsException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Where an idle poller of an rdma-core device sleeps: rdma-core's own completion channel ({@code
- * ibv_comp_channel}), on which every completion queue of the device is created, rdma_cm's event
- * channel, and an eventfd that {@link #wakeup} writes, waited on together with poll(2).
+ * ibv_comp_channel}), on which every completion queue of the device is created, and rdma_cm's event
+ * channel, waited on together with poll(2) ({@link FileDescriptorWait}, whose eventfd {@link
+ * #wakeup} writes).
  *
  * <p>{@link #arm} asks each completion queue for an event at its next completion ({@code
- * ibv_req_notify_cq}); rdma_cm's channel and the eventfd need no arming, they stay readable while
- * something waits in them. After a wake-up the completion channel's events are taken ({@code
- * ibv_get_cq_event}, its fd non-blocking) and acknowledged in batches ({@code ibv_ack_cq_events});
- * the caller then polls the queues themselves. The device and the kernel make progress without the
- * poller (a send completes whether or not anyone polls), so arming always succeeds.
+ * ibv_req_notify_cq}); rdma_cm's channel needs no arming, it stays readable while events wait in
+ * it. After a wake-up the completion channel's events are taken ({@code ibv_get_cq_event}, its fd
+ * non-blocking) and acknowledged in batches ({@code ibv_ack_cq_events}); the caller then polls the
+ * queues themselves. The device and the kernel make progress without the poller (a send completes
+ * whether or not anyone polls), so arming always succeeds.
  *
  * <p>An armed queue cannot be disarmed: {@link #disarm} leaves it armed, and its next completion
  * queues an event that ends a later {@link #await} at once, which takes the event and so lets the
@@ -36,53 +33,35 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class FfmEventChannel implements EventChannel {
 
-  private static final int COMPLETIONS = 0;
-  private static final int CONNECTIONS = 1;
-  private static final int WAKEUPS = 2;
-  private static final int POLLED = 3;
-  private static final long POLLFD_BYTES = Libc.POLLFD.byteSize();
-  private static final long REVENTS = VerbsLayouts.offset(Libc.POLLFD, "revents");
   private static final long CHANNEL_FD = VerbsLayouts.offset(VerbsLayouts.IBV_COMP_CHANNEL, "fd");
-  private static final long COUNTER_BYTES = JAVA_LONG.byteSize();
-  private static final long NANOS_PER_MILLI = 1_000_000;
 
   private final RdmaCore core;
   private final MemorySegment completionChannel;
-  private final int wakeupFd;
-  private final MemorySegment pollFds;
+  private final FileDescriptorWait wait;
+  private final int completions;
   private final MemorySegment capture;
   private final MemorySegment queueOut;
   private final MemorySegment contextOut;
-  private final MemorySegment counterIn;
-  private final MemorySegment one;
   private final List<FfmCompletionQueue> queues = new ArrayList<>();
-  private final AtomicBoolean wakeupPending = new AtomicBoolean();
-  private final Object wakeupLock = new Object();
-  private boolean closed;
 
   private FfmEventChannel(
       RdmaCore core,
       MemorySegment completionChannel,
-      int wakeupFd,
+      FileDescriptorWait wait,
       int connectionEventsFd,
       Arena arena) {
     this.core = core;
     this.completionChannel = completionChannel;
-    this.wakeupFd = wakeupFd;
-    this.pollFds = arena.allocate(Libc.POLLFD, POLLED);
-    watch(COMPLETIONS, completionChannel.get(JAVA_INT, CHANNEL_FD));
-    watch(CONNECTIONS, connectionEventsFd);
-    watch(WAKEUPS, wakeupFd);
-    this.capture = arena.allocate(Linker.Option.captureStateLayout());
+    this.wait = wait;
+    this.completions = wait.watch(completionChannel.get(JAVA_INT, CHANNEL_FD));
+    wait.watch(connectionEventsFd);
+    this.capture = arena.allocate(NativeCalls.CAPTURE);
     this.queueOut = arena.allocate(ADDRESS);
     this.contextOut = arena.allocate(ADDRESS);
-    this.counterIn = arena.allocate(JAVA_LONG);
-    this.one = arena.allocate(JAVA_LONG);
-    one.set(JAVA_LONG, 0, 1L);
   }
 
   /**
-   * Creates the completion channel of the device {@code context} and the wake-up eventfd; {@code
+   * Creates the completion channel of the device {@code context} and the wait; {@code
    * connectionEventsFd} is rdma_cm's event channel (non-blocking, owned by the caller).
    */
   static FfmEventChannel open(
@@ -92,33 +71,18 @@ final class FfmEventChannel implements EventChannel {
         NativeCalls.callForPointer(
                 "ibv_create_comp_channel", core.completionChannel.create(), context)
             .reinterpret(VerbsLayouts.IBV_COMP_CHANNEL.byteSize());
+    FileDescriptorWait wait = null;
     try {
       Libc.setNonBlocking(channel.get(JAVA_INT, CHANNEL_FD), "the completion channel");
-      int wakeupFd = eventFd();
-      return new FfmEventChannel(core, channel, wakeupFd, connectionEventsFd, arena);
+      wait = FileDescriptorWait.open(2);
+      return new FfmEventChannel(core, channel, wait, connectionEventsFd, arena);
     } catch (VerbsException | RuntimeException e) {
+      if (wait != null) {
+        wait.close();
+      }
       NativeCalls.invoke(core.completionChannel.destroy(), channel);
       throw e;
     }
-  }
-
-  private static int eventFd() throws VerbsException {
-    try (Arena call = Arena.ofConfined()) {
-      MemorySegment capture = call.allocate(Linker.Option.captureStateLayout());
-      int fd =
-          (int) NativeCalls.invoke(Libc.EVENTFD, capture, 0, Libc.EFD_NONBLOCK | Libc.EFD_CLOEXEC);
-      if (fd < 0) {
-        throw new VerbsException(
-            "eventfd failed: " + NativeCalls.describeErrno(NativeCalls.errno(capture)));
-      }
-      return fd;
-    }
-  }
-
-  private void watch(int index, int fd) {
-    MemorySegment entry = pollFds.asSlice(index * POLLFD_BYTES, POLLFD_BYTES);
-    entry.set(JAVA_INT, VerbsLayouts.offset(Libc.POLLFD, "fd"), fd);
-    entry.set(JAVA_SHORT, VerbsLayouts.offset(Libc.POLLFD, "events"), Libc.POLLIN);
   }
 
   /** The native completion channel, for ibv_create_cq. */
@@ -151,30 +115,10 @@ final class FfmEventChannel implements EventChannel {
 
   @Override
   public void await(long timeoutNanos) throws VerbsException {
-    if (timeoutNanos <= 0) {
-      return;
-    }
-    // From here on a wakeup writes the eventfd again; one that wrote before still shows in it.
-    wakeupPending.set(false);
-    int millis = (int) Math.min(Math.ceilDiv(timeoutNanos, NANOS_PER_MILLI), Integer.MAX_VALUE);
-    int ready = (int) NativeCalls.invoke(Libc.POLL, capture, pollFds, (long) POLLED, millis);
-    if (ready < 0) {
-      int errno = NativeCalls.errno(capture);
-      if (errno == Libc.EINTR) {
-        return; // a signal: return early, the caller polls and decides
-      }
-      throw new VerbsException("poll on the device's channels failed: " + describe(errno));
-    }
-    if (readable(COMPLETIONS)) {
+    wait.await(timeoutNanos);
+    if (wait.readable(completions)) {
       takeCompletionEvents();
     }
-    if (readable(WAKEUPS)) {
-      drainWakeups();
-    }
-  }
-
-  private boolean readable(int index) {
-    return pollFds.get(JAVA_SHORT, index * POLLFD_BYTES + REVENTS) != 0;
   }
 
   /** Takes every queued completion event, each disarming its queue, until the channel is empty. */
@@ -193,7 +137,7 @@ final class FfmEventChannel implements EventChannel {
         if (errno == Libc.EAGAIN) {
           return;
         }
-        throw new VerbsException("ibv_get_cq_event failed: " + describe(errno));
+        throw new VerbsException("ibv_get_cq_event failed: " + NativeCalls.describeErrno(errno));
       }
       queueAt(queueOut.get(ADDRESS, 0).address()).eventTaken();
     }
@@ -211,43 +155,15 @@ final class FfmEventChannel implements EventChannel {
     throw new IllegalStateException("a completion event names no queue of this channel");
   }
 
-  /** Resets the eventfd's counter (it is readable while non-zero). */
-  private void drainWakeups() throws VerbsException {
-    long read = (long) NativeCalls.invoke(Libc.READ, capture, wakeupFd, counterIn, COUNTER_BYTES);
-    if (read < 0 && NativeCalls.errno(capture) != Libc.EAGAIN) {
-      throw new VerbsException(
-          "reading the wake-up eventfd failed: " + describe(NativeCalls.errno(capture)));
-    }
-  }
-
-  /**
-   * Writes the eventfd once per sleep (later calls find the write pending). Under a lock with
-   * {@link #close}, so a closed descriptor, whose number the process may reuse, is never written.
-   */
   @Override
   public void wakeup() {
-    if (!wakeupPending.compareAndSet(false, true)) {
-      return;
-    }
-    synchronized (wakeupLock) {
-      if (!closed) {
-        // Cannot fail short of a counter at 2^64 - 2; a failed write would only mean a timed wake.
-        NativeCalls.invoke(Libc.WRITE, wakeupFd, one, COUNTER_BYTES);
-      }
-    }
+    wait.wakeup();
   }
 
-  /** Destroys the completion channel (its queues are closed) and the eventfd. */
+  /** Destroys the completion channel (its queues are closed) and the wait. */
   void close() {
-    synchronized (wakeupLock) {
-      closed = true;
-    }
+    wait.close();
     NativeCalls.callReturningErrno(
         "ibv_destroy_comp_channel", core.completionChannel.destroy(), completionChannel);
-    Libc.close(wakeupFd, "the wake-up eventfd");
-  }
-
-  private static String describe(int errno) {
-    return NativeCalls.describeErrno(errno);
   }
 }
