@@ -51,6 +51,9 @@ class RdmaIdleSelectorVmTest {
    */
   private static final double MAX_IDLE_SHARE_OF_A_CORE = 0.01;
 
+  /** More than FfmCompletionQueue's acknowledgement batch (16), twice over and a remainder. */
+  private static final int SLEEPS = 40;
+
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private Selector server;
@@ -131,6 +134,54 @@ class RdmaIdleSelectorVmTest {
 
     assertThat(wait.result.get(1, TimeUnit.MINUTES)).isEqualTo(1);
     assertThat(received.messages.getFirst()).isEqualTo(message);
+  }
+
+  /**
+   * More sleeps than the event acknowledgement batch: each message after a pause wakes the sleeping
+   * selector through a completion event (the client's window is used up several times over, so
+   * credit flows back too), and the devices then close without waiting, which ibv_destroy_cq would
+   * do for ever on an event taken but never acknowledged. The pause only lets the receiver fall
+   * asleep; nothing is timed.
+   */
+  @Test
+  void manySleepsEachEndedByAMessageThenCloseAcknowledgesEveryEvent() throws Exception {
+    Received received = new Received();
+    channel.serverSide().key().addInterest(Interest.RECEIVE);
+    for (int round = 1; round <= SLEEPS; round++) {
+      int expected = round;
+      Waiting wait =
+          Waiting.start(
+              () -> {
+                while (received.count() < expected) {
+                  server.select(key -> key.channel().poll(received, Integer.MAX_VALUE));
+                }
+                return received.count();
+              });
+      Thread.sleep(20);
+      byte[] message = ("round " + round).getBytes();
+      assertThat(offerTakingCredit(message)).isEqualTo(SendResult.SENT);
+      client.flush();
+      assertThat(wait.result.get(1, TimeUnit.MINUTES)).isEqualTo(round);
+      assertThat(received.messages.getLast()).isEqualTo(message);
+    }
+    client.close();
+    server.close();
+  }
+
+  /**
+   * Offers {@code message}, letting the client take the credit the server returns when its window
+   * is used up (the client announces it is blocked, which wakes the server); a two-minute guard.
+   */
+  private SendResult offerTakingCredit(byte[] message) throws IOException {
+    UnsafeBuffer buffer = new UnsafeBuffer(message);
+    long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+    SendResult result;
+    while ((result = channel.clientSide().offer(buffer, 0, message.length))
+            == SendResult.BACK_PRESSURED
+        && System.nanoTime() - giveUp < 0) {
+      client.select(key -> {}, 10);
+    }
+    return result;
   }
 
   /** A connect request is an rdma_cm event: no completion rings for it. */
