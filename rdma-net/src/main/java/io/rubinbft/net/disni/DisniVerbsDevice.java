@@ -36,6 +36,18 @@ import java.util.Map;
  * destroyed), chained receives (each receive is its own post), and reporting an event's status.
  * Connects resolve address and route synchronously (bounded by two seconds, a local lookup), each
  * on its own event channel; listeners have one each. One thread uses a device and all it made.
+ *
+ * <p>No {@link #eventChannel()}: an idle poller of this device parks and looks again, because DiSNI
+ * 2.1 does not expose enough to sleep in the kernel as the rdma binding does. Its {@code
+ * IbvCompChannel.getFd()} and {@code RdmaEventChannel.getFd()} return 0, not the descriptors (the
+ * Java objects are made with 0; the real ones stay in libdisni), so nothing can wait on the
+ * completion channel, the rdma_cm channels and a wake-up descriptor together; its only wait, {@code
+ * IbvCompChannel.getCqEvent(cq, timeout)}, polls one completion channel and cannot be woken by
+ * another thread or by a connection event; and it drops which queue the event names (its {@code cq}
+ * argument is unused), so events on a channel shared by two queues cannot be acknowledged on the
+ * right one, and {@code ibv_destroy_cq} waits until they are. Reading libdisni's internal object
+ * ids as native pointers would get the descriptors, but that is DiSNI's private representation, not
+ * its API.
  */
 public final class DisniVerbsDevice implements VerbsDevice {
 

@@ -23,10 +23,6 @@ import java.util.Map;
  */
 final class ConnectionEvents {
 
-  private static final int F_GETFL = 3;
-  private static final int F_SETFL = 4;
-  private static final int O_NONBLOCK = 0x800;
-  private static final int EAGAIN = 11;
   private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
   private static final VarHandle ERRNO = CAPTURE.varHandle(PathElement.groupElement("errno"));
   private static final StructLayout EVENT = VerbsLayouts.RDMA_CM_EVENT;
@@ -55,21 +51,13 @@ final class ConnectionEvents {
     MemorySegment channel =
         NativeCalls.callForPointer("rdma_create_event_channel", core.createEventChannel)
             .reinterpret(VerbsLayouts.RDMA_EVENT_CHANNEL.byteSize());
-    ConnectionEvents events = new ConnectionEvents(device, channel, arena);
-    int fd = channel.get(JAVA_INT, 0);
-    int flags = events.fcntl(fd, F_GETFL, 0);
-    events.fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-    return events;
-  }
-
-  private int fcntl(int fd, int command, int argument) throws VerbsException {
-    int result = (int) NativeCalls.invoke(RdmaCore.FCNTL, capture, fd, command, argument);
-    if (result == -1) {
-      NativeCalls.invoke(device.core().destroyEventChannel, channel);
-      throw new VerbsException(
-          "fcntl on the rdma_cm event channel failed: " + NativeCalls.describeErrno(errno()));
+    try {
+      Libc.setNonBlocking(channel.get(JAVA_INT, 0), "the rdma_cm event channel");
+    } catch (VerbsException e) {
+      NativeCalls.invoke(core.destroyEventChannel, channel);
+      throw e;
     }
-    return result;
+    return new ConnectionEvents(device, channel, arena);
   }
 
   private int errno() {
@@ -78,6 +66,11 @@ final class ConnectionEvents {
 
   MemorySegment channel() {
     return channel;
+  }
+
+  /** The event channel's file descriptor, readable while events wait (for poll(2)). */
+  int fileDescriptor() {
+    return channel.get(JAVA_INT, 0);
   }
 
   int connectionCount() {
@@ -109,7 +102,7 @@ final class ConnectionEvents {
     while (true) {
       int result = (int) NativeCalls.invoke(device.core().getCmEvent, capture, channel, eventOut);
       if (result != 0) {
-        if (errno() == EAGAIN) {
+        if (errno() == Libc.EAGAIN) {
           return delivered;
         }
         throw new VerbsException("rdma_get_cm_event failed: " + NativeCalls.describeErrno(errno()));

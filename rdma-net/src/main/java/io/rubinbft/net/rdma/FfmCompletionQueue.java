@@ -14,7 +14,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * An {@code ibv_cq}, polled through the provider's {@code ops.poll_cq} into a pre-allocated array
- * of {@code ibv_wc}, so polling allocates nothing.
+ * of {@code ibv_wc}, so polling allocates nothing. It is created on the device's completion channel
+ * ({@link FfmEventChannel}), which arms it ({@code ops.req_notify_cq}) before its poller sleeps.
  */
 final class FfmCompletionQueue implements CompletionQueue {
 
@@ -24,6 +25,16 @@ final class FfmCompletionQueue implements CompletionQueue {
   private static final long CQ_CONTEXT = VerbsLayouts.offset(VerbsLayouts.IBV_CQ, "context");
   private static final long OPS_POLL_CQ =
       VerbsLayouts.offset(VerbsLayouts.IBV_CONTEXT, "ops.poll_cq");
+  private static final long OPS_REQ_NOTIFY_CQ =
+      VerbsLayouts.offset(VerbsLayouts.IBV_CONTEXT, "ops.req_notify_cq");
+
+  /**
+   * Completion events taken from the channel before they are acknowledged in one call: each
+   * ibv_ack_cq_events takes the queue's mutex. The rest are acknowledged before the queue is
+   * destroyed, which waits for every event it reported to be.
+   */
+  private static final int ACK_BATCH = 16;
+
   private static final long WC_BYTES = VerbsLayouts.IBV_WC.byteSize();
   private static final long WC_STATUS = VerbsLayouts.offset(VerbsLayouts.IBV_WC, "status");
   private static final long WC_OPCODE = VerbsLayouts.offset(VerbsLayouts.IBV_WC, "opcode");
@@ -33,11 +44,14 @@ final class FfmCompletionQueue implements CompletionQueue {
   private final FfmVerbsDevice device;
   private final MemorySegment cq;
   private final MemorySegment pollFunction;
+  private final MemorySegment requestNotifyFunction;
   private final MemorySegment completions;
   private final int capacity;
   private int attachedWorkRequests;
   private boolean servesSends;
   private boolean servesReceives;
+  private boolean armed;
+  private int unacknowledgedEvents;
   private boolean closed;
 
   private FfmCompletionQueue(FfmVerbsDevice device, MemorySegment cq, int capacity, Arena arena) {
@@ -46,11 +60,14 @@ final class FfmCompletionQueue implements CompletionQueue {
     MemorySegment context =
         this.cq.get(ADDRESS, CQ_CONTEXT).reinterpret(VerbsLayouts.IBV_CONTEXT.byteSize());
     this.pollFunction = context.get(ADDRESS, OPS_POLL_CQ);
+    this.requestNotifyFunction = context.get(ADDRESS, OPS_REQ_NOTIFY_CQ);
     this.completions = arena.allocate(VerbsLayouts.IBV_WC, POLL_BATCH);
     this.capacity = capacity;
   }
 
-  static FfmCompletionQueue create(FfmVerbsDevice device, int capacity, Arena arena)
+  /** Creates a queue of {@code capacity} entries whose events go to {@code completionChannel}. */
+  static FfmCompletionQueue create(
+      FfmVerbsDevice device, int capacity, MemorySegment completionChannel, Arena arena)
       throws VerbsException {
     if (capacity < 1) {
       throw new IllegalArgumentException("completion queue capacity is " + capacity);
@@ -62,7 +79,7 @@ final class FfmCompletionQueue implements CompletionQueue {
             device.context(),
             capacity,
             MemorySegment.NULL,
-            MemorySegment.NULL,
+            completionChannel,
             0);
     return new FfmCompletionQueue(device, cq, capacity, arena);
   }
@@ -147,12 +164,54 @@ final class FfmCompletionQueue implements CompletionQueue {
         : CompletionOpcode.SEND;
   }
 
+  /**
+   * Asks for an event at the next completion, unless one is asked for already: a queue stays armed
+   * until its event is taken from the channel ({@link #eventTaken}), and an event queued while the
+   * poller was busy ends its next sleep at once and re-arms it there, so none is lost.
+   */
+  void arm() throws VerbsException {
+    if (armed) {
+      return;
+    }
+    int result;
+    try {
+      result = (int) RdmaCore.REQ_NOTIFY_CQ.invokeExact(requestNotifyFunction, cq, 0);
+    } catch (Throwable t) {
+      throw new IllegalStateException("ibv_req_notify_cq threw", t);
+    }
+    if (result != 0) {
+      throw new VerbsException(
+          "ibv_req_notify_cq on "
+              + device.name()
+              + " failed: "
+              + NativeCalls.describeErrno(Math.abs(result)));
+    }
+    armed = true;
+  }
+
+  /** Its event was taken from the completion channel: it is disarmed, the event to acknowledge. */
+  void eventTaken() {
+    armed = false;
+    if (++unacknowledgedEvents == ACK_BATCH) {
+      acknowledgeEvents();
+    }
+  }
+
+  private void acknowledgeEvents() {
+    if (unacknowledgedEvents > 0) {
+      NativeCalls.invoke(device.core().completionChannel.ackEvents(), cq, unacknowledgedEvents);
+      unacknowledgedEvents = 0;
+    }
+  }
+
+  /** Acknowledges the events taken (ibv_destroy_cq waits for that), then destroys the queue. */
   @Override
   public void close() {
     if (closed) {
       return;
     }
     closed = true;
+    acknowledgeEvents();
     NativeCalls.callReturningErrno("ibv_destroy_cq", device.core().destroyCq, cq);
     device.forget(this);
   }

@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import io.rubinbft.net.verbs.CompletionQueue;
 import io.rubinbft.net.verbs.ConnectionEventHandler;
 import io.rubinbft.net.verbs.ConnectionListener;
+import io.rubinbft.net.verbs.EventChannel;
 import io.rubinbft.net.verbs.PendingConnection;
 import io.rubinbft.net.verbs.QueuePairSpec;
 import io.rubinbft.net.verbs.RegisteredMemory;
@@ -17,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -29,6 +31,10 @@ import java.util.Set;
  * replica's connections. {@link #connect} resolves the peer's address and route before it returns
  * (a local table lookup, bounded by {@link RdmaOptions#resolveTimeoutMillis()}) so that the queue
  * pair exists at once; the handshake itself completes through {@link #pollConnectionEvents}.
+ *
+ * <p>An idle poller sleeps in the kernel through {@link #eventChannel()}: rdma-core's completion
+ * channel, which all of the device's completion queues are created on, and rdma_cm's event channel
+ * ({@link FfmEventChannel}).
  */
 public final class FfmVerbsDevice implements VerbsDevice {
 
@@ -44,6 +50,7 @@ public final class FfmVerbsDevice implements VerbsDevice {
   private final DevicePort port;
   private final MemorySegment protectionDomain;
   private final ConnectionEvents events;
+  private final FfmEventChannel eventChannel;
   private final Set<AutoCloseable> resources = new LinkedHashSet<>();
   private boolean closed;
 
@@ -61,6 +68,14 @@ public final class FfmVerbsDevice implements VerbsDevice {
     try {
       this.events = ConnectionEvents.open(this, arena);
     } catch (VerbsException e) {
+      NativeCalls.invoke(core.deallocPd, protectionDomain);
+      throw e;
+    }
+    try {
+      this.eventChannel =
+          FfmEventChannel.open(core, device.context(), events.fileDescriptor(), arena);
+    } catch (VerbsException e) {
+      NativeCalls.invoke(core.destroyEventChannel, events.channel());
       NativeCalls.invoke(core.deallocPd, protectionDomain);
       throw e;
     }
@@ -122,8 +137,10 @@ public final class FfmVerbsDevice implements VerbsDevice {
   @Override
   public CompletionQueue createCompletionQueue(int capacity) throws VerbsException {
     requireOpen();
-    FfmCompletionQueue queue = FfmCompletionQueue.create(this, capacity, arena);
+    FfmCompletionQueue queue =
+        FfmCompletionQueue.create(this, capacity, eventChannel.completionChannel(), arena);
     resources.add(queue);
+    eventChannel.add(queue);
     return queue;
   }
 
@@ -238,6 +255,12 @@ public final class FfmVerbsDevice implements VerbsDevice {
     return events.poll(handler);
   }
 
+  /** rdma-core's completion channel and rdma_cm's event channel, waited on together. */
+  @Override
+  public Optional<EventChannel> eventChannel() {
+    return Optional.of(eventChannel);
+  }
+
   private MemorySegment createId(MemorySegment channel) throws VerbsException {
     try (Arena call = Arena.ofConfined()) {
       MemorySegment idOut = call.allocate(ADDRESS);
@@ -321,8 +344,14 @@ public final class FfmVerbsDevice implements VerbsDevice {
     resources.remove(resource);
   }
 
+  void forget(FfmCompletionQueue queue) {
+    resources.remove(queue);
+    eventChannel.remove(queue);
+  }
+
   /**
-   * Closes what is still open (listeners, queue pairs, then queues and memory), then the device.
+   * Closes what is still open (listeners, queue pairs, then queues and memory), then the event
+   * channels and the device.
    */
   @Override
   public void close() {
@@ -339,6 +368,7 @@ public final class FfmVerbsDevice implements VerbsDevice {
       }
     }
     closed = true;
+    eventChannel.close();
     NativeCalls.invoke(core.destroyEventChannel, events.channel());
     NativeCalls.callReturningErrno("ibv_dealloc_pd", core.deallocPd, protectionDomain);
     NativeCalls.invoke(core.freeDevices, device.deviceList());

@@ -23,7 +23,7 @@ import java.util.Arrays;
 final class NativeCalls {
 
   static final Linker LINKER = Linker.nativeLinker();
-  private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+  static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
   private static final VarHandle ERRNO = CAPTURE.varHandle(PathElement.groupElement("errno"));
   private static final MethodHandle STRERROR =
       LINKER.downcallHandle(
@@ -96,7 +96,7 @@ final class NativeCalls {
     return pointer.reinterpret(4096).getString(0);
   }
 
-  private static int errno(MemorySegment capture) {
+  static int errno(MemorySegment capture) {
     return (int) ERRNO.get(capture, 0L);
   }
 

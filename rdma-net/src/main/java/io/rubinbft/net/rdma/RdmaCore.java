@@ -38,18 +38,19 @@ final class RdmaCore {
           FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS),
           Linker.Option.critical(false));
 
-  /** int fcntl(int fd, int cmd, ...), from the C library; errno captured. */
-  static final MethodHandle FCNTL =
-      NativeCalls.LINKER.downcallHandle(
-          NativeCalls.LINKER.defaultLookup().findOrThrow("fcntl"),
-          FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
-          Linker.Option.firstVariadicArg(2),
-          Linker.Option.captureCallState("errno"));
+  /**
+   * int (*req_notify_cq)(struct ibv_cq *, int solicited_only): asks for an event on the completion
+   * channel at the queue's next completion. Not critical: a provider may make a system call (rxe
+   * does).
+   */
+  static final MethodHandle REQ_NOTIFY_CQ =
+      NativeCalls.LINKER.downcallHandle(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
 
   final MethodHandle allocPd;
   final MethodHandle deallocPd;
   final MethodHandle createCq;
   final MethodHandle destroyCq;
+  final CompletionChannelCalls completionChannel;
   final MethodHandle regMr;
   final MethodHandle deregMr;
   final MethodHandle getDeviceName;
@@ -77,6 +78,7 @@ final class RdmaCore {
 
   private RdmaCore(SymbolLookup verbs, SymbolLookup cm) {
     FunctionDescriptor intOfPointer = FunctionDescriptor.of(JAVA_INT, ADDRESS);
+    FunctionDescriptor voidOfPointer = FunctionDescriptor.ofVoid(ADDRESS);
     FunctionDescriptor pointerOfPointer = FunctionDescriptor.of(ADDRESS, ADDRESS);
     allocPd = NativeCalls.settingErrno(verbs, "ibv_alloc_pd", pointerOfPointer);
     deallocPd = NativeCalls.plain(verbs, "ibv_dealloc_pd", intOfPointer);
@@ -86,6 +88,7 @@ final class RdmaCore {
             "ibv_create_cq",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
     destroyCq = NativeCalls.plain(verbs, "ibv_destroy_cq", intOfPointer);
+    completionChannel = CompletionChannelCalls.lookUp(verbs);
     regMr =
         NativeCalls.settingErrno(
             verbs,
@@ -94,11 +97,10 @@ final class RdmaCore {
     deregMr = NativeCalls.plain(verbs, "ibv_dereg_mr", intOfPointer);
     getDeviceName = NativeCalls.plain(verbs, "ibv_get_device_name", pointerOfPointer);
     getDevices = NativeCalls.settingErrno(cm, "rdma_get_devices", pointerOfPointer);
-    freeDevices = NativeCalls.plain(cm, "rdma_free_devices", FunctionDescriptor.ofVoid(ADDRESS));
+    freeDevices = NativeCalls.plain(cm, "rdma_free_devices", voidOfPointer);
     createEventChannel =
         NativeCalls.settingErrno(cm, "rdma_create_event_channel", FunctionDescriptor.of(ADDRESS));
-    destroyEventChannel =
-        NativeCalls.plain(cm, "rdma_destroy_event_channel", FunctionDescriptor.ofVoid(ADDRESS));
+    destroyEventChannel = NativeCalls.plain(cm, "rdma_destroy_event_channel", voidOfPointer);
     createId =
         NativeCalls.settingErrno(
             cm,
@@ -121,7 +123,7 @@ final class RdmaCore {
     createQp =
         NativeCalls.settingErrno(
             cm, "rdma_create_qp", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-    destroyQp = NativeCalls.plain(cm, "rdma_destroy_qp", FunctionDescriptor.ofVoid(ADDRESS));
+    destroyQp = NativeCalls.plain(cm, "rdma_destroy_qp", voidOfPointer);
     connect = NativeCalls.settingErrno(cm, "rdma_connect", intOfTwoPointers);
     accept = NativeCalls.settingErrno(cm, "rdma_accept", intOfTwoPointers);
     reject =
@@ -131,6 +133,29 @@ final class RdmaCore {
     getCmEvent = NativeCalls.settingErrno(cm, "rdma_get_cm_event", intOfTwoPointers);
     ackCmEvent = NativeCalls.settingErrno(cm, "rdma_ack_cm_event", intOfPointer);
     eventStr = NativeCalls.plain(cm, "rdma_event_str", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+  }
+
+  /**
+   * rdma-core's completion channel: {@code ibv_create_comp_channel}, {@code
+   * ibv_destroy_comp_channel}, {@code ibv_get_cq_event} (errno captured) and {@code
+   * ibv_ack_cq_events}.
+   */
+  record CompletionChannelCalls(
+      MethodHandle create, MethodHandle destroy, MethodHandle getEvent, MethodHandle ackEvents) {
+
+    static CompletionChannelCalls lookUp(SymbolLookup verbs) {
+      return new CompletionChannelCalls(
+          NativeCalls.settingErrno(
+              verbs, "ibv_create_comp_channel", FunctionDescriptor.of(ADDRESS, ADDRESS)),
+          NativeCalls.plain(
+              verbs, "ibv_destroy_comp_channel", FunctionDescriptor.of(JAVA_INT, ADDRESS)),
+          NativeCalls.settingErrno(
+              verbs,
+              "ibv_get_cq_event",
+              FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS)),
+          NativeCalls.plain(
+              verbs, "ibv_ack_cq_events", FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT)));
+    }
   }
 
   /** Loads both libraries into {@code arena}; unloaded when the arena closes. */

@@ -104,14 +104,16 @@ final class VerbsLayouts {
           paddingLayout(4));
 
   /**
-   * struct ibv_context_ops: size 256; poll_cq 88, post_send 200, post_recv 208. These three are
-   * what verbs.h's static inline ibv_poll_cq, ibv_post_send and ibv_post_recv call.
+   * struct ibv_context_ops: size 256; poll_cq 88, req_notify_cq 96, post_send 200, post_recv 208.
+   * These four are what verbs.h's static inline ibv_poll_cq, ibv_req_notify_cq, ibv_post_send and
+   * ibv_post_recv call.
    */
   static final StructLayout IBV_CONTEXT_OPS =
       structLayout(
           paddingLayout(88),
           ADDRESS.withName("poll_cq"),
-          paddingLayout(104),
+          ADDRESS.withName("req_notify_cq"),
+          paddingLayout(96),
           ADDRESS.withName("post_send"),
           ADDRESS.withName("post_recv"),
           paddingLayout(40));
@@ -188,6 +190,11 @@ final class VerbsLayouts {
           JAVA_INT.withName("ps"),
           JAVA_BYTE.withName("port_num"),
           paddingLayout(67));
+
+  /** struct ibv_comp_channel: context 0, fd 8, refcnt 12; size 16. */
+  static final StructLayout IBV_COMP_CHANNEL =
+      structLayout(
+          ADDRESS.withName("context"), JAVA_INT.withName("fd"), JAVA_INT.withName("refcnt"));
 
   /** struct rdma_event_channel: fd 0; size 4. */
   static final StructLayout RDMA_EVENT_CHANNEL = structLayout(JAVA_INT.withName("fd"));

@@ -19,7 +19,8 @@
  *   <li>Posting and polling never block and never allocate on the data path: work requests are
  *       pre-built lists owned by the queue pair, filled in place and posted as one batch. A poller
  *       with nothing to do may sleep through the device's {@link EventChannel}, where it has one
- *       (shm's doorbell); the data path never waits.
+ *       (shm's doorbell, rdma-core's completion and rdma_cm event channels; not DiSNI); the data
+ *       path never waits.
  * </ul>
  */
 package io.rubinbft.net.verbs;

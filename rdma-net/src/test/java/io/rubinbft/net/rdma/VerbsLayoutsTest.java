@@ -92,7 +92,16 @@ class VerbsLayoutsTest {
   @Test
   void dataPathFunctionPointersMatchVerbsH() {
     assertLayout(
-        VerbsLayouts.IBV_CONTEXT_OPS, 256, "poll_cq", 88, "post_send", 200, "post_recv", 208);
+        VerbsLayouts.IBV_CONTEXT_OPS,
+        256,
+        "poll_cq",
+        88,
+        "req_notify_cq",
+        96,
+        "post_send",
+        200,
+        "post_recv",
+        208);
     assertLayout(VerbsLayouts.IBV_CONTEXT, 328, "device", 0, "ops", 8, "cmd_fd", 264);
     assertThat(VerbsLayouts.offset(VerbsLayouts.IBV_CONTEXT, "ops.post_send")).isEqualTo(208);
   }
@@ -102,6 +111,12 @@ class VerbsLayoutsTest {
     assertLayout(VerbsLayouts.IBV_CQ, 128, "context", 0);
     assertLayout(VerbsLayouts.IBV_QP, 160, "context", 0, "qp_num", 52, "state", 56);
     assertLayout(VerbsLayouts.IBV_MR, 48, "lkey", 36, "rkey", 40);
+    assertLayout(VerbsLayouts.IBV_COMP_CHANNEL, 16, "context", 0, "fd", 8, "refcnt", 12);
+  }
+
+  @Test
+  void pollDescriptorMatchesPollH() {
+    assertLayout(Libc.POLLFD, 8, "fd", 0, "events", 4, "revents", 6);
   }
 
   @Test

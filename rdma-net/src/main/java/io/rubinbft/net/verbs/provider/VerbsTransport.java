@@ -31,11 +31,11 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  * The transport over any {@link VerbsDevice} (rdma-core, DiSNI, or the shared-memory emulation):
  * one send and one receive completion queue shared by all links, polled from the selector's thread,
  * and rdma_cm-style connection events. Between polls with nothing to do it backs off (spin, yield,
- * then park), as Aeron's idle strategies do; on a device with an {@link EventChannel} (shm) it
- * backs off until {@value #BUSY_POLL_NANOS} ns after its last event and then sleeps in the kernel
- * until the device has something, so an idle poller costs next to no CPU; on one without (rdma,
- * DiSNI: completion channels are not wired) it keeps backing off, parking at most its longest park
- * at a time.
+ * then park), as Aeron's idle strategies do; on a device with an {@link EventChannel} (shm's
+ * doorbell; rdma-core's completion channel with rdma_cm's event channel) it backs off until {@value
+ * #BUSY_POLL_NANOS} ns after its last event and then sleeps in the kernel until the device has
+ * something, so an idle poller costs next to no CPU; on one without (DiSNI, which does not expose
+ * its channels' descriptors) it keeps backing off, parking at most its longest park at a time.
  *
  * <p>Each poll reports in this order: links that came up, links with frames, links that broke. A
  * link's completions are recorded as they come but reported only once the link is up: on real RDMA
@@ -105,10 +105,10 @@ public final class VerbsTransport implements Transport {
 
   /**
    * As {@link #open(VerbsDevice, int, int)}, parking at most {@code maxParkNanos} at a time while
-   * waiting for a completion. On a device without an event channel a poller has nothing to block
-   * on: longer parks cost less CPU when idle and add up to that much latency to the first message
-   * after a quiet spell. On a device with one it matters little: parks happen only in the short
-   * back-off before the poller sleeps.
+   * waiting for a completion. On a device without an event channel (DiSNI) a poller has nothing to
+   * block on: longer parks cost less CPU when idle and add up to that much latency to the first
+   * message after a quiet spell. On a device with one (shm, rdma) it matters little: parks happen
+   * only in the short back-off before the poller sleeps.
    */
   public static VerbsTransport open(
       VerbsDevice device, int completionCapacity, int maxInlineBytes, long maxParkNanos)
