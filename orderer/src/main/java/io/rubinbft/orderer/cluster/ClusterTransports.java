@@ -42,18 +42,20 @@ public final class ClusterTransports {
   private ClusterTransports() {}
 
   /**
-   * Longest park of an idle rdma or disni poller: their bindings wire no completion channel, so an
-   * idle network thread has nothing to block on and parks and looks again. 100 us (rdma-net's
-   * default, for latency benchmarks) cost 4 idle nodes both cores of a 2-core machine; 1 ms costs a
-   * few percent and adds at most 1 ms to the first message after a quiet spell (a busy thread never
-   * parks that long). shm needs no such compromise: its idle poller sleeps on the device's doorbell
-   * 50 us after its last event and a peer's send rings it awake, so it keeps rdma-net's default
-   * (parks happen only within those 50 us).
+   * Longest park of an idle DiSNI poller: DiSNI cannot wait on its completion channel together with
+   * anything else (rdma-net/RDMA.md), so an idle network thread has nothing to block on and parks
+   * and looks again. 100 us (rdma-net's default, for latency benchmarks) cost 4 idle nodes both
+   * cores of a 2-core machine; 1 ms costs a few percent and adds at most 1 ms to the first message
+   * after a quiet spell (a busy thread never parks that long).
    */
-  private static final long RDMA_MAX_PARK_NANOS = 1_000_000;
+  private static final long DISNI_MAX_PARK_NANOS = 1_000_000;
 
-  /** rdma-net's default: parks only happen in the short back-off before the doorbell sleep. */
-  private static final long SHM_MAX_PARK_NANOS = 100_000;
+  /**
+   * rdma-net's default for shm and rdma, whose idle pollers sleep in the kernel (shm's doorbell,
+   * rdma's completion channel) 50 us after their last event and are woken by the next: parks happen
+   * only within those 50 us.
+   */
+  private static final long SLEEPING_MAX_PARK_NANOS = 100_000;
 
   /**
    * The transport {@code cluster} names, for channels of {@code channels}' sizes.
@@ -70,15 +72,15 @@ public final class ClusterTransports {
               ShmVerbsDevice.open(ShmOptions.defaults(cluster.shmDirectory())),
               channels,
               SHM_MAX_INLINE_BYTES,
-              SHM_MAX_PARK_NANOS);
+              SLEEPING_MAX_PARK_NANOS);
       case RDMA ->
-          verbs(openRdma(cluster.rdma()), channels, RDMA_MAX_INLINE_BYTES, RDMA_MAX_PARK_NANOS);
+          verbs(openRdma(cluster.rdma()), channels, RDMA_MAX_INLINE_BYTES, SLEEPING_MAX_PARK_NANOS);
       case DISNI ->
           verbs(
               openDisni(cluster.listenHost()),
               channels,
               RDMA_MAX_INLINE_BYTES,
-              RDMA_MAX_PARK_NANOS);
+              DISNI_MAX_PARK_NANOS);
     };
   }
 
