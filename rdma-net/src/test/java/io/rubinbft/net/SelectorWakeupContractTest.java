@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.net.transport.Transport;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -77,20 +76,9 @@ public abstract class SelectorWakeupContractTest {
   }
 
   private CompletableFuture<Integer> selectOnAnotherThread(boolean noTimeout) {
-    CompletableFuture<Integer> result = new CompletableFuture<>();
-    Thread.ofPlatform()
-        .start(
-            () -> {
-              try {
-                KeyHandler ignore = key -> {};
-                result.complete(
-                    noTimeout
-                        ? selector.select(ignore)
-                        : selector.select(ignore, TEN_MINUTES_MILLIS));
-              } catch (IOException e) {
-                result.completeExceptionally(new UncheckedIOException(e));
-              }
-            });
-    return result;
+    KeyHandler ignore = key -> {};
+    return BackgroundCall.start(
+            () -> noTimeout ? selector.select(ignore) : selector.select(ignore, TEN_MINUTES_MILLIS))
+        .result();
   }
 }

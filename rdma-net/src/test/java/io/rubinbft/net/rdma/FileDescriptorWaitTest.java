@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rubinbft.net.BackgroundCall;
 import io.rubinbft.net.verbs.VerbsException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -121,17 +122,11 @@ class FileDescriptorWaitTest {
   }
 
   private CompletableFuture<Boolean> awaitOnAnotherThread() {
-    CompletableFuture<Boolean> result = new CompletableFuture<>();
-    Thread.ofPlatform()
-        .start(
+    return BackgroundCall.start(
             () -> {
-              try {
-                wait.await(TEN_MINUTES_NANOS);
-                result.complete(true);
-              } catch (VerbsException e) {
-                result.completeExceptionally(e);
-              }
-            });
-    return result;
+              wait.await(TEN_MINUTES_NANOS);
+              return true;
+            })
+        .result();
   }
 }

@@ -2,6 +2,7 @@ package io.rubinbft.net.rdma;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.net.BackgroundCall;
 import io.rubinbft.net.Channel;
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.ChannelState;
@@ -239,19 +240,8 @@ class RdmaIdleSelectorVmTest {
   private record Waiting(Thread thread, CompletableFuture<Integer> result) {
 
     static Waiting start(Callable<Integer> work) {
-      CompletableFuture<Integer> result = new CompletableFuture<>();
-      Thread thread =
-          Thread.ofPlatform()
-              .daemon()
-              .start(
-                  () -> {
-                    try {
-                      result.complete(work.call());
-                    } catch (Exception e) {
-                      result.completeExceptionally(e);
-                    }
-                  });
-      return new Waiting(thread, result);
+      BackgroundCall<Integer> call = BackgroundCall.start(work);
+      return new Waiting(call.thread(), call.result());
     }
 
     /**

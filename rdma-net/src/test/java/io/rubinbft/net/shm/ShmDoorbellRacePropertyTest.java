@@ -3,6 +3,7 @@ package io.rubinbft.net.shm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import io.rubinbft.net.BackgroundCall;
 import io.rubinbft.net.verbs.CompletionOpcode;
 import io.rubinbft.net.verbs.CompletionStatus;
 import io.rubinbft.net.verbs.VerbsException;
@@ -161,19 +162,12 @@ class ShmDoorbellRacePropertyTest {
   }
 
   private static CompletableFuture<Void> onThread(Side side) {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    Thread.ofPlatform()
-        .daemon()
-        .start(
+    return BackgroundCall.<Void>start(
             () -> {
-              try {
-                side.play();
-                done.complete(null);
-              } catch (VerbsException | RuntimeException | AssertionError e) {
-                done.completeExceptionally(e);
-              }
-            });
-    return done;
+              side.play();
+              return null;
+            })
+        .result();
   }
 
   @FunctionalInterface

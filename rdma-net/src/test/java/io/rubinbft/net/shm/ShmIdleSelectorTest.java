@@ -2,6 +2,7 @@ package io.rubinbft.net.shm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.net.BackgroundCall;
 import io.rubinbft.net.Channel;
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.ChannelState;
@@ -180,17 +181,6 @@ class ShmIdleSelectorTest {
   }
 
   private static <T> CompletableFuture<T> onThread(Callable<T> work) {
-    CompletableFuture<T> result = new CompletableFuture<>();
-    Thread.ofPlatform()
-        .daemon()
-        .start(
-            () -> {
-              try {
-                result.complete(work.call());
-              } catch (Exception e) {
-                result.completeExceptionally(e);
-              }
-            });
-    return result;
+    return BackgroundCall.start(work).result();
   }
 }
