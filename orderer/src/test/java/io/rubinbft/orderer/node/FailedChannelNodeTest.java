@@ -78,6 +78,10 @@ class FailedChannelNodeTest {
                 .toByteArray());
     assertThat(updated.statusCode()).as(updated.body()).isEqualTo(201);
     awaitConsensusUnhealthy(broken);
+    // The Helm chart's probes leave out only "channels": a stopped replica still fails them.
+    HttpResponse<String> probed = healthz(broken, "?exclude=channels");
+    assertThat(probed.statusCode()).as(probed.body()).isEqualTo(503);
+    assertThat(probed.body()).contains("\"component\":\"consensus\"");
 
     JsonObject failed = info(broken);
     assertThat(failed.get("status").getAsString()).isEqualTo("failed");
