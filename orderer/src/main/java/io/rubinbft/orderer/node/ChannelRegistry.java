@@ -12,6 +12,7 @@ import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.msp.ChannelMsps;
 import io.rubinbft.orderer.msp.IdentityResult;
 import io.rubinbft.orderer.msp.MspConfigException;
+import io.rubinbft.orderer.node.ChannelFailure.Check;
 import io.rubinbft.orderer.onboarding.CatchUp;
 import io.rubinbft.orderer.onboarding.ChannelOnboarding;
 import io.rubinbft.orderer.onboarding.FollowerChannel;
@@ -68,7 +69,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   private final Map<String, FollowerChannel> followers = new ConcurrentSkipListMap<>();
   private final Map<String, Onboarding> onboarding = new ConcurrentSkipListMap<>();
   private final Map<String, CatchUp> catchingUp = new ConcurrentSkipListMap<>();
-  private final Map<String, Stopped> stopped = new ConcurrentSkipListMap<>();
+  private final Map<String, StoppedChannel> stopped = new ConcurrentSkipListMap<>();
   private NodeContext node;
   private StalledViewChanges stalls;
 
@@ -82,12 +83,6 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
       this.relation = relation;
     }
   }
-
-  /**
-   * A channel this node stopped serving because a switch between consenter and follower, or the
-   * return from a catch-up, failed: its ledger stays until the channel is removed.
-   */
-  private record Stopped(String relation, ChannelLedger ledger) {}
 
   /**
    * Starts every channel the node's block store holds and resumes every onboarding in progress.
@@ -117,10 +112,22 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
                     Duration.ZERO));
   }
 
+  /**
+   * The channel Broadcast and Deliver see: its replica, its follower, or, when this node stopped
+   * serving it for good, its ledger as it was (Broadcast refused).
+   */
   @Override
   public Optional<ServedChannel> channel(String name) {
     ServedChannel runtime = channels.get(name);
-    return Optional.ofNullable(runtime != null ? runtime : followers.get(name));
+    if (runtime != null) {
+      return Optional.of(runtime);
+    }
+    ServedChannel follower = followers.get(name);
+    if (follower != null) {
+      return Optional.of(follower);
+    }
+    StoppedChannel stop = stopped.get(name);
+    return stop != null && stop.readable() ? Optional.of(stop) : Optional.empty();
   }
 
   /** The follower of channel {@code name}, if this node follows it. */
@@ -160,8 +167,8 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   /**
    * The TLS root and intermediate CAs of every organization in the current config of every channel
-   * served here, as consenter or follower: with mutual TLS, Broadcast/Deliver clients may present
-   * certificates they issued.
+   * served here, as consenter or follower, or whose blocks a stopped channel still serves: with
+   * mutual TLS, Broadcast/Deliver clients may present certificates they issued.
    */
   public List<X509Certificate> clientTlsCas() {
     Set<X509Certificate> cas = new LinkedHashSet<>();
@@ -170,6 +177,11 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     }
     for (FollowerChannel channel : followers.values()) {
       cas.addAll(channel.rules().msps().tlsCaCertificates());
+    }
+    for (StoppedChannel channel : stopped.values()) {
+      if (channel.readable()) {
+        cas.addAll(channel.rules().msps().tlsCaCertificates());
+      }
     }
     return List.copyOf(cas);
   }
@@ -186,20 +198,18 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   /**
    * Consenters and followers are "active"; a channel pulling the blocks before its join block is
-   * "onboarding" (with the relation it will have). A channel this node stopped serving for good is
-   * "failed", with its relation and height unchanged: its replica or ledger writer stopped (what
-   * {@code /healthz} reports), a follower's pulling or an onboarding stopped, or a switch of
-   * relation failed. It stays so until it is removed.
+   * "onboarding" (with the relation it will have). A channel with a {@link #failure} is "failed",
+   * with its relation and height unchanged. It stays so until it is removed.
    */
   @Override
   public Optional<ChannelInfo> info(String name) {
     String url = ChannelInfo.url(name);
+    boolean failed = failure(name).isPresent();
+    String status = failed ? FAILED : ACTIVE;
     ChannelRuntime runtime = channels.get(name);
     if (runtime != null) {
       String relation = runtime.consenter() ? CONSENTER : FOLLOWER;
-      return Optional.of(
-          new ChannelInfo(
-              name, url, relation, status(runtime.failure()), runtime.ledger().height()));
+      return Optional.of(new ChannelInfo(name, url, relation, status, runtime.ledger().height()));
     }
     if (catchingUp.containsKey(name)) {
       long height = node.store().channel(name).map(ChannelLedger::height).orElse(0L);
@@ -207,19 +217,13 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     }
     FollowerChannel follower = followers.get(name);
     if (follower != null) {
-      return Optional.of(
-          new ChannelInfo(
-              name, url, FOLLOWER, status(follower.failure()), follower.ledger().height()));
+      return Optional.of(new ChannelInfo(name, url, FOLLOWER, status, follower.ledger().height()));
     }
     Onboarding pulling = onboarding.get(name);
     if (pulling != null) {
       return Optional.of(
           new ChannelInfo(
-              name,
-              url,
-              pulling.relation,
-              pulling.failure == null ? "onboarding" : FAILED,
-              pulling.job.height()));
+              name, url, pulling.relation, failed ? FAILED : "onboarding", pulling.job.height()));
     }
     return Optional.ofNullable(stopped.get(name))
         .map(
@@ -227,8 +231,30 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
                 new ChannelInfo(name, url, channel.relation(), FAILED, channel.ledger().height()));
   }
 
-  private static String status(Optional<String> failure) {
-    return failure.isPresent() ? FAILED : ACTIVE;
+  /**
+   * Why this node stopped serving channel {@code name} for good, if it did, and which {@code
+   * /healthz} check reports it: its replica ("consensus") or ledger writer ("ledger") stopped; a
+   * follower's pulling or an onboarding stopped, or a switch between consenter and follower failed
+   * ("channels"). The participation API reports exactly these channels "failed".
+   */
+  Optional<ChannelFailure> failure(String name) {
+    ChannelRuntime runtime = channels.get(name);
+    if (runtime != null) {
+      return runtime
+          .replicaFailure()
+          .map(reason -> new ChannelFailure(Check.CONSENSUS, reason))
+          .or(
+              () ->
+                  runtime
+                      .ledgerWriterFailure()
+                      .map(reason -> new ChannelFailure(Check.LEDGER, reason)));
+    }
+    Optional<String> reason =
+        Optional.ofNullable(followers.get(name))
+            .flatMap(FollowerChannel::failure)
+            .or(() -> Optional.ofNullable(onboarding.get(name)).map(entry -> entry.failure))
+            .or(() -> Optional.ofNullable(stopped.get(name)).map(StoppedChannel::reason));
+    return reason.map(r -> new ChannelFailure(Check.CHANNELS, r));
   }
 
   /**
@@ -356,7 +382,12 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
                   LOG.info("channel {}: now a consenter", name);
                 } catch (InvalidConfigException | RuntimeException e) {
                   LOG.error("channel {}: cannot start the replica of a new consenter", name, e);
-                  stopAfter(followers, name, CONSENTER, ledger);
+                  stopAfter(
+                      followers,
+                      name,
+                      CONSENTER,
+                      ledger,
+                      "cannot start the replica of a new consenter: " + e.getMessage());
                 }
               }
             });
@@ -405,7 +436,12 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
                   LOG.info("channel {}: no longer a consenter, following", name);
                 } catch (InvalidConfigException | RuntimeException e) {
                   LOG.error("channel {}: cannot follow after leaving the consenters", name, e);
-                  stopAfter(channels, name, FOLLOWER, ledger);
+                  stopAfter(
+                      channels,
+                      name,
+                      FOLLOWER,
+                      ledger,
+                      "cannot follow after leaving the consenters: " + e.getMessage());
                 }
               }
             });
@@ -491,17 +527,25 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
       serve(ledger);
     } catch (InvalidConfigException | RuntimeException e) {
       LOG.error("channel {}: cannot serve the channel after catching up", ledger.name(), e);
-      stopped.put(ledger.name(), new Stopped(CONSENTER, ledger));
+      stopped.put(
+          ledger.name(),
+          StoppedChannel.of(
+              node,
+              ledger,
+              CONSENTER,
+              "cannot serve the channel after catching up: " + e.getMessage()));
     }
     catchingUp.remove(ledger.name());
   }
 
   /**
-   * Records channel {@code name} as stopped after its switch to {@code relation} failed, in place
-   * of its closed runtime or follower in {@code from}. Called holding this registry.
+   * Records channel {@code name} as stopped after its switch to {@code relation} failed ({@code
+   * reason}), in place of its closed runtime or follower in {@code from}. Called holding this
+   * registry.
    */
-  private void stopAfter(Map<String, ?> from, String name, String relation, ChannelLedger ledger) {
-    stopped.put(name, new Stopped(relation, ledger));
+  private void stopAfter(
+      Map<String, ?> from, String name, String relation, ChannelLedger ledger, String reason) {
+    stopped.put(name, StoppedChannel.of(node, ledger, relation, reason));
     from.remove(name);
   }
 

@@ -94,12 +94,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       NodeContext node, ChannelLedger ledger, Transitions transitions)
       throws InvalidConfigException {
     Block genesis = ledger.block(0).orElseThrow().block();
-    ConfigStates configs =
-        new ConfigStates(
-            ConfigState.factory(
-                node.provider(), node.clock(), IDENTITY_CACHE, MAX_VERIFIED_ENVELOPES),
-            ConfigStates.CommittedBlocks.of(ledger),
-            ledger.block(ledger.height() - 1).orElseThrow().block());
+    ConfigStates configs = configStates(node, ledger);
     String channel = configs.committed().config().channelId();
     ChannelEpochs epochs = new ChannelEpochs(node, ledger, new FabricProposals(genesis, configs));
     NewerEpochs newerEpochs = new NewerEpochs(channel, transitions::behindReconfiguration);
@@ -243,6 +238,19 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     return new SubmitOutcome.NotServing(refusal);
   }
 
+  /**
+   * The configs in force along {@code ledger}'s chain, its newest config committed.
+   *
+   * @throws InvalidConfigException when the newest config cannot be read
+   */
+  static ConfigStates configStates(NodeContext node, ChannelLedger ledger)
+      throws InvalidConfigException {
+    return new ConfigStates(
+        ConfigState.factory(node.provider(), node.clock(), IDENTITY_CACHE, MAX_VERIFIED_ENVELOPES),
+        ConfigStates.CommittedBlocks.of(ledger),
+        ledger.block(ledger.height() - 1).orElseThrow().block());
+  }
+
   /** The replica host; empty when this node was a follower of the channel since it started. */
   public Optional<ReplicaHost> host() {
     return host;
@@ -262,14 +270,6 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
    */
   public Optional<String> ledgerWriterFailure() {
     return host.flatMap(ReplicaHost::ledgerFailure);
-  }
-
-  /**
-   * Why this node stopped ordering this channel for good, if it did: its replica or its ledger
-   * writer stopped. The participation API reports such a channel with status "failed".
-   */
-  public Optional<String> failure() {
-    return replicaFailure().or(this::ledgerWriterFailure);
   }
 
   /** Whether this node orders on the channel (a consenter of its current epoch) or follows it. */

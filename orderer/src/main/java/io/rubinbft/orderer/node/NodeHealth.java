@@ -3,6 +3,7 @@ package io.rubinbft.orderer.node;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.consensus.ReplicaHost;
+import io.rubinbft.orderer.node.ChannelFailure.Check;
 import io.rubinbft.orderer.operations.HealthChecks;
 import io.rubinbft.orderer.operations.QuorumConnectivity;
 import io.rubinbft.orderer.operations.QuorumConnectivity.ChannelPeers;
@@ -17,8 +18,10 @@ import java.util.function.Function;
 /**
  * The node's {@code /healthz} checks, each naming the failing channel: "ledger" (the channel's
  * ledger writer stopped, or its block store cannot be read), "consensus" (the channel's replica
- * stopped), and "cluster" (the network thread stopped, or a channel lacks a quorum's connections
- * for longer than {@link #CONNECTIVITY_GRACE}).
+ * stopped), "channels" (the node stopped following, onboarding or serving the channel), and
+ * "cluster" (the network thread stopped, or a channel lacks a quorum's connections for longer than
+ * {@link #CONNECTIVITY_GRACE}). Every channel the participation API reports "failed" fails one of
+ * the first three: both read {@link ChannelRegistry#failure}.
  */
 final class NodeHealth {
 
@@ -35,9 +38,23 @@ final class NodeHealth {
   static HealthChecks of(ChannelRegistry channels, ClusterNetwork network, InstantSource clock) {
     HealthChecks health = new HealthChecks();
     health.register(
-        "ledger",
-        () -> failures(channels, c -> ledgerFailure(c.ledger(), c.ledgerWriterFailure())));
-    health.register("consensus", () -> failures(channels, ChannelRuntime::replicaFailure));
+        Check.LEDGER.component(),
+        () ->
+            failures(
+                channels,
+                name ->
+                    channels
+                        .channel(name)
+                        .flatMap(
+                            served ->
+                                ledgerFailure(
+                                    served.ledger(), reportedBy(channels, name, Check.LEDGER)))));
+    health.register(
+        Check.CONSENSUS.component(),
+        () -> failures(channels, name -> reportedBy(channels, name, Check.CONSENSUS)));
+    health.register(
+        Check.CHANNELS.component(),
+        () -> failures(channels, name -> reportedBy(channels, name, Check.CHANNELS)));
     QuorumConnectivity connectivity =
         new QuorumConnectivity(
             () -> peers(channels, network.connectedAddresses()), clock, CONNECTIVITY_GRACE);
@@ -63,14 +80,17 @@ final class NodeHealth {
     }
   }
 
+  /** Why channel {@code name} failed for good, if it did and {@code check} reports it. */
+  private static Optional<String> reportedBy(ChannelRegistry channels, String name, Check check) {
+    return channels.failure(name).filter(f -> f.check() == check).map(ChannelFailure::reason);
+  }
+
   /** Every failing channel's reason, joined; empty when none fails. */
   private static Optional<String> failures(
-      ChannelRegistry channels, Function<ChannelRuntime, Optional<String>> check) {
+      ChannelRegistry channels, Function<String, Optional<String>> check) {
     return channels.channelNames().stream()
         .flatMap(
-            name ->
-                channels.runtime(name).flatMap(check).stream()
-                    .map(reason -> "channel '" + name + "': " + reason))
+            name -> check.apply(name).stream().map(reason -> "channel '" + name + "': " + reason))
         .reduce((a, b) -> a + "; " + b);
   }
 

@@ -76,7 +76,8 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
 
   /**
    * Why pulling stopped for good, if it did (the ledger could not store a checked block, a broken
-   * invariant): the channel no longer grows here, and the participation API reports it "failed".
+   * invariant): the channel no longer grows here, the participation API reports it "failed" and
+   * {@code /healthz} fails its "channels" check. Deliver still serves what the ledger holds.
    */
   public Optional<String> failure() {
     return Optional.ofNullable(failure);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /** The registered health checks by component name (ledger, consensus, cluster connectivity...). */
@@ -23,11 +24,22 @@ public final class HealthChecks {
     checks.remove(component);
   }
 
-  /** Runs every check; a check that throws counts as failed with the exception's message. */
-  public List<FailedCheck> failures() {
+  /** The names of the registered checks. */
+  public Set<String> components() {
+    return Set.copyOf(checks.keySet());
+  }
+
+  /**
+   * Runs every check but those named in {@code excluded}; a check that throws counts as failed with
+   * the exception's message.
+   */
+  public List<FailedCheck> failures(Set<String> excluded) {
     List<FailedCheck> failed = new ArrayList<>();
     checks.forEach(
         (component, check) -> {
+          if (excluded.contains(component)) {
+            return;
+          }
           Optional<String> reason;
           try {
             reason = check.failure();

@@ -8,16 +8,20 @@ import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.http.JsonResponses;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The operations endpoint, as on Fabric's orderer: {@code /metrics} (Prometheus text format),
- * {@code /healthz} (200, or 503 with the failing checks), {@code /version}, and {@code /logspec}
- * (GET the logging specification, PUT a new one).
+ * {@code /healthz} (200, or 503 with the failing checks; {@code ?exclude=<check>} leaves checks
+ * out), {@code /version}, and {@code /logspec} (GET the logging specification, PUT a new one).
  */
 public final class OperationsServer implements AutoCloseable {
 
@@ -75,7 +79,14 @@ public final class OperationsServer implements AutoCloseable {
       JsonResponses.error(exchange, 405, "invalid request method: " + exchange.getRequestMethod());
       return;
     }
-    List<HealthChecks.FailedCheck> failed = health.failures();
+    Set<String> excluded;
+    try {
+      excluded = excludedChecks(exchange.getRequestURI().getRawQuery());
+    } catch (IllegalArgumentException e) {
+      JsonResponses.error(exchange, 400, e.getMessage());
+      return;
+    }
+    List<HealthChecks.FailedCheck> failed = health.failures(excluded);
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("status", failed.isEmpty() ? "OK" : "Service Unavailable");
     body.put("time", Instant.now(clock).toString());
@@ -83,6 +94,37 @@ public final class OperationsServer implements AutoCloseable {
       body.put("failed_checks", failed);
     }
     JsonResponses.send(exchange, failed.isEmpty() ? 200 : 503, body);
+  }
+
+  /**
+   * The checks a {@code /healthz?exclude=<check>&exclude=...} query leaves out, as Kubernetes' own
+   * health endpoints take them: a probe that must not act on some failures (the Helm chart's
+   * liveness probe leaves out "channels") asks without them.
+   *
+   * @throws IllegalArgumentException naming a parameter other than {@code exclude} or an unknown
+   *     check
+   */
+  private Set<String> excludedChecks(String rawQuery) {
+    if (rawQuery == null || rawQuery.isEmpty()) {
+      return Set.of();
+    }
+    Set<String> known = health.components();
+    Set<String> excluded = new TreeSet<>();
+    for (String parameter : rawQuery.split("&")) {
+      String[] pair = parameter.split("=", 2);
+      String key = URLDecoder.decode(pair[0], StandardCharsets.UTF_8);
+      String value = pair.length == 2 ? URLDecoder.decode(pair[1], StandardCharsets.UTF_8) : "";
+      if (!key.equals("exclude")) {
+        throw new IllegalArgumentException(
+            "unknown query parameter '" + key + "': /healthz only takes exclude=<check>");
+      }
+      if (!known.contains(value)) {
+        throw new IllegalArgumentException(
+            "cannot exclude '" + value + "': the checks are " + new TreeSet<>(known));
+      }
+      excluded.add(value);
+    }
+    return excluded;
   }
 
   private void version(HttpExchange exchange) throws IOException {

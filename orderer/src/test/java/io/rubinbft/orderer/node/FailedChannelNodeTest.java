@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.configtx.SignedUpdates;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.metrics.MetricsScrape;
+import io.rubinbft.orderer.testing.ClientCalls;
 import io.rubinbft.orderer.testing.ConsenterUpdates;
+import io.rubinbft.orderer.testing.DeliverCalls;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,14 +21,19 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.hyperledger.fabric.protos.common.Block;
+import org.hyperledger.fabric.protos.common.BlockHeader;
 import org.hyperledger.fabric.protos.common.Config;
 import org.hyperledger.fabric.protos.common.Consenter;
+import org.hyperledger.fabric.protos.common.Status;
+import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
  * unchanged, while {@code /healthz} fails "consensus" and the others keep ordering. Removing the
  * failed channel frees it: once the folder is back, joining again with the genesis block works and
  * the node catches up. A follower added back to the consenters cannot start its replica: "failed"
- * with the relation it was switching to, and removable.
+ * with the relation it was switching to, {@code /healthz} failing "channels" (but healthy without
+ * that check, as the Helm chart's liveness probe asks), its ledger still served by Deliver and the
+ * block fetch, Broadcast refused with SERVICE_UNAVAILABLE and the reason, and removable.
  */
 class FailedChannelNodeTest {
 
@@ -66,6 +78,10 @@ class FailedChannelNodeTest {
                 .toByteArray());
     assertThat(updated.statusCode()).as(updated.body()).isEqualTo(201);
     awaitConsensusUnhealthy(broken);
+    // The Helm chart's probes leave out only "channels": a stopped replica still fails them.
+    HttpResponse<String> probed = healthz(broken, "?exclude=channels");
+    assertThat(probed.statusCode()).as(probed.body()).isEqualTo(503);
+    assertThat(probed.body()).contains("\"component\":\"consensus\"");
 
     JsonObject failed = info(broken);
     assertThat(failed.get("status").getAsString()).isEqualTo("failed");
@@ -129,6 +145,39 @@ class FailedChannelNodeTest {
     ChannelConfig newest =
         cluster.nodes.getFirst().channels().runtime(LocalCluster.CHANNEL).orElseThrow().config();
     assertThat(failed.get("height").getAsLong()).isEqualTo(newest.blockNumber() + 1);
+
+    // /healthz names it under "channels"; a probe leaving that check out finds the node healthy.
+    HttpResponse<String> health = healthz(broken, "");
+    assertThat(health.statusCode()).as(health.body()).isEqualTo(503);
+    assertThat(health.body())
+        .contains(
+            "{\"component\":\"channels\",\"reason\":\"channel 'mychannel': cannot start the"
+                + " replica of a new consenter: ");
+    HttpResponse<String> live = healthz(broken, "?exclude=channels");
+    assertThat(live.statusCode()).as(live.body()).isEqualTo(200);
+
+    // Its ledger is still served, as a stopped replica's is; Broadcast is refused with the reason.
+    assertThat(headers(deliverAll(broken, newest.blockNumber())))
+        .isEqualTo(headers(deliverAll(cluster.nodes.getFirst(), newest.blockNumber())));
+    HttpResponse<byte[]> fetched = cluster.fetch(broken, "newest");
+    assertThat(fetched.statusCode()).isEqualTo(200);
+    assertThat(Block.parseFrom(fetched.body()).getHeader().getNumber())
+        .isEqualTo(newest.blockNumber());
+    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
+    BroadcastResponse refused;
+    try (OrdererChannels connection = cluster.connect(List.of(broken))) {
+      refused =
+          ClientCalls.broadcast(
+              connection.channels().getFirst(),
+              client.transaction(LocalCluster.CHANNEL, new byte[10]).envelope());
+    }
+    assertThat(refused.getStatus()).isEqualTo(Status.SERVICE_UNAVAILABLE);
+    assertThat(refused.getInfo())
+        .contains(
+            "this orderer stopped serving channel 'mychannel' (cannot start the replica of a new"
+                + " consenter: ")
+        .endsWith("it only serves the blocks it has, send to another orderer of the channel");
+
     HttpResponse<String> removed = cluster.remove(broken);
     assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
     assertThat(cluster.info(broken).statusCode()).isEqualTo(404);
@@ -176,6 +225,34 @@ class FailedChannelNodeTest {
     HttpResponse<String> info = cluster.info(node);
     assertThat(info.statusCode()).as(info.body()).isEqualTo(200);
     return JsonParser.parseString(info.body()).getAsJsonObject();
+  }
+
+  /** Blocks 0 to {@code last} as {@code node}'s Deliver service answers a client of the channel. */
+  private List<Block> deliverAll(OrdererNode node, long last) throws Exception {
+    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
+    try (OrdererChannels connection = cluster.connect(List.of(node))) {
+      DeliverCalls.Answer answer =
+          DeliverCalls.request(
+              connection.channels().getFirst(),
+              client.seek(LocalCluster.CHANNEL, SeekInfos.range(0, last), ByteString.EMPTY),
+              Duration.ofSeconds(60));
+      assertThat(answer.status()).isEqualTo(Status.SUCCESS);
+      return answer.blocks();
+    }
+  }
+
+  /** The blocks' headers: each replica signs its own copy, so their metadata differs. */
+  private static List<BlockHeader> headers(List<Block> blocks) {
+    return blocks.stream().map(Block::getHeader).toList();
+  }
+
+  private static HttpResponse<String> healthz(OrdererNode node, String query) throws Exception {
+    URI uri =
+        URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/healthz" + query);
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(
+          HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
   }
 
   /** Waits until the node's {@code /healthz} fails its "consensus" check. */

@@ -89,6 +89,35 @@ class OperationsServerTest {
   }
 
   @Test
+  void healthzLeavesOutTheExcludedChecks() throws Exception {
+    health.register("ledger", Optional::empty);
+    health.register("channels", () -> Optional.of("channel 'mychannel': following stopped"));
+    health.register("consensus", () -> Optional.of("channel 'other': replica stopped"));
+
+    assertThat(get("/healthz?exclude=channels&exclude=consensus").statusCode()).isEqualTo(200);
+    HttpResponse<String> partly = get("/healthz?exclude=channels");
+    assertThat(partly.statusCode()).isEqualTo(503);
+    assertThat(JsonParser.parseString(partly.body()).getAsJsonObject().get("failed_checks"))
+        .hasToString(
+            "[{\"component\":\"consensus\",\"reason\":\"channel 'other': replica stopped\"}]");
+  }
+
+  @Test
+  void healthzRefusesAnUnknownCheckOrParameter() throws Exception {
+    health.register("ledger", Optional::empty);
+    health.register("channels", Optional::empty);
+
+    HttpResponse<String> unknownCheck = get("/healthz?exclude=disk");
+    assertThat(unknownCheck.statusCode()).isEqualTo(400);
+    assertThat(unknownCheck.body())
+        .contains("cannot exclude 'disk': the checks are [channels, ledger]");
+    HttpResponse<String> unknownParameter = get("/healthz?verbose=1");
+    assertThat(unknownParameter.statusCode()).isEqualTo(400);
+    assertThat(unknownParameter.body())
+        .contains("unknown query parameter 'verbose': /healthz only takes exclude=<check>");
+  }
+
+  @Test
   void versionHasFabricsShape() throws Exception {
     assertThat(get("/version").body()).isEqualTo("{\"CommitSHA\":\"abc\",\"Version\":\"1.2.3\"}\n");
   }
