@@ -103,7 +103,7 @@ public final class OutboundMessage {
   /**
    * Direct bytes held now (between large messages, at most {@link MessageBuffer#RETAINED_BYTES}).
    */
-  public int heldBytes() {
+  int heldBytes() {
     return staging.capacity();
   }
 }

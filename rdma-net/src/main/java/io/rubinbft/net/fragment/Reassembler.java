@@ -79,7 +79,7 @@ public final class Reassembler {
   /**
    * Direct bytes held now (between large messages, at most {@link MessageBuffer#RETAINED_BYTES}).
    */
-  public int heldBytes() {
+  int heldBytes() {
     return storage.capacity();
   }
 }
