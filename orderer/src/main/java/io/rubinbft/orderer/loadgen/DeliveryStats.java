@@ -8,12 +8,9 @@ import org.HdrHistogram.Histogram;
  * What the Deliver side of a run saw.
  *
  * @param blocks blocks received
- * @param delivered distinct submitted transactions received
+ * @param deliveredTxIds the submitted transactions received
  * @param acceptedTxIds the transactions a quorum of orderers answered SUCCESS to
  * @param lost accepted transactions that were not received
- * @param deliveredUnaccepted received transactions that no quorum of orderers answered SUCCESS to:
- *     ordered although refused, e.g. by orderers that answered "request already processed" because
- *     they had ordered it before the client's copy reached them
  * @param duplicates transactions received more than once
  * @param foreign transactions in the blocks that this run did not submit
  * @param latencyMicros submit-to-delivery latency of each delivered transaction
@@ -22,12 +19,26 @@ import org.HdrHistogram.Histogram;
  */
 public record DeliveryStats(
     long blocks,
-    long delivered,
+    Set<String> deliveredTxIds,
     Set<String> acceptedTxIds,
     long lost,
-    long deliveredUnaccepted,
     long duplicates,
     long foreign,
     Histogram latencyMicros,
     long lastDeliveryNanos,
-    Optional<String> problem) {}
+    Optional<String> problem) {
+
+  /** Distinct submitted transactions received. */
+  public long delivered() {
+    return deliveredTxIds.size();
+  }
+
+  /**
+   * Received transactions that no quorum of orderers answered SUCCESS to: ordered although refused,
+   * e.g. by orderers that answered "request already processed" because they had ordered it before
+   * the client's copy reached them.
+   */
+  public long deliveredUnaccepted() {
+    return deliveredTxIds.stream().filter(txId -> !acceptedTxIds.contains(txId)).count();
+  }
+}

@@ -91,10 +91,9 @@ final class DeliveryTracker {
   synchronized DeliveryStats stats() {
     return new DeliveryStats(
         blocks,
-        delivered.size(),
+        Set.copyOf(delivered),
         Set.copyOf(accepted),
         undelivered,
-        delivered.stream().filter(txId -> !accepted.contains(txId)).count(),
         duplicates,
         foreign,
         latencyMicros.copy(),

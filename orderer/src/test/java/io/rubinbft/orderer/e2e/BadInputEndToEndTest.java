@@ -17,6 +17,7 @@ import io.rubinbft.orderer.config.NodeConfigLoader;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.loadgen.DeliveryStats;
 import io.rubinbft.orderer.loadgen.LoadGenerator;
 import io.rubinbft.orderer.loadgen.LoadReport;
 import io.rubinbft.orderer.loadgen.LoadSpec;
@@ -393,11 +394,15 @@ class BadInputEndToEndTest {
         new LoadGenerator(
                 spec, client, grpc.channels(), ByteString.EMPTY, block -> Optional.empty())
             .run();
-    assertThat(report.passed()).as(report.format()).isTrue();
-    assertThat(report.delivery().acceptedTxIds())
-        .as("no quorum of orderers answered SUCCESS to the marker: %s", report.format())
-        .isNotEmpty();
-    return report.delivery().acceptedTxIds().iterator().next();
+    // Ordered is delivered: a quorum of SUCCESS answers may miss the marker when it is ordered
+    // before two orderers read their copies, which they then refuse as "request already
+    // processed", as Fabric's orderers do.
+    DeliveryStats delivery = report.delivery();
+    assertThat(delivery.deliveredTxIds()).as(report.format()).hasSize(1);
+    assertThat(delivery.problem()).as(report.format()).isEmpty();
+    assertThat(delivery.duplicates()).as(report.format()).isZero();
+    assertThat(report.lost()).as(report.format()).isZero();
+    return delivery.deliveredTxIds().iterator().next();
   }
 
   private static List<String> txIdsSince(ChannelLedger ledger, long height)

@@ -2,10 +2,13 @@ package io.rubinbft.orderer.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -43,18 +46,24 @@ class LoadReportTest {
   /** A run whose accepted transactions were all delivered once, in verified blocks. */
   private static LoadReport report(
       long submitted, long accepted, long deliveredUnaccepted, Map<String, Integer> refusals) {
+    Set<String> acceptedTxIds = txIds("accepted-", accepted);
+    Set<String> deliveredTxIds = new HashSet<>(acceptedTxIds);
+    deliveredTxIds.addAll(txIds("refused-", deliveredUnaccepted));
     DeliveryStats delivery =
         new DeliveryStats(
             1,
-            accepted + deliveredUnaccepted,
-            Set.of(),
+            deliveredTxIds,
+            acceptedTxIds,
             0,
-            deliveredUnaccepted,
             0,
             0,
             new Histogram(TimeUnit.MINUTES.toMicros(1), 3),
             0,
             Optional.empty());
     return new LoadReport(submitted, accepted, refusals, delivery, 0, 1.0);
+  }
+
+  private static Set<String> txIds(String prefix, long count) {
+    return LongStream.range(0, count).mapToObj(i -> prefix + i).collect(Collectors.toSet());
   }
 }
