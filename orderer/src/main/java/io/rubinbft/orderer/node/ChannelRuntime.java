@@ -280,8 +280,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   /**
    * The newest consensus epoch a consenter sent this node frames of, when it is newer than this
    * node's: this node missed a reconfiguration and must catch up by pulling blocks from the
-   * consenters' Deliver service up to that epoch's config block (RECONFIG.md). Peers that switched
-   * a moment before this node also send such frames, so callers wait for it to persist.
+   * consenters' Deliver service up to that epoch's config block (docs/RECONFIG.md). Peers that
+   * switched a moment before this node also send such frames, so callers wait for it to persist.
    */
   public OptionalLong newerEpochSeen() {
     long own = host.map(h -> h.epoch().epoch()).orElse(-1L);
