@@ -215,7 +215,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       ReplicaHost replicas = host.orElseThrow();
       // No timeout: the host completes every submission (at its next step, or refused when it
       // stops), and a timed wait costs each Broadcast envelope a timer on the virtual-thread
-      // scheduler (1.5-2 % of a node's CPU at saturation, BENCHMARKS.md).
+      // scheduler (bench/journal/2026-11-21-16-node-cpu.md).
       refusal =
           (forwarded ? replicas.submitForwarded(key, bytes) : replicas.submit(key, bytes)).get();
     } catch (InterruptedException e) {
