@@ -64,7 +64,7 @@ done
 # the libraries both test classpaths name, each once, without the modules' class directories
 CP="${CP#:}:$(cat rdma-net/target/rdma-vm.classpath orderer/target/rdma-vm.classpath | tr ':' '\n' |
   grep -v '/target/\(test-\)\?classes$' | awk '!seen[$0]++' | paste -sd:)"
-FIXTURES=$(readlink -f "$REPO/../shared/fabric-fixtures")
+FIXTURES=$(readlink -f "$REPO/testdata/fabric")
 # the flags the modules' Surefire runs with (Agrona reaches jdk.internal.misc.Unsafe, DiSNI
 # sun.nio.ch; the orderer's tests find the Fabric fixtures by a property), and a lean JVM
 JVM=(--enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED

@@ -48,7 +48,7 @@ mount_like_helm() {
   local data=$work/volume etc=$work/etc
   mkdir -p "$data" "$etc/msp"
   chown "$uid:$uid" "$data"
-  cp -r "$repo/../shared/fabric-fixtures/crypto/peerOrganizations/org1.example.com/users/User1@org1.example.com/msp/." "$etc/msp"
+  cp -r "$repo/testdata/fabric/crypto/peerOrganizations/org1.example.com/users/User1@org1.example.com/msp/." "$etc/msp"
   chown -R "$uid:$uid" "$etc"
   mount --bind "$root" "$root"
   mount -o remount,bind,ro "$root"

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.rubinbft.testdata.FabricTestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.HexFormat;
 import org.hyperledger.fabric.protos.common.Block;
 import org.junit.jupiter.api.Test;
 
-/** Our hashing against the blocks Fabric v3.1.5's BFT orderer made (fabric-fixtures/blocks). */
+/** Our hashing against the blocks Fabric v3.1.5's BFT orderer made (testdata/fabric/blocks). */
 class BlockHashingTest {
 
   private static final HexFormat HEX = HexFormat.of();
@@ -40,7 +41,7 @@ class BlockHashingTest {
 
   @Test
   void headerDerAndHashEqualTheRecordedFacts() throws IOException {
-    String facts = Files.readString(Fixtures.root().resolve("blocks/facts.json"));
+    String facts = Files.readString(FabricTestData.root().resolve("blocks/facts.json"));
     for (JsonElement element :
         JsonParser.parseString(facts).getAsJsonObject().getAsJsonArray("blocks")) {
       JsonObject fact = element.getAsJsonObject();
@@ -53,6 +54,6 @@ class BlockHashingTest {
   }
 
   private static Block read(int number) throws IOException {
-    return Block.parseFrom(Files.readAllBytes(Fixtures.block(number)));
+    return Block.parseFrom(Files.readAllBytes(FabricTestData.block(number)));
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
+import io.rubinbft.testdata.FabricTestData;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ class GoldenBlocksTest {
     try (BlockStore store = BlockStore.open(BlockStoreConfig.defaults(dir))) {
       ChannelLedger ledger = store.createChannel("fixture");
       for (int n = 0; n < HEIGHT; n++) {
-        ledger.append(Files.readAllBytes(Fixtures.block(n)), Durability.SYNCED);
+        ledger.append(Files.readAllBytes(FabricTestData.block(n)), Durability.SYNCED);
       }
       assertThat(ledger.height()).isEqualTo(HEIGHT);
       assertThat(ledger.lastHeader().orElseThrow().getNumber()).isEqualTo(HEIGHT - 1);
@@ -35,7 +36,7 @@ class GoldenBlocksTest {
       for (int n = 0; n < HEIGHT; n++) {
         assertThat(ledger.block(n).orElseThrow().bytes().toByteArray())
             .as("bytes of block %d", n)
-            .isEqualTo(Files.readAllBytes(Fixtures.block(n)));
+            .isEqualTo(Files.readAllBytes(FabricTestData.block(n)));
       }
       assertThat(ChainVerifier.verify(ledger).ok()).isTrue();
     }
@@ -44,7 +45,7 @@ class GoldenBlocksTest {
   @Test
   void txIndexFindsEveryTransactionOfTheFixtures() throws IOException {
     List<String[]> txIds = new ArrayList<>();
-    String facts = Files.readString(Fixtures.root().resolve("blocks/facts.json"));
+    String facts = Files.readString(FabricTestData.root().resolve("blocks/facts.json"));
     for (JsonElement block :
         JsonParser.parseString(facts).getAsJsonObject().getAsJsonArray("blocks")) {
       int index = 0;
@@ -62,7 +63,7 @@ class GoldenBlocksTest {
     try (BlockStore store = BlockStore.open(BlockStoreConfig.defaults(dir))) {
       ChannelLedger ledger = store.createChannel("fixture");
       for (int n = 0; n < HEIGHT; n++) {
-        ledger.append(Files.readAllBytes(Fixtures.block(n)), Durability.UNSYNCED);
+        ledger.append(Files.readAllBytes(FabricTestData.block(n)), Durability.UNSYNCED);
       }
       for (String[] tx : txIds) {
         assertThat(ledger.locate(tx[0]))

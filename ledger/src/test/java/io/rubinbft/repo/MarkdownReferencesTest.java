@@ -78,6 +78,7 @@ class MarkdownReferencesTest {
     Path repo = Files.createDirectories(tmp.resolve("repo"));
     String missing = "NOWHERE" + ".md";
     String present = "PRESENT" + ".md";
+    String beside = ".." + "/shared/"; // the folder beside a clone, built so no scan finds it here
     Files.writeString(repo.resolve("pom.xml"), "<project/>");
     Path module = Files.createDirectories(repo.resolve("lib/docs"));
     Files.writeString(repo.resolve("lib/pom.xml"), "<project/>");
@@ -89,7 +90,7 @@ class MarkdownReferencesTest {
             "\n",
             "/** See docs/" + present + " (module root), lib/docs/" + present + " (root). */",
             "// https://example.org/" + missing + " is a web address, not checked",
-            "// but " + missing + " is not here, nor ../shared/" + present + " outside it",
+            "// but " + missing + " is not here, nor " + beside + present + " outside it",
             ""));
     Files.writeString(
         repo.resolve("lib/docs/GUIDE" + ".md"),
@@ -101,7 +102,7 @@ class MarkdownReferencesTest {
         .containsExactly(
             "lib/docs/GUIDE" + ".md:1: " + missing,
             "lib/src/main/java/x/A.java:3: " + missing,
-            "lib/src/main/java/x/A.java:3: ../shared/" + present);
+            "lib/src/main/java/x/A.java:3: " + beside + present);
   }
 
   /** Each dangling reference as {@code path:line: name}, in file and line order. */

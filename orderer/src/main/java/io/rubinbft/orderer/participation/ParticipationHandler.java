@@ -19,7 +19,7 @@ import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
  * The channel participation REST API as {@code osnadmin} uses it, with Fabric's paths, JSON shapes,
- * status codes and headers (recorded in fabric-fixtures/participation/).
+ * status codes and headers (recorded in testdata/fabric/participation/).
  */
 public final class ParticipationHandler implements HttpHandler {
 

@@ -3,7 +3,7 @@ package io.rubinbft.orderer.bootstrap;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import java.nio.file.Path;
 
-/** Locates ../shared/fabric-fixtures (golden data made by Fabric v3.1.5's own tools). */
+/** Reads the Fabric golden data (testdata/fabric, made by Fabric v3.1.5's own tools). */
 final class Fixtures {
 
   private Fixtures() {}

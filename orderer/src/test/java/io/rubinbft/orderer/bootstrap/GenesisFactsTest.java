@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Our genesis block (fresh nonce and time) against the facts recorded for Fabric's block 0 in
- * fabric-fixtures/blocks/facts.json.
+ * testdata/fabric/blocks/facts.json.
  */
 class GenesisFactsTest {
 

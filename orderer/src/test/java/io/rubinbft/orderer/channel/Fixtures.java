@@ -14,8 +14,8 @@ import java.security.cert.X509Certificate;
 import org.hyperledger.fabric.protos.common.Block;
 
 /**
- * Locates ../shared/fabric-fixtures (golden data made by Fabric v3.1.5's own tools) and reads what
- * the channel and block tests need from it.
+ * Reads what the channel and block tests need from the Fabric golden data (testdata/fabric, made by
+ * Fabric v3.1.5's own tools).
  */
 public final class Fixtures {
 

@@ -17,9 +17,8 @@ import java.util.stream.Stream;
  * consensus WALs (append and fdatasync per step), ordering blocks of a few 3.5 KB envelopes one at
  * a time as cut-on-idle does at 200 tx/s. The envelopes are signed before the clock starts. A main,
  * not a test: no timed assertions. From the repo root: {@code mvn -q -pl orderer -am test-compile
- * dependency:build-classpath -Dmdep.outputFile=target/cp.txt && cd orderer && java
- * -Drubin.fixtures=../../shared/fabric-fixtures -cp target/classes:target/test-classes:$(cat
- * target/cp.txt) --enable-native-access=ALL-UNNAMED
+ * dependency:build-classpath -Dmdep.outputFile=target/cp.txt && cd orderer && java -cp
+ * target/classes:target/test-classes:$(cat target/cp.txt) --enable-native-access=ALL-UNNAMED
  * io.rubinbft.orderer.consensus.ConsensusBlockBenchmark}
  */
 public final class ConsensusBlockBenchmark {

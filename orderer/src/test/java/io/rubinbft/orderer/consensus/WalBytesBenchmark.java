@@ -18,9 +18,8 @@ import java.util.stream.Stream;
  * ({@link ProposalSharingFormat}), and the bytes the same records take as plain records (the format
  * before it). Bytes count each record's payload and its 8-byte frame. Counts, not time: no clock.
  * From the repo root: {@code mvn -q -pl orderer -am test-compile dependency:build-classpath
- * -Dmdep.outputFile=target/cp.txt && cd orderer && java
- * -Drubin.fixtures=../../shared/fabric-fixtures -cp target/classes:target/test-classes:$(cat
- * target/cp.txt) --enable-native-access=ALL-UNNAMED
+ * -Dmdep.outputFile=target/cp.txt && cd orderer && java -cp
+ * target/classes:target/test-classes:$(cat target/cp.txt) --enable-native-access=ALL-UNNAMED
  * io.rubinbft.orderer.consensus.WalBytesBenchmark}
  */
 public final class WalBytesBenchmark {

@@ -12,7 +12,7 @@ import org.hyperledger.fabric.protos.common.ConfigEnvelope;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Payload;
 
-/** Locates ../shared/fabric-fixtures (golden data made by Fabric v3.1.5's own tools). */
+/** Reads the Fabric golden data (testdata/fabric, made by Fabric v3.1.5's own tools). */
 public final class Fixtures {
 
   private Fixtures() {}

@@ -1,6 +1,6 @@
 package io.rubinbft.orderer.loadgen;
 
-import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.testdata.FabricTestData;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -22,7 +22,7 @@ final class JavaProcess {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElseThrow());
     command.addAll(jvmFlags);
-    command.add("-Drubin.fixtures=" + FabricFixtures.root().toAbsolutePath());
+    command.add("-D" + FabricTestData.PROPERTY + "=" + FabricTestData.root().toAbsolutePath());
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(main.getName());

@@ -17,9 +17,9 @@ import java.util.List;
  * assertions.
  *
  * <p>From the repo root: {@code mvn -q -pl orderer -am test-compile dependency:build-classpath
- * -Dmdep.outputFile=target/cp.txt && cd orderer && java
- * -Drubin.fixtures=../../shared/fabric-fixtures -cp target/classes:target/test-classes:$(cat
- * target/cp.txt) io.rubinbft.orderer.loadgen.TransactionFloorBenchmark [rounds]}
+ * -Dmdep.outputFile=target/cp.txt && cd orderer && java -cp
+ * target/classes:target/test-classes:$(cat target/cp.txt)
+ * io.rubinbft.orderer.loadgen.TransactionFloorBenchmark [rounds]}
  */
 public final class TransactionFloorBenchmark {
 

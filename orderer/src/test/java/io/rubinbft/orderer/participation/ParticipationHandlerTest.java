@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The HTTP contract of the participation API, checked byte for byte against Fabric v3.1.5's
- * recorded answers (fabric-fixtures/participation/). The node side is a small in-memory table of
+ * recorded answers (testdata/fabric/participation/). The node side is a small in-memory table of
  * channels: this test is about paths, status codes, headers and JSON, not about joining.
  */
 class ParticipationHandlerTest {

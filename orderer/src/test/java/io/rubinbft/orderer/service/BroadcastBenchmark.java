@@ -19,9 +19,8 @@ import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
  * pipelined on 1 and 4 streams, each validated (ECDSA verify, /Channel/Writers) and handed to a
  * recording pool. A main, not a test: no timed assertions. From the repo root: {@code mvn -q -pl
  * orderer -am test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt && cd orderer
- * && java -Drubin.fixtures=../../shared/fabric-fixtures -cp
- * target/classes:target/test-classes:$(cat target/cp.txt) --enable-native-access=ALL-UNNAMED
- * io.rubinbft.orderer.service.BroadcastBenchmark}
+ * && java -cp target/classes:target/test-classes:$(cat target/cp.txt)
+ * --enable-native-access=ALL-UNNAMED io.rubinbft.orderer.service.BroadcastBenchmark}
  */
 public final class BroadcastBenchmark {
 

@@ -1,23 +1,20 @@
 package io.rubinbft.orderer.testing;
 
 import io.rubinbft.orderer.config.TlsSettings;
-import java.nio.file.Files;
+import io.rubinbft.testdata.FabricTestData;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Locates ../shared/fabric-fixtures: golden data made by Fabric v3.1.5's own tools. */
+/**
+ * The orderer tests' view of the Fabric golden data (testdata/fabric, located by {@link
+ * FabricTestData}): its orderer org and nodes.
+ */
 public final class FabricFixtures {
 
   private FabricFixtures() {}
 
   public static Path root() {
-    String configured = System.getProperty("rubin.fixtures");
-    Path root = Path.of(configured != null ? configured : "../../shared/fabric-fixtures");
-    if (!Files.isDirectory(root)) {
-      throw new IllegalStateException(
-          "Fabric fixtures not found at " + root.toAbsolutePath() + " (set -Drubin.fixtures)");
-    }
-    return root;
+    return FabricTestData.root();
   }
 
   /** The fixture orderer org's folder: crypto/ordererOrganizations/example.com. */
