@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Echo benchmark (RUBIN Figures 3/4 shape): the selector over shm and tcp vs plain java.nio.
-# Usage: rdma-net/echo-benchmark.sh [round trips]      (see BENCHMARKS.md "rdma-net")
+# Usage: rdma-net/echo-benchmark.sh [round trips]      (see BENCHMARKS.md "rdma-net: echo")
 # Prints a Markdown table with the machine, date and load average, writes
 # rdma-net/echo-benchmark.csv and, when python3 has matplotlib, rdma-net/echo-benchmark.png.
 set -euo pipefail

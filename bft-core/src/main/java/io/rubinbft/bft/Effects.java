@@ -3,7 +3,7 @@ package io.rubinbft.bft;
 import java.util.List;
 
 /**
- * What the host must do after a step, in this order (ARCHITECTURE.md principle 2):
+ * What the host must do after a step, in this order (docs/ARCHITECTURE.md principle 2):
  *
  * <ol>
  *   <li>send {@code sendNow} (they depend on nothing new being durable);

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * What one sequence number orders: a batch of requests plus the application's payload assembled
  * from them (for Fabric, the block header and metadata), chained to the previous proposal's digest.
- * Everything that ends up in a block is decided here, once (ARCHITECTURE.md principle 13).
+ * Everything that ends up in a block is decided here, once (docs/ARCHITECTURE.md principle 13).
  */
 public record Proposal(long sequence, Digest previous, List<Request> requests, byte[] payload) {
 

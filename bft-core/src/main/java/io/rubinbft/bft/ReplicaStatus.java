@@ -3,7 +3,7 @@ package io.rubinbft.bft;
 import java.util.Map;
 
 /**
- * A snapshot for monitoring (ARCHITECTURE.md principle 14).
+ * A snapshot for monitoring (docs/ARCHITECTURE.md principle 14).
  *
  * @param view current view (or the view being changed to while {@code viewInstalled} is false)
  * @param viewInstalled whether the replica works in {@code view} or is still changing to it

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * ARCHITECTURE.md principle 1: bft-core's protocol is a deterministic state machine. Time arrives
- * as ticks, randomness from a seeded generator in the config; no threads, clocks, sockets or files.
+ * docs/ARCHITECTURE.md principle 1: bft-core's protocol is a deterministic state machine. Time
+ * arrives as ticks, randomness from a seeded generator in the config; no threads, clocks, sockets
+ * or files.
  */
 class ProtocolPurityTest {
 

@@ -42,8 +42,8 @@ final class LedgerDatabase implements AutoCloseable {
    * to the block cache, which holds this much in all. Blocks live in blob files, so memtables hold
    * small references and index entries; RocksDB's defaults (64 MiB write buffers per family, two
    * each) would let an idle-looking replica grow by hundreds of MiB. 16 MiB: 8 MiB of memtables
-   * hold tens of thousands of tx index entries between flushes, and a replica's whole memory target
-   * under load is 256 MiB (BENCHMARKS.md).
+   * hold tens of thousands of tx index entries between flushes, and a replica's whole memory has a
+   * budget (orderer/docs/MEMORY.md).
    */
   private static final long MEMORY_BUDGET_BYTES = 16L * 1024 * 1024;
 

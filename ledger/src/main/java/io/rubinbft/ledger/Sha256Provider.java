@@ -12,9 +12,10 @@ import java.util.Optional;
  *
  * <p>Why not simply the JDK's: its SHA-256 is Java code that only C2 replaces with the CPU's SHA
  * instructions. The orderer's nodes run C1 only (the launcher's default on small machines), where
- * the JDK hashes a 3.5 KB envelope in ~21 µs against ACCP's ~2 µs; every block's data is hashed at
- * least twice per node (the proposal check and the ledger append) and again when read. The provider
- * is used by reference, never installed into {@code java.security.Security}.
+ * the JDK's hash is many times slower than ACCP's (bench/journal/2026-11-21-16-node-cpu.md); every
+ * block's data is hashed at least twice per node (the proposal check and the ledger append) and
+ * again when read. The provider is used by reference, never installed into {@code
+ * java.security.Security}.
  */
 final class Sha256Provider {
 

@@ -8,10 +8,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rule 'libraries-are-independent' (ARCHITECTURE.md): dependencies point one way, {@code orderer ->
- * {bft-core, rdma-net, ledger}}. The three libraries depend neither on each other nor on the
- * orderer. Checked here on the bytecode of all four modules; Checkstyle's ImportControl checks the
- * same on imports before anything compiles.
+ * Rule 'libraries-are-independent' (docs/ARCHITECTURE.md): dependencies point one way, {@code
+ * orderer -> {bft-core, rdma-net, ledger}}. The three libraries depend neither on each other nor on
+ * the orderer. Checked here on the bytecode of all four modules; Checkstyle's ImportControl checks
+ * the same on imports before anything compiles.
  */
 class ModuleBoundariesTest {
 

@@ -28,9 +28,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The boundary check of every message from a peer (ARCHITECTURE.md principle 6): shape, sender,
- * digests and signatures, independent of the replica's state. A message with a reason is dropped
- * and counted; nothing a peer sends gets further.
+ * The boundary check of every message from a peer (docs/ARCHITECTURE.md principle 6): shape,
+ * sender, digests and signatures, independent of the replica's state. A message with a reason is
+ * dropped and counted; nothing a peer sends gets further.
  */
 public final class MessageValidator {
 

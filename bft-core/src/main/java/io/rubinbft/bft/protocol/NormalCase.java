@@ -16,7 +16,8 @@ import java.util.Optional;
 /**
  * The normal case (OSDI'99 section 4.2) with several proposals in flight: pre-prepare, prepare,
  * commit. A replica signs the commit for k only once it prepared k in this view and signed k - 1
- * (or decided it) with the digest k chains to (ARCHITECTURE.md "Safety rule that Fabric adds").
+ * (or decided it) with the digest k chains to (docs/ARCHITECTURE.md "Safety rule that Fabric
+ * adds").
  */
 final class NormalCase {
 

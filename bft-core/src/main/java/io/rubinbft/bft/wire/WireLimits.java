@@ -3,8 +3,8 @@ package io.rubinbft.bft.wire;
 import io.rubinbft.bft.ReplicaConfig;
 
 /**
- * What a decoder accepts (ARCHITECTURE.md principle 7). Bytes that break a limit are invalid, and
- * are rejected before anything is allocated for them.
+ * What a decoder accepts (docs/ARCHITECTURE.md principle 7). Bytes that break a limit are invalid,
+ * and are rejected before anything is allocated for them.
  *
  * @param replicas n: replica ids are in [0, n); certificates, proofs and the view changes in a new
  *     view hold at most n entries

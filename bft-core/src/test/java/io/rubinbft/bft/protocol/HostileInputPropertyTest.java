@@ -29,7 +29,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * ARCHITECTURE.md principle 6: nothing a peer sends can throw inside a replica. Seeded random
+ * docs/ARCHITECTURE.md principle 6: nothing a peer sends can throw inside a replica. Seeded random
  * messages with null fields, garbage signatures, wrong senders, odd views and sequences are fed to
  * a replica; every one is either processed or dropped and counted, none throws.
  */

@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Under light load (fewer requests arrive during one agreement than a batch holds) the batch
  * boundaries do not depend on the count limit: the primary proposes at once when nothing is in
  * flight, and the count only decides when a full batch may go early. So a channel with blocks of
- * 500 cuts exactly the blocks one with blocks of 100 cuts (the end-to-end difference at 200 tx/s
- * reported in BENCHMARKS.md is not the batching rule's).
+ * 500 cuts exactly the blocks one with blocks of 100 cuts (the end-to-end difference at 200 tx/s in
+ * bench/journal/2026-11-21-15-blocks-500-vs-100.md is not the batching rule's).
  */
 class LightLoadBatchingScenarioTest {
 

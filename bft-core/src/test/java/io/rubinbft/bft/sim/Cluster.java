@@ -27,8 +27,8 @@ import java.util.stream.IntStream;
 
 /**
  * N replicas, their network and storage, and their clients, in one thread, driven tick by tick from
- * one seed (ARCHITECTURE.md principle 3). Every step is checked by the {@link InvariantChecker};
- * every failure names the seed and the command that replays it.
+ * one seed (docs/ARCHITECTURE.md principle 3). Every step is checked by the {@link
+ * InvariantChecker}; every failure names the seed and the command that replays it.
  */
 public final class Cluster {
 

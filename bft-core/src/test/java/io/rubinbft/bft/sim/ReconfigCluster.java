@@ -35,9 +35,9 @@ import java.util.stream.IntStream;
 
 /**
  * Nodes with stable ids and keys whose member set changes while clients submit, hosted as the
- * orderer hosts its replicas (RECONFIG.md): membership changes go ALONE in their proposal; a host
- * that executes one ends its epoch there (the old replica's handover, a new WAL, a new replica of
- * the new member set, or none if removed); messages travel framed with their epoch, an older
+ * orderer hosts its replicas (docs/RECONFIG.md): membership changes go ALONE in their proposal; a
+ * host that executes one ends its epoch there (the old replica's handover, a new WAL, a new replica
+ * of the new member set, or none if removed); messages travel framed with their epoch, an older
  * epoch's are dropped, and a newer epoch's make the host catch up by copying decisions from the
  * sender's ledger, checking each certificate against the member set of its epoch. Built from the
  * simulator's parts: {@link SimNode}s, {@link SimNetwork}, {@link SimKeys} and the {@link

@@ -44,9 +44,10 @@ public final class ClusterTransports {
   /**
    * Longest park of an idle DiSNI poller: DiSNI cannot wait on its completion channel together with
    * anything else (rdma-net/RDMA.md), so an idle network thread has nothing to block on and parks
-   * and looks again. 100 us (rdma-net's default, for latency benchmarks) cost 4 idle nodes both
-   * cores of a 2-core machine; 1 ms costs a few percent and adds at most 1 ms to the first message
-   * after a quiet spell (a busy thread never parks that long).
+   * and looks again. 100 us (rdma-net's default, for latency benchmarks) lets idle polling nodes
+   * take whole cores (bench/journal/2026-11-21-07-orderer-quiet-after-tuning.md, measured with
+   * shm's polling); 1 ms costs little and adds at most 1 ms to the first message after a quiet
+   * spell (a busy thread never parks that long).
    */
   private static final long DISNI_MAX_PARK_NANOS = 1_000_000;
 

@@ -41,9 +41,9 @@ public final class ChannelReplicas {
 
   /**
    * Recently ordered tx ids remembered to refuse duplicates, at least the pool's size (bft-core's
-   * rule). About 150 bytes of heap each: 100,000 is the last 20 s at 5,000 tx/s, far longer than a
-   * client's copies of one transaction to the orderers take to arrive, and 15 MB of a replica's
-   * heap (200,000 were 30 MB).
+   * rule). 100,000 is the last 20 s at 5,000 tx/s, far longer than a client's copies of one
+   * transaction to the orderers take to arrive; their share of the heap is measured in
+   * bench/journal/2026-11-21-08-memory-jit-light-load.md.
    */
   static final int DECIDED_ID_MEMORY = 100_000;
 
@@ -85,8 +85,8 @@ public final class ChannelReplicas {
         // Decisions kept in memory to serve peers catching up: one window, the least bft-core
         // allows (its checkpoints are verified against them); older ones are rebuilt from the
         // ledger (LedgerDecisionArchive), which holds every block anyway. Each retained decision
-        // is a whole block on the heap: 128 of them were 36 MB of a replica's 63 MB live heap
-        // with blocks of ~70 x 3.5 KB envelopes, and would be 224 MB with full blocks of 500.
+        // is a whole block on the heap, so more than one window would take much of a replica's
+        // heap (bench/journal/2026-11-21-08-memory-jit-light-load.md).
         window,
         Math.max(DECIDED_ID_MEMORY, Math.max(pbft.requestPoolSize(), poolLimit)));
   }

@@ -10,11 +10,11 @@ import io.rubinbft.orderer.channel.InvalidConfigException;
 import java.util.Optional;
 
 /**
- * When a config block ends the channel's consensus epoch (RECONFIG.md): its consenters (members,
- * ids, endpoints, certificates) or its PBFT settings (SmartBFT options and the BatchSize limits the
- * replica is sized by) differ from the epoch's. Every replica decides this from the same two
- * configs, so all switch at the same block; a config block that changes neither (an org's MSP, a
- * policy) leaves the epoch running.
+ * When a config block ends the channel's consensus epoch (docs/RECONFIG.md): its consenters
+ * (members, ids, endpoints, certificates) or its PBFT settings (SmartBFT options and the BatchSize
+ * limits the replica is sized by) differ from the epoch's. Every replica decides this from the same
+ * two configs, so all switch at the same block; a config block that changes neither (an org's MSP,
+ * a policy) leaves the epoch running.
  */
 public final class EpochRule {
 

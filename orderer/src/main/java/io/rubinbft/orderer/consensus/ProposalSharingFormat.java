@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * same proposal); a Prepared or Decided record whose proposal is the one of the latest Accepted
  * record of its sequence is written as a <em>shared</em> record: the Accepted record's index and
  * the record with an empty proposal in its place. That cuts the WAL's bytes per block by about two
- * thirds (the write system call's copy was ~2 % of a node's CPU at saturation, BENCHMARKS.md).
+ * thirds (what the write system call's copy cost: bench/journal/2026-11-21-16-node-cpu.md).
  *
  * <pre>
  *   plain record:  bft-core codec bytes (first byte: the codec's VERSION, 1)

@@ -36,13 +36,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Drives one channel's bft-core replica on a thread of its own (the host of ARCHITECTURE.md
+ * Drives one channel's bft-core replica on a thread of its own (the host of docs/ARCHITECTURE.md
  * principles 1, 2 and 10): client requests and peer messages arrive through one bounded queue, time
  * arrives as ticks, and each batch of steps is carried out in bft-core's order: send-now messages,
  * then the WAL records appended and synced once for the batch, then the votes and decisions that
  * waited for them.
  *
- * <p>The replica runs in consensus epochs (RECONFIG.md). When it executes a config block that
+ * <p>The replica runs in consensus epochs (docs/RECONFIG.md). When it executes a config block that
  * starts a new epoch ({@link EpochRule}), the host drops the epoch's replica at once (its decisions
  * after the block are discarded by every member alike), waits until the block is in the ledger, and
  * starts the next epoch's replica from the block's decision with the old one's handover; a node not

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The JCA provider that does ECDSA P-256 and SHA-256 for the orderer. Signature verification is the
  * CPU floor of a BFT orderer, so the native Amazon Corretto Crypto Provider (ACCP) is preferred
- * (about 7x faster than the JDK's SunEC here); where its native library cannot load, the JDK's own
- * providers are used and the reason is kept for the health endpoint.
+ * (much faster than the JDK's SunEC: docs/DEPENDENCIES.md); where its native library cannot load,
+ * the JDK's own providers are used and the reason is kept for the health endpoint.
  *
  * <p>Providers are used by reference and not installed into {@link Security}: TLS and everything
  * else in a node keeps the process's provider order. Only a client process may choose to put the
@@ -92,8 +92,8 @@ public final class CryptoProvider {
    * Puts the native provider first in this process's JCA provider list (nothing when it fell back
    * to the JDK's), so that code asking the JCA for SHA-256 or a SecureRandom by name runs natively
    * too. WHY: the JDK's SHA-256 is Java code that only C2 replaces with the CPU's SHA instructions;
-   * under C1 alone it hashes 3.5 KB in ~22 us instead of ~2 us. For client processes (the load
-   * generator hashes every delivered block's data).
+   * under C1 alone it is many times slower (bench/journal/2026-11-21-17-loadgen-cpu.md). For client
+   * processes (the load generator hashes every delivered block's data).
    */
   public void installFirst() {
     if (nativeProvider) {

@@ -215,7 +215,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       ReplicaHost replicas = host.orElseThrow();
       // No timeout: the host completes every submission (at its next step, or refused when it
       // stops), and a timed wait costs each Broadcast envelope a timer on the virtual-thread
-      // scheduler (1.5-2 % of a node's CPU at saturation, BENCHMARKS.md).
+      // scheduler (bench/journal/2026-11-21-16-node-cpu.md).
       refusal =
           (forwarded ? replicas.submitForwarded(key, bytes) : replicas.submit(key, bytes)).get();
     } catch (InterruptedException e) {
@@ -280,8 +280,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   /**
    * The newest consensus epoch a consenter sent this node frames of, when it is newer than this
    * node's: this node missed a reconfiguration and must catch up by pulling blocks from the
-   * consenters' Deliver service up to that epoch's config block (RECONFIG.md). Peers that switched
-   * a moment before this node also send such frames, so callers wait for it to persist.
+   * consenters' Deliver service up to that epoch's config block (docs/RECONFIG.md). Peers that
+   * switched a moment before this node also send such frames, so callers wait for it to persist.
    */
   public OptionalLong newerEpochSeen() {
     long own = host.map(h -> h.epoch().epoch()).orElse(-1L);

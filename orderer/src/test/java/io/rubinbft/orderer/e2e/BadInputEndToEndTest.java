@@ -67,8 +67,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The bad inputs of issue 6, end to end against one started 4-node cluster: each through real gRPC
- * with TLS or HTTPS with mutual TLS, each answered with the status Fabric answers (FABRIC.md and
- * the fixtures' recorded answers), and none with an effect: after a refused Broadcast the next
+ * with TLS or HTTPS with mutual TLS, each answered with the status Fabric answers (docs/FABRIC.md
+ * and the fixtures' recorded answers), and none with an effect: after a refused Broadcast the next
  * block holds only a valid marker transaction sent after it; after a refused Deliver or admin call
  * no ledger grew and the channel list is the same.
  */
@@ -194,7 +194,7 @@ class BadInputEndToEndTest {
 
     BroadcastResponse response = broadcastOnce(oversized);
 
-    // Fabric answers 400, not 413, to an oversized envelope (FABRIC.md).
+    // Fabric answers 400, not 413, to an oversized envelope (docs/FABRIC.md).
     assertThat(response.getStatus()).isEqualTo(Status.BAD_REQUEST);
     assertThat(response.getInfo())
         .isEqualTo(

@@ -288,7 +288,7 @@ final class ProcessCluster implements AutoCloseable {
 
   /**
    * As {@link #config(NodeProcess)}, empty while {@code node} answers 404: it is onboarding or
-   * catching up (ONBOARDING.md), or has not joined the channel.
+   * catching up (orderer/docs/ONBOARDING.md), or has not joined the channel.
    */
   Optional<ChannelConfig> served(NodeProcess node) throws IOException, InterruptedException {
     HttpResponse<byte[]> fetched = admin.fetch(spec(node).adminPort(), CHANNEL, "config");

@@ -65,7 +65,8 @@ public final class EchoBenchmark {
     // Warm-up, discarded, the same for every transport: otherwise the first size measured carries
     // the JIT compilation of each path. One pass at 1 KB and 16 KB was not enough: C2 was still
     // compiling the shm data path (VerbsLink.receive, ShmQueuePair.postSend, ...) during the first
-    // measured size (shm at 1 KB p50 7.0 µs against 2.8 at 2 KB), and the fragmentation path during
+    // measured size (bench/journal/2026-11-21-02-rdma-net-echo.md), and the fragmentation path
+    // during
     // the first fragmented size (64 KB). So: several passes, including a fragmented size.
     for (int pass = 0; pass < WARM_UP_PASSES; pass++) {
       for (int size : WARM_UP_SIZES) {

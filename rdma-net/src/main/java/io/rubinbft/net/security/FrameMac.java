@@ -16,8 +16,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * direction of a connection, keyed once at the handshake; the nonce is the frame's sequence number,
  * which a sender never repeats under one key (the cipher refuses a repeated nonce, so a bug that
  * would repeat one fails loudly instead of leaking the hash key). GMAC runs on AES-NI and
- * carry-less multiply, several times faster than HMAC-SHA256 (numbers in BENCHMARKS.md). The
- * nonce's sequence number is big-endian.
+ * carry-less multiply, several times faster than HMAC-SHA256
+ * (bench/journal/2026-11-21-02-rdma-net-echo.md, "Frame MAC"). The nonce's sequence number is
+ * big-endian.
  */
 public final class FrameMac {
 

@@ -91,8 +91,7 @@ public final class TcpTransport implements Transport {
     try {
       if (timeoutNanos == WAIT_FOREVER && reported == 0) {
         // No timer at all, as plain NIO's select(): the echo server woke measurably later from a
-        // timed epoll_wait (tcp round trip at 1 KB, four A/B pairs under load: 17.8-32.6 µs with a
-        // 1 ms timeout, 17.2-21.5 µs without; BENCHMARKS.md).
+        // timed epoll_wait (bench/journal/2026-11-21-03-rdma-net-tcp-echo.md).
         nioSelector.select(onKey);
       } else if (timeoutNanos > 0 && reported == 0) {
         nioSelector.select(onKey, Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));

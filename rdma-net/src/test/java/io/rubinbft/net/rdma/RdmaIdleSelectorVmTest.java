@@ -47,8 +47,8 @@ class RdmaIdleSelectorVmTest {
 
   /**
    * One percent of a core: a poller parking at most 100 us at a time costs several percent even
-   * natively (shm measured 5.9 %, BENCHMARKS.md) and far more under the guest's emulation, while a
-   * thread asleep in poll(2) costs nothing, so this bound is far from both.
+   * natively (bench/journal/2026-11-21-14-shm-doorbell.md) and far more under the guest's
+   * emulation, while a thread asleep in poll(2) costs nothing, so this bound is far from both.
    */
   private static final double MAX_IDLE_SHARE_OF_A_CORE = 0.01;
 

@@ -54,8 +54,9 @@ class ShmIdleSelectorTest {
   private static final long IDLE_MEASURE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
   /**
-   * One percent of a core: polling with parks cost 4.7 % per idle selector (BENCHMARKS.md),
-   * sleeping on the doorbell costs hundredths of a percent, so this bound is far from both.
+   * One percent of a core: polling with parks cost several percent per idle selector
+   * (bench/journal/2026-11-21-02-rdma-net-echo.md), sleeping on the doorbell costs hundredths of a
+   * percent, so this bound is far from both.
    */
   private static final double MAX_IDLE_SHARE_OF_A_CORE = 0.01;
 
