@@ -1,23 +1,14 @@
-package io.rubinbft.repo;
+package io.rubinbft.testdata;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.MalformedInputException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,9 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
  * resolves nowhere, or only outside the repository (an absolute path, one that climbs out with
  * {@code ..}), is dangling; the test names each one with its file and line. Web addresses are not
  * checked.
- *
- * <p>Repository-level check: it depends on no module's code and lives in this module only because a
- * test here runs in the default build.
  */
 class MarkdownReferencesTest {
 
@@ -43,26 +31,9 @@ class MarkdownReferencesTest {
   /** A Markdown link: its label is text for the reader, its target is what must resolve. */
   private static final Pattern MARKDOWN_LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
 
-  private static final Set<String> TEXT_EXTENSIONS =
-      Set.of(
-          "java",
-          "sh",
-          "md",
-          "yaml",
-          "yml",
-          "xml",
-          "py",
-          "properties",
-          "tpl",
-          "txt",
-          "json",
-          "cfg");
-
-  private static final Set<String> SKIPPED_FOLDERS = Set.of(".git", "target", "node_modules");
-
   @Test
   void everyNamedMarkdownFileIsInTheRepository() throws IOException {
-    Path root = repositoryRoot(Path.of("").toAbsolutePath());
+    Path root = RepositoryFiles.root();
     List<String> dangling = danglingReferences(root);
     assertThat(dangling)
         .as(
@@ -107,7 +78,7 @@ class MarkdownReferencesTest {
 
   /** Each dangling reference as {@code path:line: name}, in file and line order. */
   static List<String> danglingReferences(Path root) throws IOException {
-    List<Path> files = textFiles(root);
+    List<Path> files = RepositoryFiles.textFiles(root);
     List<Path> moduleRoots = new ArrayList<>();
     for (Path file : files) {
       if (file.getFileName().toString().equals("pom.xml")) {
@@ -116,7 +87,7 @@ class MarkdownReferencesTest {
     }
     List<String> dangling = new ArrayList<>();
     for (Path file : files) {
-      List<String> lines = readLines(file);
+      List<String> lines = RepositoryFiles.readLines(file);
       boolean markdown = file.getFileName().toString().endsWith(".md");
       for (int i = 0; i < lines.size(); i++) {
         String line = lines.get(i);
@@ -150,103 +121,5 @@ class MarkdownReferencesTest {
       }
     }
     return false;
-  }
-
-  /** The repository's files, as git lists them (tracked or new, not ignored), else by walking. */
-  private static List<Path> textFiles(Path root) throws IOException {
-    Set<Path> files = new TreeSet<>();
-    for (Path file : gitFiles(root).orElseGet(() -> walk(root))) {
-      if (Files.isRegularFile(file) && isText(file)) {
-        files.add(file);
-      }
-    }
-    return new ArrayList<>(files);
-  }
-
-  private static Optional<List<Path>> gitFiles(Path root) {
-    if (!Files.exists(root.resolve(".git"))) {
-      return Optional.empty();
-    }
-    try {
-      Process git =
-          new ProcessBuilder("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-              .directory(root.toFile())
-              .redirectError(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      byte[] out = git.getInputStream().readAllBytes();
-      if (!git.waitFor(60, TimeUnit.SECONDS) || git.exitValue() != 0) {
-        return Optional.empty();
-      }
-      List<Path> files = new ArrayList<>();
-      for (String name : new String(out, StandardCharsets.UTF_8).split("\0")) {
-        if (!name.isEmpty()) {
-          files.add(root.resolve(name));
-        }
-      }
-      return Optional.of(files);
-    } catch (IOException e) {
-      return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
-    }
-  }
-
-  private static List<Path> walk(Path root) {
-    try (Stream<Path> paths = Files.walk(root)) {
-      return paths
-          .filter(
-              p -> {
-                for (Path part : root.relativize(p)) {
-                  if (SKIPPED_FOLDERS.contains(part.toString())) {
-                    return false;
-                  }
-                }
-                return true;
-              })
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static boolean isText(Path file) throws IOException {
-    String name = file.getFileName().toString();
-    int dot = name.lastIndexOf('.');
-    if (dot > 0) {
-      return TEXT_EXTENSIONS.contains(name.substring(dot + 1).toLowerCase(Locale.ROOT));
-    }
-    try (var in = Files.newInputStream(file)) {
-      byte[] start = in.readNBytes(2);
-      return start.length == 2 && start[0] == '#' && start[1] == '!';
-    }
-  }
-
-  private static List<String> readLines(Path file) throws IOException {
-    try {
-      return Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (MalformedInputException e) {
-      return Files.readAllLines(file, StandardCharsets.ISO_8859_1);
-    }
-  }
-
-  /**
-   * The folder holding {@code .git}, else the outermost folder with a {@code pom.xml}, walking up
-   * from {@code start}.
-   */
-  static Path repositoryRoot(Path start) {
-    Path outermostPom = null;
-    for (Path dir = start; dir != null; dir = dir.getParent()) {
-      if (Files.exists(dir.resolve(".git"))) {
-        return dir;
-      }
-      if (Files.isRegularFile(dir.resolve("pom.xml"))) {
-        outermostPom = dir;
-      }
-    }
-    if (outermostPom == null) {
-      throw new IllegalStateException("no .git or pom.xml above " + start);
-    }
-    return outermostPom;
   }
 }
