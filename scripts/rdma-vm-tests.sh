@@ -51,13 +51,14 @@ rm -f "$OUT"/*.jar "$OUT"/*.classpath
 mvn -B -ntp -q -pl orderer -am test-compile dependency:build-classpath \
   -Dmdep.includeScope=test -Dmdep.outputFile=target/rdma-vm.classpath
 # The JDK's AOT cache takes jars only: each module's classes go into one. The tests of rdma-net
-# and the orderer run; the other modules are on the classpath as the orderer needs them.
+# and the orderer run; the other modules (testdata: the Fabric golden data's locator) are on the
+# classpath as the orderer's tests need them.
 CP=""
 for module in rdma-net orderer; do
   "$JAVA_HOME/bin/jar" cf "$OUT/$module-tests.jar" -C "$module/target/test-classes" .
   CP="$CP:$REPO/$OUT/$module-tests.jar"
 done
-for module in bft-core rdma-net ledger orderer; do
+for module in bft-core rdma-net ledger orderer testdata; do
   "$JAVA_HOME/bin/jar" cf "$OUT/$module.jar" -C "$module/target/classes" .
   CP="$CP:$REPO/$OUT/$module.jar"
 done
