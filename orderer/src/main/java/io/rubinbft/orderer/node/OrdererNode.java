@@ -9,6 +9,7 @@ import io.rubinbft.net.Identity;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.cluster.ClusterTransports;
+import io.rubinbft.orderer.config.ClusterSettings;
 import io.rubinbft.orderer.config.ConfigException;
 import io.rubinbft.orderer.config.NodeConfig;
 import io.rubinbft.orderer.crypto.CryptoProvider;
@@ -30,6 +31,7 @@ import io.rubinbft.orderer.tls.Pem;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -81,6 +83,7 @@ public final class OrdererNode implements AutoCloseable {
   public static OrdererNode start(NodeConfig config, LogLevels logs) throws IOException {
     // Closed first to last: listeners, network, channels (their ledger writers flush), store.
     List<AutoCloseable> opened = new ArrayList<>();
+    config.warnings().forEach(LOG::warn);
     try {
       CryptoProvider provider = CryptoProvider.preferNative();
       SigningIdentity identity =
@@ -175,6 +178,7 @@ public final class OrdererNode implements AutoCloseable {
             config.tls(),
             channels::clientTlsCas,
             config.maxReceiveMessageBytes(),
+            config.keepalive(),
             List.of(broadcast));
     opened.addFirst(grpc);
     grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
@@ -207,8 +211,19 @@ public final class OrdererNode implements AutoCloseable {
             ? Optional.of(NodeTls.of(config.tls(), new Sha256(provider)))
             : Optional.empty(),
         Optional.of(config.listen()),
-        PullLimits.defaults(),
+        pullLimits(config.cluster()),
         new PendingJoins(config.ledgerDirectory().resolve("pendingops").resolve("join")));
+  }
+
+  /** Fabric's replication timeouts, where set, bound the puller as they bound Fabric's. */
+  private static PullLimits pullLimits(ClusterSettings cluster) {
+    PullLimits defaults = PullLimits.defaults();
+    Duration maxBackoff = cluster.replicationRetryTimeout().orElse(defaults.maxBackoff());
+    return new PullLimits(
+        cluster.replicationPullTimeout().orElse(defaults.blockTimeout()),
+        defaults.probeTimeout(),
+        maxBackoff.compareTo(defaults.minBackoff()) < 0 ? maxBackoff : defaults.minBackoff(),
+        maxBackoff);
   }
 
   private static ClusterNetwork startNetwork(NodeConfig config, ChannelRegistry channels)
