@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.node;
 
 import io.grpc.BindableService;
+import io.grpc.ServerInterceptors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
@@ -99,7 +100,9 @@ public final class OrdererNode implements AutoCloseable {
               () -> ChannelViews.participation(channels),
               () -> ChannelViews.of(channels),
               network::stats,
-              network::traffic);
+              network::traffic,
+              VersionInfo.ofThisBuild().version());
+      store.observeCommits(metrics.ledgerCommits());
       channels.start(
           new NodeContext(
               identity,
@@ -120,7 +123,9 @@ public final class OrdererNode implements AutoCloseable {
               new Sha256(provider),
               metrics.broadcast(),
               metrics.deliver());
-      return listen(config, channels, network, broadcast, metrics.registry(), logs, opened);
+      BindableService counted =
+          () -> ServerInterceptors.intercept(broadcast, metrics.grpc().interceptor());
+      return listen(config, channels, network, counted, metrics.registry(), logs, opened);
     } catch (InvalidConfigException e) {
       closeAll(opened);
       throw new ConfigException("cannot resume a channel: " + e.getMessage(), e);

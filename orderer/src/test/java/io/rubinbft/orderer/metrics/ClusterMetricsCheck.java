@@ -45,11 +45,10 @@ public final class ClusterMetricsCheck {
           awaitScrape(
               nodes.get(i),
               m ->
-                  value(m, "broadcast_processed_count_total", Map.of("channel", channel))
-                          == submitted
-                      && value(m, "deliver_blocks_sent_total", Map.of()) == blocksSent
-                      && value(m, "deliver_streams_closed_total", Map.of())
-                          == value(m, "deliver_streams_opened_total", Map.of())
+                  value(m, "broadcast_processed_count", Map.of("channel", channel)) == submitted
+                      && value(m, "deliver_blocks_sent", Map.of()) == blocksSent
+                      && value(m, "deliver_streams_closed", Map.of())
+                          == value(m, "deliver_streams_opened", Map.of())
                       && m.containsKey("cluster_net_frames_sent_total")
                       && peersWithFrames(m, "cluster_net_frames_sent_total", "out").size()
                           == nodes.size() - 1
@@ -75,7 +74,7 @@ public final class ClusterMetricsCheck {
                 m ->
                     value(
                         m,
-                        "broadcast_processed_count_total",
+                        "broadcast_processed_count",
                         Map.of("channel", channel, "status", "SUCCESS")))
             .sum();
     assertThat(successes)
@@ -97,28 +96,26 @@ public final class ClusterMetricsCheck {
     assertThat(
             value(
                     m,
-                    "broadcast_processed_count_total",
+                    "broadcast_processed_count",
                     Map.of("channel", channel, "type", TX, "status", "SUCCESS"))
                 + value(
                     m,
-                    "broadcast_processed_count_total",
+                    "broadcast_processed_count",
                     Map.of("channel", channel, "type", TX, "status", "SERVICE_UNAVAILABLE")))
         .isEqualTo(submitted);
     assertThat(value(m, "broadcast_enqueue_duration_count", Map.of("channel", channel)))
         .isEqualTo(submitted);
-    assertThat(value(m, "deliver_blocks_sent_total", onChannel)).isEqualTo(blocksSent);
+    assertThat(value(m, "deliver_blocks_sent", onChannel)).isEqualTo(blocksSent);
     // The load generator's Deliver calls (the newest block, then following) have all ended.
-    assertThat(value(m, "deliver_streams_closed_total", Map.of()))
-        .isEqualTo(value(m, "deliver_streams_opened_total", Map.of()))
+    assertThat(value(m, "deliver_streams_closed", Map.of()))
+        .isEqualTo(value(m, "deliver_streams_opened", Map.of()))
         .isEqualTo(blocksSent > 0 ? 2 : 0);
-    assertThat(value(m, "deliver_requests_completed_total", Map.of("success", "true")))
+    assertThat(value(m, "deliver_requests_completed", Map.of("success", "true")))
         .isEqualTo(blocksSent > 0 ? 1 : 0);
     assertThat(value(m, "consensus_smartbft_latest_decided_sequence", onChannel))
         .isEqualTo(decided);
-    assertThat(value(m, "consensus_smartbft_view_count_batch_all_total", onChannel))
-        .isEqualTo(decided);
-    assertThat(value(m, "consensus_smartbft_view_count_txs_all_total", onChannel))
-        .isEqualTo(submitted);
+    assertThat(value(m, "consensus_smartbft_view_count_batch_all", onChannel)).isEqualTo(decided);
+    assertThat(value(m, "consensus_smartbft_view_count_txs_all", onChannel)).isEqualTo(submitted);
     assertThat(value(m, "consensus_smartbft_batch_size_count", onChannel)).isEqualTo(decided);
     assertThat(value(m, "consensus_smartbft_batch_size_sum", onChannel)).isEqualTo(submitted);
     assertThat(value(m, "consensus_smartbft_pool_count_of_elements", onChannel)).isZero();
