@@ -81,6 +81,17 @@ public final class ClusterMetricsCheck {
         .isGreaterThanOrEqualTo(submitted * runtime.config().consenters().quorums().quorum());
     assertThat(views).as("view numbers across nodes").hasSize(1);
     assertThat(leaders).as("leaders across nodes").hasSize(1);
+    // Fabric's own BFT gauges agree: one node is the leader, the one all name.
+    assertThat(
+            scrapes.stream()
+                .mapToDouble(m -> value(m, "consensus_BFT_is_leader", Map.of("channel", channel)))
+                .sum())
+        .isEqualTo(1);
+    assertThat(
+            scrapes.stream()
+                .map(m -> value(m, "consensus_BFT_leader_id", Map.of("channel", channel)))
+                .collect(Collectors.toSet()))
+        .isEqualTo(leaders);
     long leader = leaders.iterator().next().longValue();
     assertThat(runtime.config().consenters().byId(leader)).as("leader " + leader).isPresent();
   }
@@ -119,6 +130,15 @@ public final class ClusterMetricsCheck {
     assertThat(value(m, "consensus_smartbft_batch_size_count", onChannel)).isEqualTo(decided);
     assertThat(value(m, "consensus_smartbft_batch_size_sum", onChannel)).isEqualTo(submitted);
     assertThat(value(m, "consensus_smartbft_pool_count_of_elements", onChannel)).isZero();
+    assertThat(value(m, "consensus_BFT_committed_block_number", onChannel)).isEqualTo(decided);
+    assertThat(value(m, "consensus_BFT_cluster_size", onChannel)).isEqualTo(nodes.size());
+    assertThat(value(m, "ledger_blockstorage_commit_time_count", onChannel))
+        .isGreaterThanOrEqualTo(decided);
+    Map<String, String> broadcastCalls =
+        Map.of("service", "orderer_AtomicBroadcast", "method", "Broadcast");
+    assertThat(value(m, "grpc_server_stream_requests_received", broadcastCalls)).isPositive();
+    assertThat(value(m, "grpc_server_stream_messages_received", broadcastCalls))
+        .isGreaterThanOrEqualTo(submitted);
     assertThat(peersWithFrames(m, "cluster_net_frames_sent_total", "out"))
         .hasSize(nodes.size() - 1);
     assertThat(peersWithFrames(m, "cluster_net_frames_received_total", "in"))
