@@ -3,9 +3,16 @@ package io.rubinbft.orderer.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rubinbft.orderer.node.OrdererNode;
+import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.testing.FreePorts;
 import io.rubinbft.testdata.FabricTestData;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,6 +101,30 @@ class FabricOrdererYamlTest {
                 + " Admin.TLS.RootCAs (ORDERER_ADMIN_TLS_ROOTCAS),"
                 + " General.BootstrapMethod (ORDERER_GENERAL_BOOTSTRAPMETHOD),"
                 + " General.Cluster.RootCAs (ORDERER_GENERAL_CLUSTER_ROOTCAS)");
+  }
+
+  @Test
+  void aNodeStartsFromFabricsSampleAndServes() throws Exception {
+    int base = FreePorts.block(4);
+    Map<String, String> env = deploymentEnvironment(dir);
+    env.put("ORDERER_GENERAL_LISTENPORT", Integer.toString(base));
+    env.put("ORDERER_GENERAL_CLUSTER_LISTENADDRESS", "127.0.0.1");
+    env.put("ORDERER_GENERAL_CLUSTER_LISTENPORT", Integer.toString(base + 1));
+    env.put("ORDERER_ADMIN_LISTENADDRESS", "127.0.0.1:" + (base + 2));
+    env.put("ORDERER_OPERATIONS_LISTENADDRESS", "127.0.0.1:" + (base + 3));
+
+    try (OrdererNode node =
+        OrdererNode.start(NodeConfigLoader.load(SAMPLE, env), new LogLevels("info"))) {
+      assertThat(node.grpcAddress().getPort()).isEqualTo(base);
+      HttpResponse<String> metrics =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + (base + 3) + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(metrics.statusCode()).isEqualTo(200);
+      assertThat(metrics.body()).contains("# TYPE fabric_version gauge");
+    }
   }
 
   @Test
