@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import org.hyperledger.fabric.protos.common.Block;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -22,6 +23,8 @@ public final class BlockStore implements AutoCloseable {
   private final BlockStoreConfig config;
   private final LedgerDatabase db;
   private final Map<String, ChannelLedger> channels = new TreeMap<>();
+  private final AtomicReference<CommitObserver> commits =
+      new AtomicReference<>(CommitObserver.NONE);
 
   private BlockStore(BlockStoreConfig config, LedgerDatabase db) {
     this.config = config;
@@ -42,6 +45,11 @@ public final class BlockStore implements AutoCloseable {
       throw e;
     }
     return store;
+  }
+
+  /** From now on, every channel's appends are timed to {@code observer} (for metrics). */
+  public void observeCommits(CommitObserver observer) {
+    commits.set(observer);
   }
 
   /**
@@ -72,7 +80,7 @@ public final class BlockStore implements AutoCloseable {
     } catch (RocksDBException e) {
       throw new LedgerStorageException("building the batch creating channel '" + name + "'", e);
     }
-    ChannelLedger ledger = new ChannelLedger(db, name, id, config, Optional.empty());
+    ChannelLedger ledger = new ChannelLedger(db, name, id, config, Optional.empty(), commits);
     channels.put(name, ledger);
     return ledger;
   }
@@ -139,7 +147,8 @@ public final class BlockStore implements AutoCloseable {
             });
     ids.forEach(
         (name, id) ->
-            channels.put(name, new ChannelLedger(db, name, id, config, lastBlock(name, id))));
+            channels.put(
+                name, new ChannelLedger(db, name, id, config, lastBlock(name, id), commits)));
   }
 
   private Optional<Block> lastBlock(String name, int id) {

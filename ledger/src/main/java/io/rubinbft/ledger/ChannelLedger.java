@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.BlockHeader;
@@ -27,6 +28,7 @@ public final class ChannelLedger {
   private final int maxBlockBytes;
   private final TxIndex txIndex;
   private final HeightWatch heightWatch;
+  private final AtomicReference<CommitObserver> commits;
   private volatile Tip tip;
   private volatile boolean removed;
 
@@ -34,8 +36,14 @@ public final class ChannelLedger {
   private record Tip(long height, BlockHeader lastHeader, byte[] lastHash) {}
 
   ChannelLedger(
-      LedgerDatabase db, String name, int id, BlockStoreConfig config, Optional<Block> last) {
+      LedgerDatabase db,
+      String name,
+      int id,
+      BlockStoreConfig config,
+      Optional<Block> last,
+      AtomicReference<CommitObserver> commits) {
     this.db = db;
+    this.commits = commits;
     this.name = name;
     this.id = id;
     this.maxBlockBytes = config.maxBlockBytes();
@@ -81,6 +89,7 @@ public final class ChannelLedger {
               throw new InvalidBlockException(name, reason);
             });
     long number = current.height();
+    long started = System.nanoTime();
     try (WriteBatch batch = new WriteBatch()) {
       batch.put(db.blocks(), KeyLayout.blockKey(id, number), StoredBlockCodec.encode(blockBytes));
       txIndex.addTo(batch, number, block);
@@ -88,6 +97,7 @@ public final class ChannelLedger {
     } catch (RocksDBException e) {
       throw new LedgerStorageException("building the write batch for block " + number, e);
     }
+    commits.get().committed(name, System.nanoTime() - started);
     // A copy: the parsed header shares the caller's array, which the caller may reuse.
     tip = tipAfter(copyOf(block.getHeader()));
     heightWatch.advance(number + 1);

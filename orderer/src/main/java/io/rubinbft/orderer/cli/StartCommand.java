@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.cli;
 
 import io.rubinbft.orderer.config.ConfigException;
+import io.rubinbft.orderer.config.ConfigFileLocator;
 import io.rubinbft.orderer.config.NodeConfig;
 import io.rubinbft.orderer.config.NodeConfigLoader;
 import io.rubinbft.orderer.node.OrdererNode;
@@ -21,15 +22,17 @@ final class StartCommand implements Callable<Integer> {
 
   @Option(
       names = "--config",
-      defaultValue = "orderer.yaml",
-      description = "the node's orderer.yaml (default: ${DEFAULT-VALUE})")
+      description =
+          "the node's orderer.yaml (default: as Fabric's orderer finds it: orderer.yaml or"
+              + " orderer.yml in $FABRIC_CFG_PATH, the working folder, /etc/hyperledger/fabric)")
   Path config;
 
   @Override
   public Integer call() throws Exception {
     NodeConfig node;
     try {
-      node = NodeConfigLoader.load(config, System.getenv());
+      Path file = config != null ? config : ConfigFileLocator.locate(System.getenv());
+      node = NodeConfigLoader.load(file, System.getenv());
     } catch (ConfigException e) {
       System.err.println("start: " + e.getMessage());
       return 2;

@@ -1,6 +1,8 @@
 package io.rubinbft.orderer.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -13,6 +15,10 @@ import java.util.OptionalInt;
  * @param privateKey its key
  * @param shmDirectory where the shared-memory transport keeps its mapped files
  * @param rdma the RDMA device, port and GID index the {@code rdma} transport uses
+ * @param replicationPullTimeout how long a source may take to send the next block while this node
+ *     pulls blocks (Fabric's {@code ReplicationPullTimeout}); empty for the puller's default
+ * @param replicationRetryTimeout the longest pause before a failed source is asked again (Fabric's
+ *     {@code ReplicationRetryTimeout}); empty for the puller's default
  */
 public record ClusterSettings(
     ClusterTransport transport,
@@ -21,4 +27,6 @@ public record ClusterSettings(
     Path certificate,
     Path privateKey,
     Path shmDirectory,
-    RdmaSettings rdma) {}
+    RdmaSettings rdma,
+    Optional<Duration> replicationPullTimeout,
+    Optional<Duration> replicationRetryTimeout) {}

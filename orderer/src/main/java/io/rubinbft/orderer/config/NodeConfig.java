@@ -2,6 +2,7 @@ package io.rubinbft.orderer.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A node's whole configuration, validated. Built by {@link NodeConfigLoader}.
@@ -12,12 +13,15 @@ import java.time.Duration;
  * @param mspId the local MSP id; must be an orderer org of the channels this node joins
  * @param authenticationTimeWindow how far a Deliver request's timestamp may be from now
  * @param maxReceiveMessageBytes the largest gRPC message accepted
- * @param maxSendMessageBytes the largest gRPC message sent
+ * @param maxSendMessageBytes Fabric's MaxSendMsgSize, checked and kept (see CONFIGURATION.md)
+ * @param keepalive gRPC keepalive of the Broadcast/Deliver listener
  * @param cluster how replicas talk to each other
  * @param ledgerDirectory where RocksDB keeps the blocks
  * @param walDirectory where the consensus write-ahead log lives
  * @param admin the channel participation API
  * @param operations the operations endpoint
+ * @param warnings what the operator should know about the configuration but does not stop the node:
+ *     Fabric settings with no meaning here, ORDERER_... variables that name no setting
  */
 public record NodeConfig(
     HostPort listen,
@@ -27,8 +31,15 @@ public record NodeConfig(
     Duration authenticationTimeWindow,
     long maxReceiveMessageBytes,
     long maxSendMessageBytes,
+    KeepaliveSettings keepalive,
     ClusterSettings cluster,
     Path ledgerDirectory,
     Path walDirectory,
     AdminSettings admin,
-    OperationsSettings operations) {}
+    OperationsSettings operations,
+    List<String> warnings) {
+
+  public NodeConfig {
+    warnings = List.copyOf(warnings);
+  }
+}

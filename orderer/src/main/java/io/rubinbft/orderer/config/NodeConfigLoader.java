@@ -23,7 +23,8 @@ public final class NodeConfigLoader {
    * @throws ConfigException naming the first wrong setting
    */
   public static NodeConfig load(Path file, Map<String, String> environment) {
-    SettingParser p = new SettingParser(SettingValues.load(file, environment));
+    SettingValues values = SettingValues.load(file, environment);
+    SettingParser p = new SettingParser(values);
     TlsSettings tls =
         tls(
             p,
@@ -42,11 +43,49 @@ public final class NodeConfigLoader {
         p.duration(Settings.AUTH_TIME_WINDOW),
         p.bytes(Settings.MAX_RECV_MSG_SIZE),
         p.bytes(Settings.MAX_SEND_MSG_SIZE),
+        keepalive(p),
         cluster(p, tls),
         ledger,
         p.optionalPath(Settings.WAL_DIR).orElse(ledger.resolve("wal")),
         admin(p),
-        operations(p));
+        operations(p),
+        values.warnings());
+  }
+
+  private static KeepaliveSettings keepalive(SettingParser p) {
+    requireNoThrottling(p);
+    requireExpirationChecks(p);
+    return new KeepaliveSettings(
+        p.positiveDuration(Settings.KEEPALIVE_SERVER_MIN_INTERVAL),
+        p.positiveDuration(Settings.KEEPALIVE_SERVER_INTERVAL),
+        p.positiveDuration(Settings.KEEPALIVE_SERVER_TIMEOUT));
+  }
+
+  /** Expiry checks cannot be turned off here; a node must not start as if they were. */
+  private static void requireExpirationChecks(SettingParser p) {
+    if (p.bool(Settings.NO_EXPIRATION_CHECKS)) {
+      throw p.fail(
+          Settings.NO_EXPIRATION_CHECKS,
+          "true",
+          "this orderer always refuses expired client certificates: set false (Fabric's"
+              + " default)");
+    }
+  }
+
+  /**
+   * Fabric's per-client Broadcast throttling is off at Rate 0 (its default and its sample's); a
+   * node that cannot throttle must not start as if it did.
+   */
+  private static void requireNoThrottling(SettingParser p) {
+    p.duration(Settings.THROTTLING_INACTIVITY_TIMEOUT);
+    int rate = p.integer(Settings.THROTTLING_RATE, 0, Integer.MAX_VALUE);
+    if (rate != 0) {
+      throw p.fail(
+          Settings.THROTTLING_RATE,
+          Integer.toString(rate),
+          "this orderer does not throttle Broadcast clients: set 0 (no throttling, Fabric's"
+              + " default)");
+    }
   }
 
   private static ClusterSettings cluster(SettingParser p, TlsSettings nodeTls) {
@@ -81,7 +120,11 @@ public final class NodeConfigLoader {
         certificate,
         key,
         shmDirectory(p, transport),
-        rdma(p));
+        rdma(p),
+        p.optionalString(Settings.CLUSTER_REPLICATION_PULL_TIMEOUT)
+            .map(text -> p.positiveDuration(Settings.CLUSTER_REPLICATION_PULL_TIMEOUT)),
+        p.optionalString(Settings.CLUSTER_REPLICATION_RETRY_TIMEOUT)
+            .map(text -> p.positiveDuration(Settings.CLUSTER_REPLICATION_RETRY_TIMEOUT)));
   }
 
   private static RdmaSettings rdma(SettingParser p) {

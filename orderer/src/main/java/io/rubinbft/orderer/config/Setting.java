@@ -15,6 +15,11 @@ record Setting(String key, SettingType type, String defaultValue) {
    * The environment variable that overrides it, as Fabric names them: ORDERER_GENERAL_TLS_ENABLED.
    */
   String environmentVariable() {
+    return environmentName(key);
+  }
+
+  /** The environment variable Fabric reads for the dotted {@code key}. */
+  static String environmentName(String key) {
     return "ORDERER_" + key.toUpperCase(Locale.ROOT).replace('.', '_');
   }
 }

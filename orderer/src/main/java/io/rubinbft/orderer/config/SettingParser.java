@@ -66,6 +66,14 @@ final class SettingParser {
     }
   }
 
+  Duration positiveDuration(Setting setting) {
+    Duration duration = duration(setting);
+    if (duration.isNegative() || duration.isZero()) {
+      throw fail(setting, string(setting), "must be longer than zero");
+    }
+    return duration;
+  }
+
   long bytes(Setting setting) {
     String text = string(setting);
     Matcher matcher = BYTES.matcher(text.toUpperCase(Locale.ROOT));

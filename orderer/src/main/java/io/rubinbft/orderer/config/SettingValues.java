@@ -5,10 +5,14 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -16,8 +20,11 @@ import org.yaml.snakeyaml.error.YAMLException;
 
 /**
  * The text of every setting after the three layers are applied: embedded default, then the YAML
- * file, then ORDERER_... environment variables. Keys match case-insensitively, as Fabric's do; an
- * unknown key in the file is an error (a typo must not silently fall back to a default).
+ * file, then ORDERER_... environment variables. Keys match case-insensitively, as Fabric's do. A
+ * setting of Fabric's orderer.yaml with no meaning here ({@link FabricOnlySettings}) is noted for
+ * one warning; any other unknown key in the file is an error (a typo must not silently fall back to
+ * a default), and an ORDERER_... variable that names no setting is warned about. An empty value in
+ * the file (Fabric's sample leaves many empty) leaves the default, as Fabric's zero values do.
  */
 final class SettingValues {
 
@@ -31,6 +38,8 @@ final class SettingValues {
   }
 
   private final Map<Setting, Value> values = new HashMap<>();
+  private final Set<String> fabricOnly = new LinkedHashSet<>();
+  private final List<String> unknownVariables = new ArrayList<>();
   private final Path baseDirectory;
 
   private SettingValues(Path baseDirectory) {
@@ -49,13 +58,47 @@ final class SettingValues {
     if (Files.exists(file)) {
       result.readYaml(file);
     }
-    for (Setting setting : Settings.ALL) {
-      String text = environment.get(setting.environmentVariable());
-      if (text != null) {
-        result.values.put(setting, new Value(text, setting.environmentVariable()));
+    result.applyEnvironment(environment);
+    return result;
+  }
+
+  /**
+   * One warning per kind, or none: the Fabric settings set here that do nothing, and the
+   * ORDERER_... variables that name no setting.
+   */
+  List<String> warnings() {
+    List<String> warnings = new ArrayList<>();
+    if (!fabricOnly.isEmpty()) {
+      warnings.add(
+          "ignoring settings of Fabric's orderer that have no meaning for this orderer"
+              + " (docs/CONFIGURATION.md says why): "
+              + String.join(", ", fabricOnly));
+    }
+    if (!unknownVariables.isEmpty()) {
+      warnings.add(
+          "ignoring environment variables that name no orderer setting: "
+              + String.join(", ", unknownVariables));
+    }
+    return List.copyOf(warnings);
+  }
+
+  private void applyEnvironment(Map<String, String> environment) {
+    Map<String, Setting> byVariable = new HashMap<>();
+    Settings.ALL.forEach(s -> byVariable.put(s.environmentVariable(), s));
+    for (String variable : new TreeSet<>(environment.keySet())) {
+      if (!variable.startsWith("ORDERER_")) {
+        continue;
+      }
+      Setting setting = byVariable.get(variable);
+      if (setting != null) {
+        values.put(setting, new Value(environment.get(variable), variable));
+      } else {
+        FabricOnlySettings.matchEnvironment(variable)
+            .ifPresentOrElse(
+                key -> fabricOnly.add(key + " (" + variable + ")"),
+                () -> unknownVariables.add(variable + suggestion(variable, byVariable.keySet())));
       }
     }
-    return result;
   }
 
   Path baseDirectory() {
@@ -91,22 +134,107 @@ final class SettingValues {
     for (Map.Entry<?, ?> entry : map.entrySet()) {
       String key = prefix + entry.getKey();
       Setting setting = BY_LOWER_KEY.get(key.toLowerCase(Locale.ROOT));
-      if (entry.getValue() instanceof Map<?, ?> section && setting == null) {
-        requireKnownSection(key, file);
+      if (setting != null) {
+        if (entry.getValue() != null) {
+          values.put(
+              setting, new Value(scalarOrList(key, entry.getValue(), file), file.toString()));
+        }
+      } else if (entry.getValue() instanceof Map<?, ?> section && holdsSettings(key)) {
         flatten(key + ".", section, file);
-      } else if (setting == null) {
-        throw new ConfigException("unknown setting '" + key + "' in " + file);
+      } else if (FabricOnlySettings.match(key).isPresent()) {
+        if (!isEmpty(entry.getValue())) {
+          fabricOnly.add(key);
+        }
+      } else if (entry.getValue() instanceof Map<?, ?>) {
+        throw new ConfigException(
+            "unknown section '"
+                + key
+                + "' in "
+                + file
+                + ": neither a section of this orderer nor one of Fabric's orderer.yaml"
+                + suggestion(key, concat(sections(), FabricOnlySettings.SECTIONS)));
       } else {
-        values.put(setting, new Value(scalarOrList(key, entry.getValue(), file), file.toString()));
+        throw new ConfigException(
+            "unknown setting '"
+                + key
+                + "' in "
+                + file
+                + ": neither a setting of this orderer nor one of Fabric's orderer.yaml"
+                + suggestion(
+                    key,
+                    concat(
+                        Settings.ALL.stream().map(Setting::key).toList(),
+                        FabricOnlySettings.KEYS)));
       }
     }
   }
 
-  private static void requireKnownSection(String key, Path file) {
-    String lowerPrefix = key.toLowerCase(Locale.ROOT) + ".";
-    if (BY_LOWER_KEY.keySet().stream().noneMatch(k -> k.startsWith(lowerPrefix))) {
-      throw new ConfigException("unknown section '" + key + "' in " + file);
+  private static boolean isEmpty(Object value) {
+    return value == null
+        || (value instanceof Map<?, ?> map && map.values().stream().allMatch(v -> isEmpty(v)))
+        || (value instanceof List<?> list && list.isEmpty())
+        || value.toString().isBlank();
+  }
+
+  private static boolean holdsSettings(String section) {
+    String lowerPrefix = section.toLowerCase(Locale.ROOT) + ".";
+    return BY_LOWER_KEY.keySet().stream().anyMatch(k -> k.startsWith(lowerPrefix));
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  private static List<String> sections() {
+    Set<String> sections = new TreeSet<>();
+    for (Setting setting : Settings.ALL) {
+      String key = setting.key();
+      for (int dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
+        sections.add(key.substring(0, dot));
+      }
     }
+    return List.copyOf(sections);
+  }
+
+  /**
+   * " (did you mean 'X'?)" for the known name closest to {@code name} when it is a likely typo of
+   * it (at most a third of its letters differ), otherwise "".
+   */
+  private static String suggestion(String name, Collection<String> known) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (String candidate : known) {
+      int distance = editDistance(lower, candidate.toLowerCase(Locale.ROOT));
+      if (distance < bestDistance) {
+        best = candidate;
+        bestDistance = distance;
+      }
+    }
+    return best != null && bestDistance <= Math.max(2, name.length() / 3)
+        ? " (did you mean '" + best + "'?)"
+        : "";
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
   }
 
   private static Object scalarOrList(String key, Object value, Path file) {

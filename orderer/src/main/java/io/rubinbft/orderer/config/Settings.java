@@ -31,6 +31,17 @@ final class Settings {
   static final Setting AUTH_TIME_WINDOW = of("General.Authentication.TimeWindow", DURATION, "15m");
   static final Setting MAX_RECV_MSG_SIZE = of("General.MaxRecvMsgSize", BYTES, "100MB");
   static final Setting MAX_SEND_MSG_SIZE = of("General.MaxSendMsgSize", BYTES, "100MB");
+  static final Setting NO_EXPIRATION_CHECKS =
+      of("General.Authentication.NoExpirationChecks", BOOLEAN, "false");
+  static final Setting KEEPALIVE_SERVER_MIN_INTERVAL =
+      of("General.Keepalive.ServerMinInterval", DURATION, "60s");
+  static final Setting KEEPALIVE_SERVER_INTERVAL =
+      of("General.Keepalive.ServerInterval", DURATION, "7200s");
+  static final Setting KEEPALIVE_SERVER_TIMEOUT =
+      of("General.Keepalive.ServerTimeout", DURATION, "20s");
+  static final Setting THROTTLING_RATE = of("General.Throttling.Rate", INT, "0");
+  static final Setting THROTTLING_INACTIVITY_TIMEOUT =
+      of("General.Throttling.InactivityTimeout", DURATION, "5s");
 
   static final Setting CLUSTER_TRANSPORT = of("General.Cluster.Transport", STRING, "tcp");
   static final Setting CLUSTER_LISTEN_ADDRESS =
@@ -43,6 +54,10 @@ final class Settings {
   static final Setting CLUSTER_RDMA_DEVICE = of("General.Cluster.RdmaDevice", STRING, null);
   static final Setting CLUSTER_RDMA_PORT = of("General.Cluster.RdmaPort", INT, "1");
   static final Setting CLUSTER_RDMA_GID_INDEX = of("General.Cluster.RdmaGidIndex", INT, null);
+  static final Setting CLUSTER_REPLICATION_PULL_TIMEOUT =
+      of("General.Cluster.ReplicationPullTimeout", DURATION, null);
+  static final Setting CLUSTER_REPLICATION_RETRY_TIMEOUT =
+      of("General.Cluster.ReplicationRetryTimeout", DURATION, null);
 
   static final Setting LEDGER_LOCATION =
       of("FileLedger.Location", PATH, "/var/hyperledger/production/orderer");
@@ -84,6 +99,12 @@ final class Settings {
           AUTH_TIME_WINDOW,
           MAX_RECV_MSG_SIZE,
           MAX_SEND_MSG_SIZE,
+          NO_EXPIRATION_CHECKS,
+          KEEPALIVE_SERVER_MIN_INTERVAL,
+          KEEPALIVE_SERVER_INTERVAL,
+          KEEPALIVE_SERVER_TIMEOUT,
+          THROTTLING_RATE,
+          THROTTLING_INACTIVITY_TIMEOUT,
           CLUSTER_TRANSPORT,
           CLUSTER_LISTEN_ADDRESS,
           CLUSTER_LISTEN_PORT,
@@ -93,6 +114,8 @@ final class Settings {
           CLUSTER_RDMA_DEVICE,
           CLUSTER_RDMA_PORT,
           CLUSTER_RDMA_GID_INDEX,
+          CLUSTER_REPLICATION_PULL_TIMEOUT,
+          CLUSTER_REPLICATION_RETRY_TIMEOUT,
           LEDGER_LOCATION,
           WAL_DIR,
           ADMIN_LISTEN_ADDRESS,

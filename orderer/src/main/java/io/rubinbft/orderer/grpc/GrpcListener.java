@@ -9,6 +9,7 @@ import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.config.KeepaliveSettings;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.tls.ClientTrust;
 import io.rubinbft.orderer.tls.ServerTls;
@@ -29,9 +30,6 @@ import java.util.function.Supplier;
  */
 public final class GrpcListener implements AutoCloseable {
 
-  /** Fabric's clients ping every 60 s by default; allow a little more often than that. */
-  private static final long PERMITTED_KEEPALIVE_SECONDS = 30;
-
   private final Server server;
   private final ExecutorService executor;
   private final HealthStatusManager health;
@@ -49,12 +47,14 @@ public final class GrpcListener implements AutoCloseable {
    *     tls.clientRootCas()}: the TLS CAs of the served channels' current configs ({@link
    *     ClientTrust})
    * @param maxInboundBytes the largest message a client may send (General.MaxRecvMsgSize)
+   * @param keepalive General.Keepalive, as Fabric's orderer applies it to its gRPC server
    */
   public static GrpcListener start(
       HostPort address,
       TlsSettings tls,
       Supplier<List<X509Certificate>> channelClientCas,
       long maxInboundBytes,
+      KeepaliveSettings keepalive,
       List<BindableService> services)
       throws IOException {
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
@@ -65,8 +65,10 @@ public final class GrpcListener implements AutoCloseable {
                 credentials(tls, channelClientCas))
             .executor(executor)
             .maxInboundMessageSize((int) Math.min(Integer.MAX_VALUE, maxInboundBytes))
-            .permitKeepAliveTime(PERMITTED_KEEPALIVE_SECONDS, TimeUnit.SECONDS)
+            .permitKeepAliveTime(keepalive.serverMinInterval().toNanos(), TimeUnit.NANOSECONDS)
             .permitKeepAliveWithoutCalls(true)
+            .keepAliveTime(keepalive.serverInterval().toNanos(), TimeUnit.NANOSECONDS)
+            .keepAliveTimeout(keepalive.serverTimeout().toNanos(), TimeUnit.NANOSECONDS)
             .addService(health.getHealthService());
     ClientCertificates certificates = new ClientCertificates();
     for (BindableService service : services) {

@@ -36,6 +36,7 @@ final class ChannelMetrics {
     this.channels = channels;
     this.perChannel = new PerChannel<>(registry, channels, ChannelView::channel);
     gauges();
+    fabricBftGauges();
     counters();
     droppedByReason();
     forwardedReceived();
@@ -65,6 +66,22 @@ final class ChannelMetrics {
       size.observe(requests);
       latencyNanos.ifPresent(nanos -> latency.observe(nanos / NANOS_PER_SECOND));
     };
+  }
+
+  /** Fabric's own BFT chain metrics (orderer/consensus/smartbft), beside SmartBFT's. */
+  private void fabricBftGauges() {
+    perChannel.gauge(
+        "consensus_BFT_cluster_size", "Number of nodes in this channel.", ChannelView::clusterSize);
+    perChannel.gauge(
+        "consensus_BFT_committed_block_number",
+        "The number of the latest committed block.",
+        c -> c.status().lastDelivered());
+    perChannel.gauge(
+        "consensus_BFT_is_leader",
+        "The leadership status of the current node: 1 if it is the leader else 0.",
+        c -> c.leader() ? 1 : 0);
+    perChannel.gauge(
+        "consensus_BFT_leader_id", "The id of the current leader.", ChannelView::leaderId);
   }
 
   private void gauges() {

@@ -11,6 +11,7 @@ import java.util.Map;
  * @param channel the channel's name
  * @param status the replica's state as of its last step
  * @param leaderId the consenter id (from the channel config) of the primary of the current view
+ * @param leader whether this node is that primary
  * @param progress what the replica accepted, installed and decided since start
  * @param droppedPeerMessages consensus messages from peers dropped before the replica saw them
  * @param hostDrops those drops by reason (another epoch's, a non-member's, undecodable, queue full)
@@ -23,6 +24,7 @@ public record ChannelView(
     String channel,
     ReplicaStatus status,
     long leaderId,
+    boolean leader,
     ReplicaProgress progress,
     long droppedPeerMessages,
     Map<String, Long> hostDrops,

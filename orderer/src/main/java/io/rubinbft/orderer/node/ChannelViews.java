@@ -57,6 +57,7 @@ final class ChannelViews {
         channel.config().channelId(),
         host.status(),
         host.leaderId(),
+        host.member() && host.leaderId() == host.epoch().consenterId(host.epoch().self()),
         host.progress(),
         host.drops().total(),
         host.drops().byLabel(),

@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.node;
 
 import io.grpc.BindableService;
+import io.grpc.ServerInterceptors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
@@ -9,6 +10,7 @@ import io.rubinbft.net.Identity;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.cluster.ClusterTransports;
+import io.rubinbft.orderer.config.ClusterSettings;
 import io.rubinbft.orderer.config.ConfigException;
 import io.rubinbft.orderer.config.NodeConfig;
 import io.rubinbft.orderer.crypto.CryptoProvider;
@@ -30,6 +32,7 @@ import io.rubinbft.orderer.tls.Pem;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -81,6 +84,7 @@ public final class OrdererNode implements AutoCloseable {
   public static OrdererNode start(NodeConfig config, LogLevels logs) throws IOException {
     // Closed first to last: listeners, network, channels (their ledger writers flush), store.
     List<AutoCloseable> opened = new ArrayList<>();
+    config.warnings().forEach(LOG::warn);
     try {
       CryptoProvider provider = CryptoProvider.preferNative();
       SigningIdentity identity =
@@ -96,7 +100,9 @@ public final class OrdererNode implements AutoCloseable {
               () -> ChannelViews.participation(channels),
               () -> ChannelViews.of(channels),
               network::stats,
-              network::traffic);
+              network::traffic,
+              VersionInfo.ofThisBuild().version());
+      store.observeCommits(metrics.ledgerCommits());
       channels.start(
           new NodeContext(
               identity,
@@ -117,7 +123,9 @@ public final class OrdererNode implements AutoCloseable {
               new Sha256(provider),
               metrics.broadcast(),
               metrics.deliver());
-      return listen(config, channels, network, broadcast, metrics.registry(), logs, opened);
+      BindableService counted =
+          () -> ServerInterceptors.intercept(broadcast, metrics.grpc().interceptor());
+      return listen(config, channels, network, counted, metrics.registry(), logs, opened);
     } catch (InvalidConfigException e) {
       closeAll(opened);
       throw new ConfigException("cannot resume a channel: " + e.getMessage(), e);
@@ -175,6 +183,7 @@ public final class OrdererNode implements AutoCloseable {
             config.tls(),
             channels::clientTlsCas,
             config.maxReceiveMessageBytes(),
+            config.keepalive(),
             List.of(broadcast));
     opened.addFirst(grpc);
     grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
@@ -207,8 +216,19 @@ public final class OrdererNode implements AutoCloseable {
             ? Optional.of(NodeTls.of(config.tls(), new Sha256(provider)))
             : Optional.empty(),
         Optional.of(config.listen()),
-        PullLimits.defaults(),
+        pullLimits(config.cluster()),
         new PendingJoins(config.ledgerDirectory().resolve("pendingops").resolve("join")));
+  }
+
+  /** Fabric's replication timeouts, where set, bound the puller as they bound Fabric's. */
+  private static PullLimits pullLimits(ClusterSettings cluster) {
+    PullLimits defaults = PullLimits.defaults();
+    Duration maxBackoff = cluster.replicationRetryTimeout().orElse(defaults.maxBackoff());
+    return new PullLimits(
+        cluster.replicationPullTimeout().orElse(defaults.blockTimeout()),
+        defaults.probeTimeout(),
+        maxBackoff.compareTo(defaults.minBackoff()) < 0 ? maxBackoff : defaults.minBackoff(),
+        maxBackoff);
   }
 
   private static ClusterNetwork startNetwork(NodeConfig config, ChannelRegistry channels)

@@ -1,12 +1,14 @@
 package io.rubinbft.orderer.operations;
 
 import com.sun.net.httpserver.HttpExchange;
-import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.orderer.config.OperationsSettings;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.http.JsonResponses;
+import io.rubinbft.orderer.metrics.FabricExposition;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +58,7 @@ public final class OperationsServer implements AutoCloseable {
     HttpListener listener = HttpListener.bind(settings.listen(), settings.tls(), "operations");
     OperationsServer server = new OperationsServer(listener, health, logLevels, version, clock);
     if (settings.metricsEnabled()) {
-      listener.server().createContext("/metrics", new MetricsHandler(registry));
+      listener.server().createContext("/metrics", exchange -> metrics(exchange, registry));
     }
     listener.server().createContext("/healthz", server::healthz);
     listener.server().createContext("/version", server::version);
@@ -72,6 +74,25 @@ public final class OperationsServer implements AutoCloseable {
   @Override
   public void close() {
     listener.close();
+  }
+
+  /** As Fabric's orderer: GET only, text format 0.0.4 whatever the scraper accepts. */
+  private static void metrics(HttpExchange exchange, PrometheusRegistry registry)
+      throws IOException {
+    try (exchange) {
+      if (!exchange.getRequestMethod().equals("GET")) {
+        exchange.getResponseHeaders().set("Allow", "GET");
+        exchange.sendResponseHeaders(405, -1);
+        return;
+      }
+      ByteArrayOutputStream body = new ByteArrayOutputStream();
+      FabricExposition.write(body, registry.scrape());
+      exchange.getResponseHeaders().set("Content-Type", FabricExposition.CONTENT_TYPE);
+      exchange.sendResponseHeaders(200, body.size());
+      try (OutputStream out = exchange.getResponseBody()) {
+        body.writeTo(out);
+      }
+    }
   }
 
   private void healthz(HttpExchange exchange) throws IOException {

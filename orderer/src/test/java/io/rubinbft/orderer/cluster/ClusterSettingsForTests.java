@@ -30,6 +30,8 @@ public final class ClusterSettingsForTests {
         tls.resolve("server.crt"),
         tls.resolve("server.key"),
         shmDirectory,
-        new RdmaSettings(Optional.empty(), 1, OptionalInt.empty()));
+        new RdmaSettings(Optional.empty(), 1, OptionalInt.empty()),
+        Optional.empty(),
+        Optional.empty());
   }
 }

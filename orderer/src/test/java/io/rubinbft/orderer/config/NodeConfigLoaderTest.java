@@ -135,11 +135,19 @@ class NodeConfigLoaderTest {
   void unknownKeysAreErrorsNotSilentDefaults() throws IOException {
     write("General:\n  TLS:\n    Enable: true\n");
     assertThatThrownBy(() -> NodeConfigLoader.load(file, Map.of()))
-        .hasMessage("unknown setting 'General.TLS.Enable' in " + file);
+        .hasMessage(
+            "unknown setting 'General.TLS.Enable' in "
+                + file
+                + ": neither a setting of this orderer nor one of Fabric's orderer.yaml (did you"
+                + " mean 'General.TLS.Enabled'?)");
 
-    write("Kafka:\n  Verbose: true\n");
+    write("Kafak:\n  Verbose: true\n");
     assertThatThrownBy(() -> NodeConfigLoader.load(file, Map.of()))
-        .hasMessage("unknown section 'Kafka' in " + file);
+        .hasMessage(
+            "unknown section 'Kafak' in "
+                + file
+                + ": neither a section of this orderer nor one of Fabric's orderer.yaml (did you"
+                + " mean 'Kafka'?)");
   }
 
   @Test

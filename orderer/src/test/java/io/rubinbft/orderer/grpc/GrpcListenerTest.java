@@ -15,6 +15,7 @@ import io.grpc.stub.StreamObserver;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.testing.Keepalives;
 import io.rubinbft.orderer.tls.Pem;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -65,6 +66,7 @@ class GrpcListenerTest {
             tls,
             channelCas::get,
             1 << 20,
+            Keepalives.FABRIC_DEFAULTS,
             List.of(new ReportsClientCertificate()));
     listener.health().setStatus("", HealthCheckResponse.ServingStatus.SERVING);
   }

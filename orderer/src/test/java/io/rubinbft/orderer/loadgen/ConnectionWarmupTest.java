@@ -9,6 +9,7 @@ import io.rubinbft.orderer.client.GrpcClients;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.testing.Keepalives;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +40,12 @@ class ConnectionWarmupTest {
 
   private static GrpcListener listener() throws IOException {
     return GrpcListener.start(
-        new HostPort("127.0.0.1", 0), TlsSettings.plaintext(), List::of, 1 << 20, List.of());
+        new HostPort("127.0.0.1", 0),
+        TlsSettings.plaintext(),
+        List::of,
+        1 << 20,
+        Keepalives.FABRIC_DEFAULTS,
+        List.of());
   }
 
   private static ManagedChannel open(int port) {

@@ -8,6 +8,7 @@ import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.testing.Keepalives;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -52,6 +53,7 @@ public final class InstantAnswerServer {
               serverTls(n),
               List::of,
               MAX_MESSAGE_BYTES,
+              Keepalives.FABRIC_DEFAULTS,
               List.of(new Service(block))));
     }
     System.out.println(

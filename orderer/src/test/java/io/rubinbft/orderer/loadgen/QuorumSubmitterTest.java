@@ -9,6 +9,7 @@ import io.rubinbft.orderer.client.GrpcClients;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.testing.Keepalives;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,6 +165,7 @@ class QuorumSubmitterTest {
               TlsSettings.plaintext(),
               List::of,
               1 << 20,
+              Keepalives.FABRIC_DEFAULTS,
               List.of(broadcast(script)));
       servers.add(server);
       channels.add(

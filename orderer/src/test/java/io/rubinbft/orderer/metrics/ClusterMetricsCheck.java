@@ -45,11 +45,10 @@ public final class ClusterMetricsCheck {
           awaitScrape(
               nodes.get(i),
               m ->
-                  value(m, "broadcast_processed_count_total", Map.of("channel", channel))
-                          == submitted
-                      && value(m, "deliver_blocks_sent_total", Map.of()) == blocksSent
-                      && value(m, "deliver_streams_closed_total", Map.of())
-                          == value(m, "deliver_streams_opened_total", Map.of())
+                  value(m, "broadcast_processed_count", Map.of("channel", channel)) == submitted
+                      && value(m, "deliver_blocks_sent", Map.of()) == blocksSent
+                      && value(m, "deliver_streams_closed", Map.of())
+                          == value(m, "deliver_streams_opened", Map.of())
                       && m.containsKey("cluster_net_frames_sent_total")
                       && peersWithFrames(m, "cluster_net_frames_sent_total", "out").size()
                           == nodes.size() - 1
@@ -75,13 +74,24 @@ public final class ClusterMetricsCheck {
                 m ->
                     value(
                         m,
-                        "broadcast_processed_count_total",
+                        "broadcast_processed_count",
                         Map.of("channel", channel, "status", "SUCCESS")))
             .sum();
     assertThat(successes)
         .isGreaterThanOrEqualTo(submitted * runtime.config().consenters().quorums().quorum());
     assertThat(views).as("view numbers across nodes").hasSize(1);
     assertThat(leaders).as("leaders across nodes").hasSize(1);
+    // Fabric's own BFT gauges agree: one node is the leader, the one all name.
+    assertThat(
+            scrapes.stream()
+                .mapToDouble(m -> value(m, "consensus_BFT_is_leader", Map.of("channel", channel)))
+                .sum())
+        .isEqualTo(1);
+    assertThat(
+            scrapes.stream()
+                .map(m -> value(m, "consensus_BFT_leader_id", Map.of("channel", channel)))
+                .collect(Collectors.toSet()))
+        .isEqualTo(leaders);
     long leader = leaders.iterator().next().longValue();
     assertThat(runtime.config().consenters().byId(leader)).as("leader " + leader).isPresent();
   }
@@ -97,31 +107,38 @@ public final class ClusterMetricsCheck {
     assertThat(
             value(
                     m,
-                    "broadcast_processed_count_total",
+                    "broadcast_processed_count",
                     Map.of("channel", channel, "type", TX, "status", "SUCCESS"))
                 + value(
                     m,
-                    "broadcast_processed_count_total",
+                    "broadcast_processed_count",
                     Map.of("channel", channel, "type", TX, "status", "SERVICE_UNAVAILABLE")))
         .isEqualTo(submitted);
     assertThat(value(m, "broadcast_enqueue_duration_count", Map.of("channel", channel)))
         .isEqualTo(submitted);
-    assertThat(value(m, "deliver_blocks_sent_total", onChannel)).isEqualTo(blocksSent);
+    assertThat(value(m, "deliver_blocks_sent", onChannel)).isEqualTo(blocksSent);
     // The load generator's Deliver calls (the newest block, then following) have all ended.
-    assertThat(value(m, "deliver_streams_closed_total", Map.of()))
-        .isEqualTo(value(m, "deliver_streams_opened_total", Map.of()))
+    assertThat(value(m, "deliver_streams_closed", Map.of()))
+        .isEqualTo(value(m, "deliver_streams_opened", Map.of()))
         .isEqualTo(blocksSent > 0 ? 2 : 0);
-    assertThat(value(m, "deliver_requests_completed_total", Map.of("success", "true")))
+    assertThat(value(m, "deliver_requests_completed", Map.of("success", "true")))
         .isEqualTo(blocksSent > 0 ? 1 : 0);
     assertThat(value(m, "consensus_smartbft_latest_decided_sequence", onChannel))
         .isEqualTo(decided);
-    assertThat(value(m, "consensus_smartbft_view_count_batch_all_total", onChannel))
-        .isEqualTo(decided);
-    assertThat(value(m, "consensus_smartbft_view_count_txs_all_total", onChannel))
-        .isEqualTo(submitted);
+    assertThat(value(m, "consensus_smartbft_view_count_batch_all", onChannel)).isEqualTo(decided);
+    assertThat(value(m, "consensus_smartbft_view_count_txs_all", onChannel)).isEqualTo(submitted);
     assertThat(value(m, "consensus_smartbft_batch_size_count", onChannel)).isEqualTo(decided);
     assertThat(value(m, "consensus_smartbft_batch_size_sum", onChannel)).isEqualTo(submitted);
     assertThat(value(m, "consensus_smartbft_pool_count_of_elements", onChannel)).isZero();
+    assertThat(value(m, "consensus_BFT_committed_block_number", onChannel)).isEqualTo(decided);
+    assertThat(value(m, "consensus_BFT_cluster_size", onChannel)).isEqualTo(nodes.size());
+    assertThat(value(m, "ledger_blockstorage_commit_time_count", onChannel))
+        .isGreaterThanOrEqualTo(decided);
+    Map<String, String> broadcastCalls =
+        Map.of("service", "orderer_AtomicBroadcast", "method", "Broadcast");
+    assertThat(value(m, "grpc_server_stream_requests_received", broadcastCalls)).isPositive();
+    assertThat(value(m, "grpc_server_stream_messages_received", broadcastCalls))
+        .isGreaterThanOrEqualTo(submitted);
     assertThat(peersWithFrames(m, "cluster_net_frames_sent_total", "out"))
         .hasSize(nodes.size() - 1);
     assertThat(peersWithFrames(m, "cluster_net_frames_received_total", "in"))

@@ -2,8 +2,6 @@ package io.rubinbft.orderer.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.prometheus.metrics.config.EscapingScheme;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.rubinbft.orderer.node.OrdererNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -59,11 +57,10 @@ public final class MetricsScrape {
         .sum();
   }
 
-  /** {@code metrics}' registry in Prometheus's text format. */
+  /** {@code metrics}' registry as a node's /metrics serves it. */
   static String text(OrdererMetrics metrics) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    PrometheusTextFormatWriter.create()
-        .write(out, metrics.registry().scrape(), EscapingScheme.DEFAULT);
+    FabricExposition.write(out, metrics.registry().scrape());
     return out.toString(StandardCharsets.UTF_8);
   }
 }

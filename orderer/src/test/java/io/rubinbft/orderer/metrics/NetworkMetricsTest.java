@@ -51,7 +51,8 @@ class NetworkMetricsTest {
             List::of,
             List::of,
             () -> new ClusterStats(1, 20, 30, 4, 0, 0),
-            () -> Optional.of(traffic));
+            () -> Optional.of(traffic),
+            "test");
 
     Map<String, PrometheusText.Family> scraped = PrometheusText.parse(MetricsScrape.text(metrics));
 

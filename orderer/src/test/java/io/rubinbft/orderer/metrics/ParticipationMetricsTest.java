@@ -49,7 +49,8 @@ class ParticipationMetricsTest {
             () -> List.of(consenter, follower, onboarding),
             List::of,
             () -> new ClusterStats(0, 0, 0, 0, 0, 0),
-            Optional::empty);
+            Optional::empty,
+            "test");
 
     Map<String, PrometheusText.Family> scraped = PrometheusText.parse(MetricsScrape.text(metrics));
 

@@ -24,6 +24,7 @@ import io.rubinbft.orderer.msp.MspConfigException;
 import io.rubinbft.orderer.policy.GenesisChannel;
 import io.rubinbft.orderer.policy.PolicyConfigException;
 import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.testing.Keepalives;
 import io.rubinbft.orderer.validation.ChannelRules;
 import io.rubinbft.orderer.validation.DeliverValidator;
 import java.io.IOException;
@@ -91,7 +92,12 @@ final class ServiceNode implements AutoCloseable {
             new DeliverMetrics(metrics));
     listener =
         GrpcListener.start(
-            new HostPort("127.0.0.1", 0), tls, List::of, MAX_MESSAGE_BYTES, List.of(service));
+            new HostPort("127.0.0.1", 0),
+            tls,
+            List::of,
+            MAX_MESSAGE_BYTES,
+            Keepalives.FABRIC_DEFAULTS,
+            List.of(service));
   }
 
   /** Plain-text gRPC, a pool that takes {@code poolCapacity} requests. */

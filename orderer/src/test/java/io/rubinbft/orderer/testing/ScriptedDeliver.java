@@ -73,7 +73,8 @@ public final class ScriptedDeliver implements AutoCloseable {
         };
     server[0] =
         new ScriptedDeliver(
-            GrpcListener.start(address, tls, List::of, 100 << 20, List.of(service)));
+            GrpcListener.start(
+                address, tls, List::of, 100 << 20, Keepalives.FABRIC_DEFAULTS, List.of(service)));
     server[0].lie(Lie.NONE, 0);
     return server[0];
   }

@@ -1,0 +1,150 @@
+package io.rubinbft.orderer.metrics;
+
+import io.grpc.ForwardingServerCall;
+import io.grpc.ForwardingServerCallListener;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Fabric's gRPC server metrics of streaming calls ({@code common/grpcmetrics}): calls received and
+ * completed, their duration by status code, and their messages, labelled as Fabric labels them
+ * ({@code service} with dots as underscores, e.g. {@code orderer_AtomicBroadcast}; {@code method};
+ * {@code code} as Go names status codes, e.g. {@code OK}, {@code Canceled}). {@link #interceptor()}
+ * counts the calls of the service it wraps: Broadcast and Deliver, the orderer's only calls
+ * (Fabric's unary families never appear on its orderer either).
+ */
+public final class GrpcServerMetrics {
+
+  /** Prometheus's default buckets, which Fabric's gRPC histograms use. */
+  private static final double[] DURATION_BUCKETS = {
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
+  };
+
+  private static final double NANOS_PER_SECOND = 1e9;
+
+  private final Counter received;
+  private final Counter completed;
+  private final Histogram duration;
+  private final Counter messagesReceived;
+  private final Counter messagesSent;
+
+  GrpcServerMetrics(PrometheusRegistry registry) {
+    received = counter(registry, "requests_received", "requests received", "service", "method");
+    completed =
+        counter(registry, "requests_completed", "requests completed", "service", "method", "code");
+    duration =
+        Histogram.builder()
+            .name("grpc_server_stream_request_duration")
+            .help("The time to complete a stream request.")
+            .labelNames("service", "method", "code")
+            .classicOnly()
+            .classicUpperBounds(DURATION_BUCKETS)
+            .register(registry);
+    messagesReceived =
+        counter(registry, "messages_received", "messages received", "service", "method");
+    messagesSent = counter(registry, "messages_sent", "messages sent", "service", "method");
+  }
+
+  private static Counter counter(
+      PrometheusRegistry registry, String name, String what, String... labels) {
+    return Counter.builder()
+        .name("grpc_server_stream_" + name)
+        .help("The number of stream " + what + ".")
+        .labelNames(labels)
+        .register(registry);
+  }
+
+  /** Counts the calls of the service it is applied to. */
+  public ServerInterceptor interceptor() {
+    return new ServerInterceptor() {
+      @Override
+      public <Q, A> ServerCall.Listener<Q> interceptCall(
+          ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+        return observe(call, headers, next);
+      }
+    };
+  }
+
+  private <Q, A> ServerCall.Listener<Q> observe(
+      ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+    MethodDescriptor<Q, A> method = call.getMethodDescriptor();
+    String service = method.getServiceName() == null ? "unknown" : method.getServiceName();
+    String[] labels = {service.replace('.', '_'), method.getBareMethodName()};
+    received.labelValues(labels).inc();
+    long started = System.nanoTime();
+    AtomicBoolean done = new AtomicBoolean();
+    CounterDataPoint sent = messagesSent.labelValues(labels);
+    CounterDataPoint got = messagesReceived.labelValues(labels);
+    ServerCall<Q, A> counted =
+        new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+          @Override
+          public void sendMessage(A message) {
+            super.sendMessage(message);
+            sent.inc();
+          }
+
+          @Override
+          public void close(Status status, Metadata trailers) {
+            complete(labels, status.getCode(), started, done);
+            super.close(status, trailers);
+          }
+        };
+    return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
+        next.startCall(counted, headers)) {
+      @Override
+      public void onMessage(Q message) {
+        got.inc();
+        super.onMessage(message);
+      }
+
+      @Override
+      public void onCancel() {
+        complete(labels, Status.Code.CANCELLED, started, done);
+        super.onCancel();
+      }
+    };
+  }
+
+  /** Once per call: closed by the server, or cancelled by the client. */
+  private void complete(String[] labels, Status.Code code, long started, AtomicBoolean done) {
+    if (done.compareAndSet(false, true)) {
+      String goCode = goName(code);
+      completed.labelValues(labels[0], labels[1], goCode).inc();
+      duration
+          .labelValues(labels[0], labels[1], goCode)
+          .observe((System.nanoTime() - started) / NANOS_PER_SECOND);
+    }
+  }
+
+  /** Go's name of a status code (grpc-go {@code codes.Code.String()}). */
+  static String goName(Status.Code code) {
+    return switch (code) {
+      case OK -> "OK";
+      case CANCELLED -> "Canceled";
+      case UNKNOWN -> "Unknown";
+      case INVALID_ARGUMENT -> "InvalidArgument";
+      case DEADLINE_EXCEEDED -> "DeadlineExceeded";
+      case NOT_FOUND -> "NotFound";
+      case ALREADY_EXISTS -> "AlreadyExists";
+      case PERMISSION_DENIED -> "PermissionDenied";
+      case RESOURCE_EXHAUSTED -> "ResourceExhausted";
+      case FAILED_PRECONDITION -> "FailedPrecondition";
+      case ABORTED -> "Aborted";
+      case OUT_OF_RANGE -> "OutOfRange";
+      case UNIMPLEMENTED -> "Unimplemented";
+      case INTERNAL -> "Internal";
+      case UNAVAILABLE -> "Unavailable";
+      case DATA_LOSS -> "DataLoss";
+      case UNAUTHENTICATED -> "Unauthenticated";
+    };
+  }
+}
