@@ -13,7 +13,8 @@ import java.util.List;
  * @param mspId the local MSP id; must be an orderer org of the channels this node joins
  * @param authenticationTimeWindow how far a Deliver request's timestamp may be from now
  * @param maxReceiveMessageBytes the largest gRPC message accepted
- * @param maxSendMessageBytes Fabric's MaxSendMsgSize, checked and kept (see CONFIGURATION.md)
+ * @param maxSendMessageBytes Fabric's MaxSendMsgSize, checked and kept (see
+ *     orderer/docs/CONFIGURATION.md)
  * @param keepalive gRPC keepalive of the Broadcast/Deliver listener
  * @param cluster how replicas talk to each other
  * @param ledgerDirectory where RocksDB keeps the blocks

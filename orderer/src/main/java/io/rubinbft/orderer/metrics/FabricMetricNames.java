@@ -5,8 +5,8 @@ import java.util.Set;
 /**
  * The counters this orderer exports under Fabric's names, which {@link FabricExposition} serves as
  * Fabric does: without a {@code _total} suffix. (Gauges and histograms need no such care.) The
- * docs' METRICS.md marks every metric with Fabric's name; a test compares them, TYPE and labels,
- * with an exposition captured from Fabric v3.1.5's orderer.
+ * docs' orderer/docs/METRICS.md marks every metric with Fabric's name; a test compares them, TYPE
+ * and labels, with an exposition captured from Fabric v3.1.5's orderer.
  */
 final class FabricMetricNames {
 

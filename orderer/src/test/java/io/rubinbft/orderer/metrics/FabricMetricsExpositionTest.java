@@ -42,10 +42,10 @@ import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every metric METRICS.md says has Fabric's name ("Fabric: yes") is served as Fabric v3.1.5's
- * orderer serves it: same family name, same TYPE, same label names, and for counters the same
- * sample name (no {@code _total}). Compared with the exposition captured from a real Fabric orderer
- * ({@code testdata/fabric/metrics/orderer-metrics.txt}, provenance in its README).
+ * Every metric orderer/docs/METRICS.md says has Fabric's name ("Fabric: yes") is served as Fabric
+ * v3.1.5's orderer serves it: same family name, same TYPE, same label names, and for counters the
+ * same sample name (no {@code _total}). Compared with the exposition captured from a real Fabric
+ * orderer ({@code testdata/fabric/metrics/orderer-metrics.txt}, provenance in its README).
  */
 class FabricMetricsExpositionTest {
 
@@ -53,7 +53,7 @@ class FabricMetricsExpositionTest {
       FabricTestData.repositoryRoot(Path.of("").toAbsolutePath())
           .resolve("orderer/docs/METRICS.md");
 
-  /** A table row of METRICS.md: `name` | type | labels | Fabric | meaning. */
+  /** A table row of orderer/docs/METRICS.md: `name` | type | labels | Fabric | meaning. */
   private static final Pattern ROW =
       Pattern.compile("^\\| `([a-zA-Z_:][a-zA-Z0-9_:]*)` \\| (\\w+) \\|[^|]*\\| (yes|no) \\|");
 
@@ -144,7 +144,7 @@ class FabricMetricsExpositionTest {
     return names;
   }
 
-  /** Name -> type of every METRICS.md row marked "yes" in its Fabric column. */
+  /** Name -> type of every orderer/docs/METRICS.md row marked "yes" in its Fabric column. */
   private static Map<String, String> claimedFabricMetrics() throws IOException {
     Map<String, String> claimed = new TreeMap<>();
     for (String line : Files.readAllLines(METRICS_DOC, StandardCharsets.UTF_8)) {
