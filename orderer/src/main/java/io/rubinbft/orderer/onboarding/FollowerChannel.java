@@ -99,11 +99,6 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   }
 
   @Override
-  public ChannelRules rulesAt(Block block) {
-    return configs.inForceAt(block, ledger.height()).rules();
-  }
-
-  @Override
   public ChannelLedger ledger() {
     return ledger;
   }
