@@ -99,7 +99,11 @@ public final class ConfigUpdateProcessor {
               provider,
               parsed.batchLimits().absoluteMaxBytes(),
               ChannelMsps.DEFAULT_CACHE_CAPACITY);
-    } catch (InvalidConfigException | MspConfigException | PolicyConfigException e) {
+    } catch (MspConfigException e) {
+      // Fabric's bundle creation fails so: no config with an MSP it cannot set up is ordered.
+      throw ConfigUpdateException.badRequest(
+          "initializing channelconfig failed: " + e.getMessage());
+    } catch (InvalidConfigException | PolicyConfigException e) {
       throw ConfigUpdateException.badRequest("config update is not compatible: " + e.getMessage());
     }
     ConsenterChangeRules.check(current.consenters(), parsed.consenters(), next, rules.msps());
