@@ -8,7 +8,9 @@ import io.rubinbft.orderer.msp.ChannelMsps;
 import io.rubinbft.orderer.msp.MspConfigException;
 import io.rubinbft.orderer.policy.ChannelPolicies;
 import io.rubinbft.orderer.policy.PolicyConfigException;
+import io.rubinbft.orderer.validation.BroadcastValidator;
 import io.rubinbft.orderer.validation.ChannelRules;
+import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Config;
 import org.hyperledger.fabric.protos.common.ConfigEnvelope;
 import org.hyperledger.fabric.protos.common.Envelope;
@@ -70,20 +72,16 @@ public final class ConfigUpdateProcessor {
 
   /**
    * The signed CONFIG envelope for {@code update}, checked against AbsoluteMaxBytes as Fabric
-   * re-applies its filters to the envelope it made.
+   * re-applies its filters to the envelope it made ("did not pass final checks").
    */
   public Envelope process(Envelope update, ConfigEnvelopeSigner signer)
       throws ConfigUpdateException {
     Envelope config = signer.sign(current.channelId(), propose(update));
-    long size = config.getPayload().size();
-    long limit = current.batchLimits().absoluteMaxBytes();
-    if (size > limit) {
+    Optional<String> tooLarge =
+        BroadcastValidator.sizeProblem(config, current.batchLimits().absoluteMaxBytes());
+    if (tooLarge.isPresent()) {
       throw ConfigUpdateException.badRequest(
-          "config update for existing channel did not pass initial checks: message payload is "
-              + size
-              + " bytes and exceeds maximum allowed "
-              + limit
-              + " bytes");
+          "config update for existing channel did not pass final checks: " + tooLarge.get());
     }
     return config;
   }
@@ -99,7 +97,11 @@ public final class ConfigUpdateProcessor {
               provider,
               parsed.batchLimits().absoluteMaxBytes(),
               ChannelMsps.DEFAULT_CACHE_CAPACITY);
-    } catch (InvalidConfigException | MspConfigException | PolicyConfigException e) {
+    } catch (MspConfigException e) {
+      // Fabric's bundle creation fails so: no config with an MSP it cannot set up is ordered.
+      throw ConfigUpdateException.badRequest(
+          "initializing channelconfig failed: " + e.getMessage());
+    } catch (InvalidConfigException | PolicyConfigException e) {
       throw ConfigUpdateException.badRequest("config update is not compatible: " + e.getMessage());
     }
     ConsenterChangeRules.check(current.consenters(), parsed.consenters(), next, rules.msps());

@@ -216,30 +216,6 @@ public final class ConfigStates {
         : LastConfigIndex.of(ledger.block(number).orElseThrow());
   }
 
-  /**
-   * The state of committed config block {@code configBlock} (e.g. for a Deliver stream reading
-   * blocks older than the newest config).
-   *
-   * @throws IllegalStateException when the committed config block cannot be read
-   */
-  public ConfigState ofConfigBlock(long configBlock) {
-    try {
-      return committedState(configBlock);
-    } catch (InvalidConfigException e) {
-      throw new IllegalStateException("committed config block is not valid: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * The state in force at ledger block {@code block}: the config its LAST_CONFIG names, given the
-   * ledger's {@code height} now (a Deliver stream judges each block by it).
-   */
-  public ConfigState inForceAt(Block block, long height) {
-    long configBlock = LastConfigIndex.of(block);
-    ConfigState newest = committedAt(height);
-    return configBlock == newest.config().blockNumber() ? newest : ofConfigBlock(configBlock);
-  }
-
   /** The state of ledger block {@code configBlock}: the one its proposal check built, if any. */
   private synchronized ConfigState committedState(long configBlock) throws InvalidConfigException {
     ConfigState known = byConfigBlock.get(configBlock);

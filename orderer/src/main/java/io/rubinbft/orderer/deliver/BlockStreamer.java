@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends the blocks of one accepted Deliver request, as Fabric's deliverBlocks loop does: for each
  * block of the range, NOT_FOUND if it does not exist yet and the client asked to fail, else wait
- * for it; check the reader's access again, under the config in force at that block; send it; after
- * the stop block, SUCCESS. Not thread-safe: one per request, on the request's own thread.
+ * for it; check the reader's access again, under the channel's current config (as Fabric's
+ * SessionAccessControl does: an org added by a config update reads the blocks before its addition,
+ * and one removed loses access at the next block it would get); send it; after the stop block,
+ * SUCCESS. Not thread-safe: one per request, on the request's own thread.
  */
 final class BlockStreamer {
 
@@ -78,8 +80,7 @@ final class BlockStreamer {
       if (block.isEmpty()) {
         return Status.SERVICE_UNAVAILABLE;
       }
-      Optional<String> denial =
-          access.denial(channel.rulesAt(block.get().block()), clock.instant());
+      Optional<String> denial = access.denial(channel.rules(), clock.instant());
       if (denial.isPresent()) {
         LOG.info(
             "Deliver on channel '{}' stopped before block {}: {}", channelId, number, denial.get());

@@ -16,9 +16,9 @@ import org.hyperledger.fabric.protos.common.SignatureHeader;
 
 /**
  * Fabric's SessionAccessControl for one Deliver request: before each block, the client's
- * certificate must not have expired, and /Channel/Readers is evaluated again whenever the rules the
- * block is judged by (the config in force at it) differ from those it was last satisfied under. Not
- * thread-safe: one per request.
+ * certificate must not have expired, and /Channel/Readers is evaluated again whenever the channel's
+ * current rules differ from those it was last satisfied under (a new config yields new rules, as a
+ * new config sequence does in Fabric). Not thread-safe: one per request.
  */
 final class ReaderAccess {
 

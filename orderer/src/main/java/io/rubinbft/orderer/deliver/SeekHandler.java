@@ -86,10 +86,11 @@ public final class SeekHandler {
       // Joined but the genesis block is not written yet: nothing can be resolved against it.
       return Status.SERVICE_UNAVAILABLE;
     }
-    Optional<SeekRange> range = SeekRange.resolve(accepted.seekInfo(), height);
-    if (range.isEmpty()) {
-      LOG.debug("Deliver request on '{}' has a malformed range", channelId);
-      return Status.BAD_REQUEST;
+    SeekResolution resolved = SeekRange.resolve(accepted.seekInfo(), height);
+    if (!(resolved instanceof SeekResolution.Blocks(SeekRange range))) {
+      Status refused = ((SeekResolution.Refused) resolved).status();
+      LOG.debug("Deliver request on '{}' answered {} before any block", channelId, refused);
+      return refused;
     }
     BlockStreamer streamer =
         new BlockStreamer(
@@ -97,7 +98,7 @@ public final class SeekHandler {
             channel,
             channels,
             clock,
-            range.get(),
+            range,
             accepted.seekInfo().getContentType(),
             ReaderAccess.of(envelope, accepted.client()));
     return streamer.stream(sink);

@@ -1,6 +1,6 @@
 package io.rubinbft.orderer.deliver;
 
-import java.util.Optional;
+import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.SeekInfo;
 import org.hyperledger.fabric.protos.orderer.SeekPosition;
 
@@ -23,35 +23,45 @@ public record SeekRange(long start, long stop, boolean failIfNotReady) {
 
   /**
    * Resolves {@code seek} at ledger {@code height} (at least 1: a joined channel has its genesis
-   * block). Empty when the request is malformed (missing positions, start after stop), which Fabric
-   * answers with BAD_REQUEST.
+   * block), in the order of Fabric's deliverBlocks over its file ledger's iterator:
+   *
+   * <ul>
+   *   <li>a missing start or stop: BAD_REQUEST;
+   *   <li>a start position of no known type, or a Specified start beyond the height: NOT_FOUND at
+   *       once, whatever the behavior (the file ledger's iterator finds nothing; a start equal to
+   *       the height is the next block, which BLOCK_UNTIL_READY waits for);
+   *   <li>a Specified stop before the start: BAD_REQUEST;
+   *   <li>a NextCommit stop, or one of no known type: Fabric leaves its stop number at zero, so the
+   *       range ends after block 0 if it sends block 0 and never ends otherwise.
+   * </ul>
    */
-  public static Optional<SeekRange> resolve(SeekInfo seek, long height) {
-    if (!seek.hasStart() || !seek.hasStop() || positionMissing(seek.getStart())) {
-      return Optional.empty();
+  public static SeekResolution resolve(SeekInfo seek, long height) {
+    if (!seek.hasStart() || !seek.hasStop()) {
+      return new SeekResolution.Refused(Status.BAD_REQUEST);
     }
-    long start = startOf(seek.getStart(), height);
+    SeekPosition first = seek.getStart();
+    if (first.getTypeCase() == SeekPosition.TypeCase.TYPE_NOT_SET
+        || (first.hasSpecified()
+            && Long.compareUnsigned(first.getSpecified().getNumber(), height) > 0)) {
+      return new SeekResolution.Refused(Status.NOT_FOUND);
+    }
+    long start = startOf(first, height);
     long stop;
     switch (seek.getStop().getTypeCase()) {
       case OLDEST -> stop = start;
       case NEWEST ->
           // Start and stop both Newest: exactly one block, even if another lands meanwhile.
-          stop = seek.getStart().equals(seek.getStop()) ? start : height - 1;
+          stop = first.equals(seek.getStop()) ? start : height - 1;
       case SPECIFIED -> {
         stop = seek.getStop().getSpecified().getNumber();
         if (Long.compareUnsigned(stop, start) < 0) {
-          return Optional.empty();
+          return new SeekResolution.Refused(Status.BAD_REQUEST);
         }
       }
-      // NextCommit as a stop: Fabric leaves the stop unset and streams on; so do we.
-      default -> stop = -1L;
+      default -> stop = 0;
     }
     boolean failIfNotReady = seek.getBehavior() == SeekInfo.SeekBehavior.FAIL_IF_NOT_READY;
-    return Optional.of(new SeekRange(start, stop, failIfNotReady));
-  }
-
-  private static boolean positionMissing(SeekPosition position) {
-    return position.getTypeCase() == SeekPosition.TypeCase.TYPE_NOT_SET;
+    return new SeekResolution.Blocks(new SeekRange(start, stop, failIfNotReady));
   }
 
   private static long startOf(SeekPosition position, long height) {

@@ -64,7 +64,18 @@ public final class ChannelMsps {
           throw new MspConfigException(
               "org group /Channel/" + parent + "/" + org.getKey() + " has no MSP value");
         }
-        FabricMsp msp = reader.read(mspConfig(parent, org.getKey(), value));
+        FabricMsp msp;
+        try {
+          msp = reader.read(mspConfig(parent, org.getKey(), value));
+        } catch (MspConfigException e) {
+          // Fabric's channelconfig wraps an org's MSP setup failure so.
+          throw new MspConfigException(
+              "could not create channel "
+                  + parent
+                  + " sub-group config: setting up the MSP manager failed: "
+                  + e.getMessage(),
+              e);
+        }
         ByteString earlier = seen.putIfAbsent(msp.name(), value.getValue());
         if (earlier == null) {
           msps.add(msp);

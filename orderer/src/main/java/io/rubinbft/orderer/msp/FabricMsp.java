@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.EcKeys;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
-import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPublicKey;
 import java.util.ArrayList;
@@ -28,7 +27,7 @@ public final class FabricMsp {
   private final String name;
   private final CertificationChains chains;
   private final Set<ByteString> adminCertificates;
-  private final List<X509CRL> revocationLists;
+  private final RevocationLists revocationLists;
   private final List<OuIdentifier> requiredOus;
   private final Map<NodeRole, OuIdentifier> nodeOus;
   private final boolean nodeOusEnabled;
@@ -40,7 +39,7 @@ public final class FabricMsp {
       String name,
       CertificationChains chains,
       Set<ByteString> adminCertificates,
-      List<X509CRL> revocationLists,
+      RevocationLists revocationLists,
       List<OuIdentifier> requiredOus,
       Optional<Map<NodeRole, OuIdentifier>> nodeOus,
       List<X509Certificate> tlsRootCertificates,
@@ -49,7 +48,7 @@ public final class FabricMsp {
     this.name = name;
     this.chains = chains;
     this.adminCertificates = Set.copyOf(adminCertificates);
-    this.revocationLists = List.copyOf(revocationLists);
+    this.revocationLists = revocationLists;
     this.requiredOus = List.copyOf(requiredOus);
     this.nodeOusEnabled = nodeOus.isPresent();
     this.nodeOus = Map.copyOf(nodeOus.orElse(Map.of()));
@@ -91,14 +90,13 @@ public final class FabricMsp {
     }
     List<X509Certificate> chain;
     try {
-      chain = chains.chainOf(certificate);
+      chain = chains.leafChainOf(certificate, false);
     } catch (GeneralSecurityException e) {
       return invalid("could not obtain certification chain: " + e.getMessage());
     }
-    if (isRevoked(chain)) {
-      return invalid(
-          "could not validate identity against certification chain: The certificate has been"
-              + " revoked");
+    Optional<String> revoked = revocationLists.problem(certificate, chain.get(1));
+    if (revoked.isPresent()) {
+      return invalid("could not validate identity against certification chain: " + revoked.get());
     }
     List<OuIdentifier> ous =
         organizationalUnits(certificate, chains.identifierOf(chain.subList(1, chain.size())));
@@ -162,28 +160,36 @@ public final class FabricMsp {
     return roles;
   }
 
-  private boolean isRevoked(List<X509Certificate> chain) {
-    for (int i = 0; i + 1 < chain.size(); i++) {
-      X509Certificate certificate = chain.get(i);
-      X509Certificate issuer = chain.get(i + 1);
-      for (X509CRL crl : revocationLists) {
-        if (crl.getIssuerX500Principal().equals(issuer.getSubjectX500Principal())
-            && crl.isRevoked(certificate)
-            && signedBy(crl, issuer)) {
-          return true;
-        }
-      }
+  /**
+   * Fabric's hasOURole for an admin certificate: why it holds neither the client nor the admin
+   * NodeOU (the OU string alone, as Fabric compares it), in Fabric's words; empty when it holds
+   * one.
+   */
+  Optional<String> notClientNorAdmin(X509Certificate admin, int index) {
+    List<String> held =
+        organizationalUnits(admin, ByteString.EMPTY).stream()
+            .map(OuIdentifier::organizationalUnit)
+            .toList();
+    String client = missingRole(NodeRole.CLIENT, held);
+    String adminRole = missingRole(NodeRole.ADMIN, held);
+    if (client.isEmpty() || adminRole.isEmpty()) {
+      return Optional.empty();
     }
-    return false;
+    return Optional.of("admin " + index + " is invalid [" + client + "," + adminRole + "]");
   }
 
-  private static boolean signedBy(X509CRL crl, X509Certificate issuer) {
-    try {
-      crl.verify(issuer.getPublicKey());
-      return true;
-    } catch (GeneralSecurityException e) {
-      return false;
+  private String missingRole(NodeRole role, List<String> held) {
+    OuIdentifier configured = nodeOus.get(role);
+    if (configured == null) {
+      return "cannot test for classification, node ou for type ["
+          + role.name()
+          + "], not defined, msp: ["
+          + name
+          + "]";
     }
+    return held.contains(configured.organizationalUnit())
+        ? ""
+        : "The identity does not contain OU [" + role.name() + "], MSP: [" + name + "]";
   }
 
   private static List<OuIdentifier> organizationalUnits(

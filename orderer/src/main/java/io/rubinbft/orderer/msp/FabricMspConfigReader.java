@@ -50,6 +50,12 @@ public final class FabricMspConfigReader {
     return read(fabric);
   }
 
+  /**
+   * Sets the MSP up as Fabric's setupV142 does (the MSP version of every channel capability this
+   * orderer runs), in its order: CAs and CRLs, the CA checks, TLS CAs, OUs, NodeOUs, admins. A
+   * config Fabric refuses is refused with Fabric's text, e.g. {@code CA Certificate is not valid,
+   * (SN: 4097): The certificate has been revoked}.
+   */
   public FabricMsp read(FabricMSPConfig config) throws MspConfigException {
     String name = config.getName();
     if (name.isEmpty()) {
@@ -60,15 +66,16 @@ public final class FabricMspConfigReader {
     if (roots.isEmpty()) {
       throw new MspConfigException("MSP " + name + ": expected at least one CA certificate");
     }
-    CertificationChains chains =
-        new CertificationChains(
-            roots,
-            certificates(name, "intermediate cert", config.getIntermediateCertsList()),
-            sha256);
-    Set<ByteString> admins = new HashSet<>();
-    for (X509Certificate admin : certificates(name, "admin cert", config.getAdminsList())) {
-      admins.add(Identity.der(admin));
-    }
+    List<X509Certificate> intermediates =
+        certificates(name, "intermediate cert", config.getIntermediateCertsList());
+    List<X509Certificate> admins = certificates(name, "admin cert", config.getAdminsList());
+    RevocationLists crls = new RevocationLists(crls(name, config.getRevocationListList()));
+    CertificationChains chains = CaCertificateChecks.check(roots, intermediates, crls, sha256);
+    List<X509Certificate> tlsRoots =
+        certificates(name, "TLS root cert", config.getTlsRootCertsList());
+    List<X509Certificate> tlsIntermediates =
+        certificates(name, "TLS intermediate cert", config.getTlsIntermediateCertsList());
+    CaCertificateChecks.check(tlsRoots, tlsIntermediates, crls, sha256);
     List<OuIdentifier> requiredOus = new ArrayList<>();
     for (FabricOUIdentifier ou : config.getOrganizationalUnitIdentifiersList()) {
       requiredOus.add(
@@ -76,16 +83,50 @@ public final class FabricMspConfigReader {
               ou.getOrganizationalUnitIdentifier(),
               certifiersOf(name, chains, ou.getCertificate())));
     }
-    return new FabricMsp(
-        name,
-        chains,
-        admins,
-        crls(name, config.getRevocationListList()),
-        requiredOus,
-        nodeOus(name, chains, config),
-        certificates(name, "TLS root cert", config.getTlsRootCertsList()),
-        certificates(name, "TLS intermediate cert", config.getTlsIntermediateCertsList()),
-        new EcKeys(provider));
+    Optional<Map<NodeRole, OuIdentifier>> nodeOus = nodeOus(name, chains, config);
+    boolean adminOu = nodeOus.isPresent() && config.getFabricNodeOus().hasAdminOuIdentifier();
+    if (admins.isEmpty() && !adminOu) {
+      throw new MspConfigException(
+          "administrators must be declared when no admin ou classification is set");
+    }
+    Set<ByteString> adminDers = new HashSet<>();
+    for (X509Certificate admin : admins) {
+      adminDers.add(Identity.der(admin));
+    }
+    FabricMsp msp =
+        new FabricMsp(
+            name,
+            chains,
+            adminDers,
+            crls,
+            requiredOus,
+            nodeOus,
+            tlsRoots,
+            tlsIntermediates,
+            new EcKeys(provider));
+    checkAdmins(msp, admins);
+    return msp;
+  }
+
+  /**
+   * Fabric's postSetupV142: with NodeOUs, every admin certificate holds the client or the admin OU;
+   * without, every admin certificate is a valid identity of the MSP.
+   */
+  private static void checkAdmins(FabricMsp msp, List<X509Certificate> admins)
+      throws MspConfigException {
+    for (int i = 0; i < admins.size(); i++) {
+      Optional<String> problem;
+      if (msp.nodeOusEnabled()) {
+        problem = msp.notClientNorAdmin(admins.get(i), i);
+      } else if (msp.validate(admins.get(i)) instanceof IdentityResult.Invalid invalid) {
+        problem = Optional.of("admin " + i + " is invalid: " + invalid.reason());
+      } else {
+        problem = Optional.empty();
+      }
+      if (problem.isPresent()) {
+        throw new MspConfigException(problem.get());
+      }
+    }
   }
 
   private static void checkCryptoConfig(String name, FabricMSPConfig config)
@@ -111,6 +152,12 @@ public final class FabricMspConfigReader {
       return Optional.empty();
     }
     FabricNodeOUs nodeOus = config.getFabricNodeOus();
+    if (!nodeOus.hasClientOuIdentifier()
+        && !nodeOus.hasPeerOuIdentifier()
+        && !nodeOus.hasAdminOuIdentifier()
+        && !nodeOus.hasOrdererOuIdentifier()) {
+      return Optional.empty(); // Fabric: enabled with no NodeOU named is disabled
+    }
     Map<NodeRole, FabricOUIdentifier> configured = new EnumMap<>(NodeRole.class);
     if (nodeOus.hasClientOuIdentifier()) {
       configured.put(NodeRole.CLIENT, nodeOus.getClientOuIdentifier());
@@ -152,7 +199,7 @@ public final class FabricMspConfigReader {
               + "] not in root or intermediate certs.");
     }
     try {
-      return chains.identifierOf(chains.chainOf(ca));
+      return chains.identifierOf(chains.isRoot(ca) ? List.of(ca) : chains.leafChainOf(ca, true));
     } catch (GeneralSecurityException e) {
       throw new MspConfigException(
           "MSP " + name + ": no chain for OU certificate " + ca.getSubjectX500Principal(), e);

@@ -596,12 +596,16 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   public ChannelInfo update(String name, Envelope update) throws ParticipationException {
     ChannelRuntime runtime = channels.get(name);
     if (runtime == null) {
+      if (followers.containsKey(name) || onboarding.containsKey(name)) {
+        // Fabric's ErrChannelNotReady, with its words
+        throw new ParticipationException(Reason.FOLLOWER, "channel is not ready, he is a follower");
+      }
       throw new ParticipationException(
           Reason.NOT_A_CHANNEL,
           channelNames().contains(name)
               ? "this orderer does not order channel "
                   + name
-                  + " (it follows, onboards or stopped it): send the update to a consenter"
+                  + " (it stopped it): send the update to a consenter"
               : "channel does not exist");
     }
     long height = runtime.ledger().height();
@@ -609,11 +613,13 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     BroadcastValidator validator =
         BroadcastValidator.forClients(channel -> Optional.of(runtime.rules()), node.clock());
     if (validator.validate(update) instanceof BroadcastResult.Rejected rejected) {
+      String info = rejected.verdict().info();
       throw new ParticipationException(
           Reason.BAD_REQUEST,
           failed
-              + "config update for existing channel did not pass initial checks: "
-              + rejected.verdict().info());
+              + (info.startsWith(BroadcastValidator.INITIAL_CHECKS)
+                  ? info
+                  : BroadcastValidator.INITIAL_CHECKS + info));
     }
     SubmitOutcome outcome = runtime.submitConfigUpdate(update);
     if (!(outcome instanceof SubmitOutcome.Accepted)) {

@@ -144,11 +144,6 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     return committed().rules();
   }
 
-  @Override
-  public ChannelRules rulesAt(Block block) {
-    return configs.inForceAt(block, ledger.height()).rules();
-  }
-
   /** The config of the newest config block the ledger holds now, whether or not announced yet. */
   private ConfigState committed() {
     return configs.committedAt(ledger.height());

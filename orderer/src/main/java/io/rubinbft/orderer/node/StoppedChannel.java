@@ -7,7 +7,6 @@ import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
 import java.util.Optional;
-import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
@@ -68,11 +67,6 @@ final class StoppedChannel implements ServedChannel {
   @Override
   public ChannelRules rules() {
     return configs.orElseThrow().committed().rules();
-  }
-
-  @Override
-  public ChannelRules rulesAt(Block block) {
-    return configs.orElseThrow().inForceAt(block, ledger.height()).rules();
   }
 
   @Override

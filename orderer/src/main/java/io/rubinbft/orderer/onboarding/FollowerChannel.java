@@ -12,6 +12,7 @@ import io.rubinbft.orderer.validation.ChannelRules;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Status;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,11 +100,6 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   }
 
   @Override
-  public ChannelRules rulesAt(Block block) {
-    return configs.inForceAt(block, ledger.height()).rules();
-  }
-
-  @Override
   public ChannelLedger ledger() {
     return ledger;
   }
@@ -127,11 +123,12 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
     Threads.interruptAndJoin(thread);
   }
 
+  /**
+   * Fabric's answer on a channel its orderer follows: the Broadcast handler finds no chain of that
+   * name (its followers are not chains), BAD_REQUEST "channel does not exist".
+   */
   private SubmitOutcome notOrdering() {
-    return new SubmitOutcome.NotServing(
-        "this orderer follows channel '"
-            + ledger.name()
-            + "' without ordering it: send to a consenter of the channel");
+    return new SubmitOutcome.Refused(Status.BAD_REQUEST, "channel does not exist");
   }
 
   private void run() {

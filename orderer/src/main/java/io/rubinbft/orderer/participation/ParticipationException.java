@@ -13,6 +13,8 @@ public final class ParticipationException extends Exception {
     ALREADY_EXISTS(405),
     /** Updating a channel this node does not serve: 405, as Fabric answers. */
     NOT_A_CHANNEL(405),
+    /** Updating a channel this node follows (or onboards): 403, as Fabric answers. */
+    FOLLOWER(403),
     /** The channel is being removed: 409. */
     PENDING_REMOVAL(409),
     /** This node could not do it (disk, ledger): 500. */

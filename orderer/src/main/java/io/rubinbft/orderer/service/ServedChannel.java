@@ -2,7 +2,6 @@ package io.rubinbft.orderer.service;
 
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.validation.ChannelRules;
-import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
 
 /** One channel as Broadcast and Deliver see it. Thread-safe: every stream calls it concurrently. */
@@ -10,19 +9,11 @@ public interface ServedChannel {
 
   /**
    * The rules of the channel's current config: the newest config block the ledger holds decides
-   * every Broadcast and every new Deliver request.
+   * every Broadcast, every new Deliver request and every block an open Deliver stream sends (which
+   * evaluates /Channel/Readers again when the object it gets changes, as Fabric's session access
+   * control does when the config sequence changes: a new config yields a new object).
    */
   ChannelRules rules();
-
-  /**
-   * The rules an open Deliver stream judges {@code block} by: those of the config in force at that
-   * block, which its last config index names (a config block's own config applies to it). So a
-   * stream of an org that a config block removes gets every block before that one and FORBIDDEN
-   * instead of that one, on every node, however far the ledger has grown meanwhile. Streams
-   * re-evaluate /Channel/Readers when the object they get changes, as Fabric's session access
-   * control does when the config sequence changes: a new config yields a new object.
-   */
-  ChannelRules rulesAt(Block block);
 
   /** The channel's chain; Deliver only reads it. */
   ChannelLedger ledger();

@@ -14,11 +14,17 @@ import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.common.SignatureHeader;
 
 /**
- * Broadcast-side checks of a normal (non-config) envelope, in Fabric's order and with Fabric's
- * status codes and texts (docs/VALIDATION.md): channel header, channel exists, header type, payload
- * size, creator expiry, creator signature against /Channel/Writers. Thread-safe.
+ * Broadcast-side checks of an envelope, in Fabric's order and with Fabric's status codes and texts
+ * (docs/VALIDATION.md): channel header, channel exists, header type, size (payload + signature),
+ * creator expiry, creator signature against /Channel/Writers; a CONFIG_UPDATE's refusal by the last
+ * three carries Fabric's "config update for existing channel did not pass initial checks: ".
+ * Thread-safe.
  */
 public final class BroadcastValidator {
+
+  /** The prefix of a CONFIG_UPDATE's refusal by the channel's filters. */
+  public static final String INITIAL_CHECKS =
+      "config update for existing channel did not pass initial checks: ";
 
   static final String CONFIG_UPDATE_NOT_ORDERED =
       "a CONFIG_UPDATE is not ordered as is: orderers order the CONFIG envelope made from it";
@@ -79,17 +85,40 @@ public final class BroadcastValidator {
     if (typeProblem.isPresent()) {
       return reject(typeProblem.get());
     }
-    long size = envelope.getPayload().size();
-    if (size > rules.get().absoluteMaxBytes()) {
-      return reject(
-          Verdict.badRequest(
-              "message payload is "
-                  + size
-                  + " bytes and exceeds maximum allowed "
-                  + rules.get().absoluteMaxBytes()
-                  + " bytes"));
+    BroadcastResult result = filter(envelope, payload, channelHeader, rules.get());
+    if (channelHeader.getType() == HeaderType.CONFIG_UPDATE_VALUE
+        && result instanceof BroadcastResult.Rejected(Verdict verdict)) {
+      // Fabric's StandardChannel.ProcessConfigUpdateMsg wraps its filters' refusals so.
+      return reject(new Verdict(verdict.status(), INITIAL_CHECKS + verdict.info()));
     }
-    return authorize(envelope, payload, channelHeader, rules.get());
+    return result;
+  }
+
+  /** Fabric's channel filters, in its order: size, expiry, /Channel/Writers. */
+  private BroadcastResult filter(
+      Envelope envelope, Payload payload, ChannelHeader channelHeader, ChannelRules rules) {
+    Optional<String> tooLarge = sizeProblem(envelope, rules.absoluteMaxBytes());
+    if (tooLarge.isPresent()) {
+      return reject(Verdict.badRequest(tooLarge.get()));
+    }
+    return authorize(envelope, payload, channelHeader, rules);
+  }
+
+  /**
+   * Fabric's sizefilter: the payload and the signature together (not the field tags) against
+   * AbsoluteMaxBytes, in its words.
+   */
+  public static Optional<String> sizeProblem(Envelope envelope, long absoluteMaxBytes) {
+    long size = (long) envelope.getPayload().size() + envelope.getSignature().size();
+    if (size <= absoluteMaxBytes) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "message payload is "
+            + size
+            + " bytes and exceeds maximum allowed "
+            + absoluteMaxBytes
+            + " bytes");
   }
 
   /** Fabric's StandardChannel.ClassifyMsg: every type but these three is a normal message. */

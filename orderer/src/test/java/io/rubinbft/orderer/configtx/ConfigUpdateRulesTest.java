@@ -3,19 +3,24 @@ package io.rubinbft.orderer.configtx;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.msp.TestCa;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.hyperledger.fabric.protos.common.Config;
 import org.hyperledger.fabric.protos.common.ConfigEnvelope;
 import org.hyperledger.fabric.protos.common.ConfigGroup;
 import org.hyperledger.fabric.protos.common.ConfigUpdate;
 import org.hyperledger.fabric.protos.common.ConfigValue;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
+import org.hyperledger.fabric.protos.msp.FabricMSPConfig;
+import org.hyperledger.fabric.protos.msp.MSPConfig;
 import org.hyperledger.fabric.protos.orderer.BatchSize;
 import org.junit.jupiter.api.Test;
 
@@ -159,6 +164,54 @@ class ConfigUpdateRulesTest {
         ordererValues(0, "BatchSize", batchSize(0, 1)),
         "error applying config update to existing channel 'fixture': config update is not"
             + " compatible: /Channel/Orderer/BatchSize: MaxMessageCount is 0 but must be at least 1");
+  }
+
+  /**
+   * Issue 19: an org admin lists an intermediate CA that the org's own CRL revokes. Fabric's
+   * orderers refuse the update (its peers would stop at the block); so do we, with Fabric's text.
+   */
+  @Test
+  void anMspFabricCannotSetUpIsRefused() throws Exception {
+    TestCa root = TestCa.org1();
+    TestCa intermediate = root.intermediate("ica.org1.example.com");
+    Config current = GENESIS.config();
+    ConfigGroup application = current.getChannelGroup().getGroupsOrThrow("Application");
+    ConfigGroup org1 = application.getGroupsOrThrow("Org1");
+    MSPConfig msp = MSPConfig.parseFrom(org1.getValuesOrThrow("MSP").getValue());
+    FabricMSPConfig revoked =
+        FabricMSPConfig.parseFrom(msp.getConfig()).toBuilder()
+            .addIntermediateCerts(ByteString.copyFromUtf8(TestCa.pem(intermediate.certificate())))
+            .addRevocationList(
+                ByteString.copyFromUtf8(TestCa.pem(root.revoke(intermediate.certificate()))))
+            .build();
+    ConfigValue mspValue =
+        org1.getValuesOrThrow("MSP").toBuilder()
+            .setValue(msp.toBuilder().setConfig(revoked.toByteString()).build().toByteString())
+            .build();
+    ConfigGroup edited =
+        application.toBuilder()
+            .putGroups("Org1", org1.toBuilder().putValues("MSP", mspValue).build())
+            .build();
+    Config wanted =
+        current.toBuilder()
+            .setChannelGroup(current.getChannelGroup().toBuilder().putGroups("Application", edited))
+            .build();
+    ConfigUpdate update = ComputedUpdates.compute("fixture", current, wanted);
+
+    assertThatThrownBy(() -> propose(update, SignedUpdates.ORG1_ADMIN))
+        .isInstanceOfSatisfying(
+            ConfigUpdateException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(Status.BAD_REQUEST);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      "error applying config update to existing channel 'fixture': initializing"
+                          + " channelconfig failed: could not create channel Application sub-group"
+                          + " config: setting up the MSP manager failed: CA Certificate is not"
+                          + " valid, (SN: "
+                          + intermediate.certificate().getSerialNumber()
+                          + "): The certificate has been revoked");
+            });
   }
 
   @Test

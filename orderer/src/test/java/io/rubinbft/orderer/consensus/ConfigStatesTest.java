@@ -99,8 +99,6 @@ class ConfigStatesTest {
     assertThat(genesis.config().blockNumber()).isZero();
     assertThat(seen.config().blockNumber()).isEqualTo(7);
     assertThat(states.committed()).isSameAs(seen);
-    assertThat(states.ofConfigBlock(0)).isSameAs(genesis);
-    assertThat(states.ofConfigBlock(7)).isSameAs(seen);
     assertThat(states.committedAt(7)).as("a caller that saw less").isSameAs(seen);
   }
 

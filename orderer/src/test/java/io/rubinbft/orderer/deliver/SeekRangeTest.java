@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Payload;
+import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.SeekInfo;
 import org.hyperledger.fabric.protos.orderer.SeekInfo.SeekBehavior;
 import org.hyperledger.fabric.protos.orderer.SeekNewest;
@@ -23,26 +23,52 @@ class SeekRangeTest {
 
   @Test
   void positionsResolveAsInFabric() {
-    assertThat(resolve(oldest(), newest())).contains(new SeekRange(0, 9, false));
-    assertThat(resolve(newest(), newest())).contains(new SeekRange(9, 9, false));
-    assertThat(resolve(specified(3), specified(5))).contains(new SeekRange(3, 5, false));
-    assertThat(resolve(nextCommit(), specified(12))).contains(new SeekRange(10, 12, false));
-    assertThat(resolve(specified(4), oldest())).contains(new SeekRange(4, 4, false));
-    assertThat(resolve(specified(2), nextCommit())).contains(new SeekRange(2, -1L, false));
+    assertThat(resolve(oldest(), newest())).isEqualTo(blocks(0, 9, false));
+    assertThat(resolve(newest(), newest())).isEqualTo(blocks(9, 9, false));
+    assertThat(resolve(specified(3), specified(5))).isEqualTo(blocks(3, 5, false));
+    assertThat(resolve(nextCommit(), specified(12))).isEqualTo(blocks(10, 12, false));
+    assertThat(resolve(specified(4), oldest())).isEqualTo(blocks(4, 4, false));
+    assertThat(resolve(specified(10), specified(10))).isEqualTo(blocks(10, 10, false));
+  }
+
+  @Test
+  void aNextCommitStopIsBlockZeroAsInFabric() {
+    SeekRange range = ((SeekResolution.Blocks) resolve(oldest(), nextCommit())).range();
+    assertThat(range).isEqualTo(new SeekRange(0, 0, false));
+    assertThat(range.endsAt(0)).isTrue();
+    SeekRange later = ((SeekResolution.Blocks) resolve(specified(2), nextCommit())).range();
+    assertThat(later.endsAt(2)).isFalse();
+    assertThat(later.endsAt(1_000_000)).isFalse();
+  }
+
+  @Test
+  void aStartBeyondTheHeightIsNotFoundWhateverTheBehavior() {
+    assertThat(resolve(specified(11), specified(11))).isEqualTo(refused(Status.NOT_FOUND));
+    assertThat(resolve(specified(-1L), specified(-1L))).isEqualTo(refused(Status.NOT_FOUND));
+    // The file ledger's iterator is looked up before the stop is compared with the start.
+    assertThat(resolve(specified(20), specified(12))).isEqualTo(refused(Status.NOT_FOUND));
+    SeekInfo failing =
+        SeekInfo.newBuilder()
+            .setStart(specified(11))
+            .setStop(specified(11))
+            .setBehavior(SeekBehavior.FAIL_IF_NOT_READY)
+            .build();
+    assertThat(SeekRange.resolve(failing, HEIGHT)).isEqualTo(refused(Status.NOT_FOUND));
   }
 
   @Test
   void peersStreamForeverWithAnUnsignedMaximumStop() {
-    Optional<SeekRange> range = resolve(specified(1), specified(-1L));
-    assertThat(range).contains(new SeekRange(1, -1L, false));
-    assertThat(range.orElseThrow().endsAt(1_000_000)).isFalse();
+    SeekResolution range = resolve(specified(1), specified(-1L));
+    assertThat(range).isEqualTo(blocks(1, -1L, false));
+    assertThat(((SeekResolution.Blocks) range).range().endsAt(1_000_000)).isFalse();
   }
 
   @Test
   void malformedRequestsAreRejected() {
-    assertThat(resolve(specified(5), specified(4))).isEmpty();
+    assertThat(resolve(specified(5), specified(4))).isEqualTo(refused(Status.BAD_REQUEST));
     assertThat(SeekRange.resolve(SeekInfo.newBuilder().setStart(oldest()).build(), HEIGHT))
-        .isEmpty();
+        .isEqualTo(refused(Status.BAD_REQUEST));
+    // A start of no known type: Fabric's file ledger has no iterator for it.
     assertThat(
             SeekRange.resolve(
                 SeekInfo.newBuilder()
@@ -50,19 +76,19 @@ class SeekRangeTest {
                     .setStop(oldest())
                     .build(),
                 HEIGHT))
-        .isEmpty();
+        .isEqualTo(refused(Status.NOT_FOUND));
   }
 
   @Test
   void theFixturePeersSeeksResolve() throws IOException {
     SeekInfo peerCli = seekOf("deliver-seek-peer-cli.envelope");
-    assertThat(SeekRange.resolve(peerCli, HEIGHT)).contains(new SeekRange(1, 1, false));
+    assertThat(SeekRange.resolve(peerCli, HEIGHT)).isEqualTo(blocks(1, 1, false));
 
     SeekInfo peerNode = seekOf("deliver-seek-peer-node-blocks.envelope");
-    assertThat(SeekRange.resolve(peerNode, HEIGHT)).contains(new SeekRange(1, -1L, false));
+    assertThat(SeekRange.resolve(peerNode, HEIGHT)).isEqualTo(blocks(1, -1L, false));
 
     SeekInfo beyond = seekOf("deliver-seek-beyond-height-fail-if-not-ready.envelope");
-    assertThat(SeekRange.resolve(beyond, HEIGHT)).contains(new SeekRange(1000, 1000, true));
+    assertThat(SeekRange.resolve(beyond, HEIGHT)).isEqualTo(refused(Status.NOT_FOUND));
   }
 
   private static SeekInfo seekOf(String file) throws IOException {
@@ -71,7 +97,15 @@ class SeekRangeTest {
     return SeekInfo.parseFrom(Payload.parseFrom(envelope.getPayload()).getData());
   }
 
-  private static Optional<SeekRange> resolve(SeekPosition start, SeekPosition stop) {
+  private static SeekResolution blocks(long start, long stop, boolean failIfNotReady) {
+    return new SeekResolution.Blocks(new SeekRange(start, stop, failIfNotReady));
+  }
+
+  private static SeekResolution refused(Status status) {
+    return new SeekResolution.Refused(status);
+  }
+
+  private static SeekResolution resolve(SeekPosition start, SeekPosition stop) {
     return SeekRange.resolve(
         SeekInfo.newBuilder()
             .setStart(start)

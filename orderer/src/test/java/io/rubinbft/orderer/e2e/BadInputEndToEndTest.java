@@ -199,7 +199,7 @@ class BadInputEndToEndTest {
     assertThat(response.getInfo())
         .isEqualTo(
             "message payload is "
-                + oversized.getPayload().size()
+                + (oversized.getPayload().size() + oversized.getSignature().size())
                 + " bytes and exceeds maximum allowed 10485760 bytes");
     expectOnlyTheMarkerOrderedSince(before);
   }

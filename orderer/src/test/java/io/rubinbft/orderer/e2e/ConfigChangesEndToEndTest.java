@@ -345,7 +345,8 @@ class ConfigChangesEndToEndTest {
    */
   private void org2IsForbiddenFrom(long removalBlock) throws Exception {
     assertThat(org2Following.end(ProcessCluster.PATIENCE)).isEqualTo(Status.FORBIDDEN);
-    assertThat(org2Following.received()).last().isEqualTo(removalBlock - 1);
+    // Judged by the current config, as in Fabric: a stream that lagged may be cut before it.
+    assertThat(org2Following.received()).isNotEmpty().allMatch(number -> number < removalBlock);
     EnvelopeFactory admin = new EnvelopeFactory(org2.admin(), Clock.systemUTC());
     for (ManagedChannel node : org2Connections.channels()) {
       Envelope transaction = admin.transaction(ProcessCluster.CHANNEL, new byte[100]).envelope();

@@ -14,14 +14,16 @@ import org.hyperledger.fabric.protos.msp.FabricOUIdentifier;
 import org.junit.jupiter.api.Test;
 
 /**
- * An MSP with a root and an intermediate CA, NodeOUs pinned to different CAs: chains through the
- * intermediate, certifiers identifiers over [intermediate, root], revocation of the intermediate.
+ * An MSP with a root and two intermediate CAs, NodeOUs pinned to different intermediates: chains
+ * through the intermediates, certifiers identifiers over [intermediate, root], identities issued by
+ * the root refused once it certified intermediates, revocation as Fabric's MSP applies it.
  */
 class IntermediateCaTest {
 
   private static final CryptoProvider PROVIDER = CryptoProvider.preferNative();
   private static final TestCa ROOT = TestCa.generate("ca.lab.example.com");
   private static final TestCa INTERMEDIATE = ROOT.intermediate("ica.lab.example.com");
+  private static final TestCa PEER_INTERMEDIATE = ROOT.intermediate("ica-peers.lab.example.com");
 
   private static ByteString pem(Object object) {
     return ByteString.copyFromUtf8(TestCa.pem(object));
@@ -32,6 +34,7 @@ class IntermediateCaTest {
         .setName("LabMSP")
         .addRootCerts(pem(ROOT.certificate()))
         .addIntermediateCerts(pem(INTERMEDIATE.certificate()))
+        .addIntermediateCerts(pem(PEER_INTERMEDIATE.certificate()))
         .setFabricNodeOus(
             FabricNodeOUs.newBuilder()
                 .setEnable(true)
@@ -42,7 +45,9 @@ class IntermediateCaTest {
                 .setPeerOuIdentifier(
                     FabricOUIdentifier.newBuilder()
                         .setOrganizationalUnitIdentifier("peer")
-                        .setCertificate(pem(ROOT.certificate()))));
+                        .setCertificate(pem(PEER_INTERMEDIATE.certificate())))
+                .setAdminOuIdentifier(
+                    FabricOUIdentifier.newBuilder().setOrganizationalUnitIdentifier("admin")));
   }
 
   private static IdentityResult deserialize(FabricMSPConfig config, TestCa.Issued issued)
@@ -59,7 +64,8 @@ class IntermediateCaTest {
         ChannelMspsTest.valid(
             deserialize(config().build(), INTERMEDIATE.issue("alice", List.of("client"))));
     Identity peer =
-        ChannelMspsTest.valid(deserialize(config().build(), ROOT.issue("peer0", List.of("peer"))));
+        ChannelMspsTest.valid(
+            deserialize(config().build(), PEER_INTERMEDIATE.issue("peer0", List.of("peer"))));
 
     assertThat(client.nodeRole()).contains(NodeRole.CLIENT);
     assertThat(peer.nodeRole()).contains(NodeRole.PEER);
@@ -73,20 +79,48 @@ class IntermediateCaTest {
         .isTrue();
     assertThat(
             ChannelMspsTest.invalid(
-                deserialize(config().build(), ROOT.issue("bob", List.of("client")))))
+                deserialize(config().build(), PEER_INTERMEDIATE.issue("bob", List.of("client")))))
         .contains("does not have an OU that resolves to client, peer, orderer, or admin role");
   }
 
   @Test
-  void aRevokedIntermediateInvalidatesWhatItIssued() throws MspConfigException {
+  void aRootThatCertifiedIntermediatesIssuesNoIdentity() throws MspConfigException {
+    // Fabric's getValidationChain: the issuer must be a leaf of the certification tree.
+    assertThat(
+            ChannelMspsTest.invalid(
+                deserialize(config().build(), ROOT.issue("eve", List.of("client")))))
+        .isEqualTo(
+            "could not obtain certification chain: invalid validation chain. Parent certificate"
+                + " should be a leaf of the certification tree");
+  }
+
+  @Test
+  void anMspWhoseIntermediateItsOwnCrlRevokesIsRefused() {
+    // Issue 19: Fabric's orderers refuse such a config update; its peers cannot commit it.
     FabricMSPConfig revoked =
         config().addRevocationList(pem(ROOT.revoke(INTERMEDIATE.certificate()))).build();
 
+    assertThatThrownBy(() -> new FabricMspConfigReader(PROVIDER).read(revoked))
+        .isInstanceOf(MspConfigException.class)
+        .hasMessage(
+            "CA Certificate is not valid, (SN: "
+                + INTERMEDIATE.certificate().getSerialNumber()
+                + "): The certificate has been revoked");
+  }
+
+  @Test
+  void aLeafRevokedByItsIssuersCrlIsInvalid() throws MspConfigException {
+    TestCa.Issued carol = INTERMEDIATE.issue("carol", List.of("client"));
+    FabricMSPConfig revoked =
+        config().addRevocationList(pem(INTERMEDIATE.revoke(carol.certificate()))).build();
+
+    assertThat(ChannelMspsTest.invalid(deserialize(revoked, carol)))
+        .isEqualTo(
+            "could not validate identity against certification chain: The certificate has been"
+                + " revoked");
     assertThat(
-            ChannelMspsTest.invalid(
-                deserialize(revoked, INTERMEDIATE.issue("carol", List.of("client")))))
-        .endsWith("The certificate has been revoked");
-    assertThat(ChannelMspsTest.valid(deserialize(revoked, ROOT.issue("dave", List.of("peer")))))
+            ChannelMspsTest.valid(
+                deserialize(revoked, INTERMEDIATE.issue("dave", List.of("client")))))
         .isNotNull();
   }
 

@@ -27,12 +27,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x509.AuthorityKeyIdentifier;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.cert.X509v2CRLBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509CRLConverter;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.operator.ContentSigner;
@@ -85,9 +87,16 @@ public final class TestCa {
 
   /** A self-signed CA no channel knows. */
   public static TestCa generate(String commonName) {
+    return generate(commonName, true);
+  }
+
+  /** A self-signed CA, with or without the Subject Key Identifier Fabric requires of a CA. */
+  public static TestCa generate(String commonName, boolean subjectKeyIdentifier) {
     KeyPair keys = new EcKeys(CryptoProvider.jdk()).generateP256();
     X500Name name = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName).build();
-    return new TestCa(caCertificate(name, keys.getPrivate(), name, keys), keys.getPrivate());
+    return new TestCa(
+        caCertificate(name, keys.getPrivate(), name, keys, subjectKeyIdentifier),
+        keys.getPrivate());
   }
 
   /** An intermediate CA certified by this one. */
@@ -95,11 +104,15 @@ public final class TestCa {
     KeyPair keys = new EcKeys(CryptoProvider.jdk()).generateP256();
     X500Name issuer = X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded());
     X500Name name = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName).build();
-    return new TestCa(caCertificate(issuer, key, name, keys), keys.getPrivate());
+    return new TestCa(caCertificate(issuer, key, name, keys, true), keys.getPrivate());
   }
 
   private static X509Certificate caCertificate(
-      X500Name issuer, PrivateKey issuerKey, X500Name subject, KeyPair keys) {
+      X500Name issuer,
+      PrivateKey issuerKey,
+      X500Name subject,
+      KeyPair keys,
+      boolean subjectKeyIdentifier) {
     Instant now = Instant.now();
     try {
       JcaX509v3CertificateBuilder builder =
@@ -113,6 +126,13 @@ public final class TestCa {
       builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
       builder.addExtension(
           Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+      if (subjectKeyIdentifier) {
+        // Fabric requires one of every CA, and matches CRLs to CAs by it.
+        builder.addExtension(
+            Extension.subjectKeyIdentifier,
+            false,
+            new JcaX509ExtensionUtils().createSubjectKeyIdentifier(keys.getPublic()));
+      }
       return new JcaX509CertificateConverter().getCertificate(builder.build(signer(issuerKey)));
     } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
       throw new IllegalStateException(e);
@@ -165,8 +185,14 @@ public final class TestCa {
             X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), now);
     builder.addCRLEntry(revoked.getSerialNumber(), now, 0);
     try {
+      // As Fabric CAs write it: the key identifier of the CA's Subject Key Identifier.
+      builder.addExtension(
+          Extension.authorityKeyIdentifier,
+          false,
+          new AuthorityKeyIdentifier(
+              KeyIdentifiers.subjectKeyIdentifier(certificate).orElseThrow()));
       return new JcaX509CRLConverter().getCRL(builder.build(signer(key)));
-    } catch (GeneralSecurityException | OperatorCreationException e) {
+    } catch (IOException | GeneralSecurityException | OperatorCreationException e) {
       throw new IllegalStateException(e);
     }
   }

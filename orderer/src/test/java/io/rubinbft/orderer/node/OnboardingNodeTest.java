@@ -29,6 +29,7 @@ import io.rubinbft.orderer.onboarding.NodeTls;
 import io.rubinbft.orderer.onboarding.PullContext;
 import io.rubinbft.orderer.onboarding.PullLimits;
 import io.rubinbft.orderer.participation.ChannelInfo;
+import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.testing.ScriptedDeliver;
 import io.rubinbft.orderer.testing.ScriptedDeliver.Lie;
 import java.io.IOException;
@@ -108,21 +109,22 @@ class OnboardingNodeTest {
     assertThat(follower(spare).ledger().block(0).orElseThrow().bytes())
         .isEqualTo(LocalCluster.ledger(consenter).block(0).orElseThrow().bytes());
 
-    // A follower orders nothing: Broadcast and config updates go to the consenters.
+    // A follower orders nothing; it answers Broadcast and config updates as Fabric's does.
     EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
-    assertThat(
-            follower(spare)
-                .submit(client.transaction(LocalCluster.CHANNEL, new byte[10]).envelope(), "tx")
-                .status())
-        .isEqualTo(Status.SERVICE_UNAVAILABLE);
+    SubmitOutcome submitted =
+        follower(spare)
+            .submit(client.transaction(LocalCluster.CHANNEL, new byte[10]).envelope(), "tx");
+    assertThat(submitted.status()).isEqualTo(Status.BAD_REQUEST);
+    assertThat(submitted.info()).isEqualTo("channel does not exist");
     byte[] update =
         SignedUpdates.signed(
                 ConfigUpdateNodeTest.batchSizeUpdate(follower(spare).config().config(), 30),
                 List.of(cluster.ordererAdmin()))
             .toByteArray();
     HttpResponse<String> refused = cluster.update(spare, update);
-    assertThat(refused.statusCode()).isEqualTo(405);
-    assertThat(refused.body()).contains("send the update to a consenter");
+    assertThat(refused.statusCode()).isEqualTo(403);
+    assertThat(refused.body().strip())
+        .isEqualTo("{\"error\":\"cannot update: channel is not ready, he is a follower\"}");
   }
 
   /**

@@ -3,6 +3,7 @@ package io.rubinbft.orderer.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.ManagedChannel;
+import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.configtx.ComputedUpdates;
 import io.rubinbft.orderer.configtx.ConfigEdits;
 import io.rubinbft.orderer.configtx.SignedUpdates;
@@ -12,6 +13,7 @@ import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.testing.ApplicationOrg;
 import io.rubinbft.orderer.testing.ClientCalls;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
+import io.rubinbft.orderer.testing.DeliverCalls;
 import io.rubinbft.orderer.testing.FollowingDeliver;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -27,10 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An application org's life on a running 4-node cluster with mutual TLS on Broadcast/Deliver: added
- * by a config update, it connects with its own TLS certificate and transacts without any node
- * restarting; removed by another, it gets FORBIDDEN on its next Broadcast and Deliver, its open
- * Deliver stream ends with FORBIDDEN at the config block that removes it, and its new connections
- * fail in the TLS handshake, on every node, while the remaining org goes on.
+ * by a config update, it connects with its own TLS certificate, reads the chain from block 0 (made
+ * before it was added) and transacts without any node restarting; removed by another, it gets
+ * FORBIDDEN on its next Broadcast and Deliver, its open Deliver stream ends with FORBIDDEN at the
+ * config block that removes it, and its new connections fail in the TLS handshake, on every node,
+ * while the remaining org goes on.
  */
 class OrgRemovalNodeTest {
 
@@ -69,6 +72,17 @@ class OrgRemovalNodeTest {
                 ClientCalls.deliverNewest(
                     node, org2User, LocalCluster.CHANNEL, org2Tls.certificateHash()))
             .isEqualTo(Status.SUCCESS);
+        // Fabric's onboarding of a new org: its admin fetches block 0 to join its peers, which
+        // read the chain from there. Every block is judged by the channel's current config.
+        for (SigningIdentity reader : List.of(org2.user(), org2.admin())) {
+          DeliverCalls.Answer genesis = readGenesis(node, reader, org2Tls);
+          assertThat(genesis.status())
+              .as(reader.certificate().getSubjectX500Principal() + " reads block 0")
+              .isEqualTo(Status.SUCCESS);
+          assertThat(genesis.blocks())
+              .extracting(b -> b.getHeader().getNumber())
+              .containsExactly(0L);
+        }
       }
       FollowingDeliver following =
           FollowingDeliver.open(
@@ -104,6 +118,15 @@ class OrgRemovalNodeTest {
     }
     assertThat(connects(org2Tls)).as("Org2 after it was removed").isFalse();
     cluster.submit(new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC()), 20, org1Tls);
+  }
+
+  /** {@code reader}'s request for block 0 alone, as {@code peer channel fetch 0} makes it. */
+  private static DeliverCalls.Answer readGenesis(
+      ManagedChannel node, SigningIdentity reader, ClientTlsFiles tls) throws InterruptedException {
+    Envelope seek =
+        new EnvelopeFactory(reader, Clock.systemUTC())
+            .seek(LocalCluster.CHANNEL, SeekInfos.range(0, 0), tls.certificateHash());
+    return DeliverCalls.request(node, seek, WAIT);
   }
 
   /** Whether a new connection with {@code tls} gets through the TLS handshake to every node. */

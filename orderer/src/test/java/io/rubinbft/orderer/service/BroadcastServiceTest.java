@@ -97,7 +97,7 @@ class BroadcastServiceTest {
     assertThat(response.getInfo())
         .isEqualTo(
             "message payload is "
-                + oversized.getPayload().size()
+                + (oversized.getPayload().size() + oversized.getSignature().size())
                 + " bytes and exceeds maximum allowed 10485760 bytes");
     assertThat(node.channel.submissions()).isEmpty();
   }

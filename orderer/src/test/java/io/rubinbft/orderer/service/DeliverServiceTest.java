@@ -27,6 +27,7 @@ import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.SeekInfo.SeekBehavior;
 import org.hyperledger.fabric.protos.orderer.SeekInfo.SeekContentType;
 import org.hyperledger.fabric.protos.orderer.SeekNewest;
+import org.hyperledger.fabric.protos.orderer.SeekNextCommit;
 import org.hyperledger.fabric.protos.orderer.SeekOldest;
 import org.hyperledger.fabric.protos.orderer.SeekPosition;
 import org.junit.jupiter.api.AutoClose;
@@ -157,6 +158,40 @@ class DeliverServiceTest {
             .request(DeliverClient.seek(8, 12, SeekBehavior.FAIL_IF_NOT_READY));
 
     assertThat(answer).isEqualTo(new Answer(List.of(stored(8), stored(9)), Status.NOT_FOUND));
+  }
+
+  @Test
+  void aStartBeyondTheHeightIsNotFoundAtOnceEvenWhenTheClientWaits() throws InterruptedException {
+    // Fabric's file ledger has no iterator beyond its height: `peer channel fetch 1000` gets 404.
+    Answer answer =
+        new DeliverClient(node.stub())
+            .request(DeliverClient.seek(11, 11, SeekBehavior.BLOCK_UNTIL_READY));
+
+    assertThat(answer).isEqualTo(new Answer(List.of(), Status.NOT_FOUND));
+  }
+
+  @Test
+  void aStartAtTheHeightWaitsForTheNextBlock() throws InterruptedException {
+    DeliverClient client = new DeliverClient(node.stub());
+    client.requests.onNext(DeliverClient.seek(10, 10, SeekBehavior.BLOCK_UNTIL_READY));
+
+    Block next = appendBlockTen();
+
+    assertThat(client.answer()).isEqualTo(new Answer(List.of(next.toByteString()), Status.SUCCESS));
+  }
+
+  @Test
+  void oldestToNextCommitEndsAfterBlockZero() throws InterruptedException {
+    // Fabric leaves the stop number of a NextCommit stop at zero.
+    Envelope seek =
+        DeliverClient.seek(
+            OLDEST,
+            SeekPosition.newBuilder().setNextCommit(SeekNextCommit.getDefaultInstance()).build(),
+            SeekBehavior.BLOCK_UNTIL_READY,
+            SeekContentType.BLOCK);
+
+    assertThat(new DeliverClient(node.stub()).request(seek))
+        .isEqualTo(new Answer(List.of(stored(0)), Status.SUCCESS));
   }
 
   @Test

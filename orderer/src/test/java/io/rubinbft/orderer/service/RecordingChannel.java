@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
@@ -34,12 +33,6 @@ final class RecordingChannel implements ServedChannel {
 
   @Override
   public ChannelRules rules() {
-    return rules;
-  }
-
-  /** The current rules: this channel's blocks carry no config of their own. */
-  @Override
-  public ChannelRules rulesAt(Block block) {
     return rules;
   }
 

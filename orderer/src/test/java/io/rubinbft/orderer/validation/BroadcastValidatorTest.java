@@ -96,25 +96,61 @@ class BroadcastValidatorTest {
   }
 
   @Test
-  void rejectsAPayloadOverAbsoluteMaxBytesWithFabricsText() {
+  void countsThePayloadAndTheSignatureAgainstAbsoluteMaxBytesAsFabricsSizeFilter() {
     Envelope envelope = Fixtures.envelope("tx-valid");
-    int size = envelope.getPayload().size();
-    ChannelRules small = new ChannelRules(FIXTURE.msps(), FIXTURE.policies(), size - 1);
+    int size = envelope.getPayload().size() + envelope.getSignature().size();
+    ChannelRules payloadOnly =
+        new ChannelRules(FIXTURE.msps(), FIXTURE.policies(), envelope.getPayload().size());
 
-    assertThat(validator(small, NOW).validate(envelope).verdict())
+    assertThat(validator(payloadOnly, NOW).validate(envelope).verdict())
         .isEqualTo(
             new Verdict(
                 Status.BAD_REQUEST,
                 "message payload is "
                     + size
                     + " bytes and exceeds maximum allowed "
-                    + (size - 1)
+                    + envelope.getPayload().size()
                     + " bytes"));
     assertThat(
             validator(new ChannelRules(FIXTURE.msps(), FIXTURE.policies(), size), NOW)
                 .validate(envelope)
                 .verdict())
         .isEqualTo(Verdict.success());
+  }
+
+  @Test
+  void aConfigUpdateRefusedByTheFiltersCarriesFabricsPrefix() throws Exception {
+    Envelope update = Envelope.parseFrom(Fixtures.bytes("config-update/batchsize-update.envelope"));
+    Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+    ChannelRules small = new ChannelRules(FIXTURE.msps(), FIXTURE.policies(), 100);
+    int size = update.getPayload().size() + update.getSignature().size();
+
+    assertThat(BroadcastValidator.forClients(id -> Optional.of(small), clock).validate(update))
+        .isEqualTo(
+            new BroadcastResult.Rejected(
+                new Verdict(
+                    Status.BAD_REQUEST,
+                    "config update for existing channel did not pass initial checks: message"
+                        + " payload is "
+                        + size
+                        + " bytes and exceeds maximum allowed 100 bytes")));
+    Envelope byStranger =
+        TestEnvelopes.signed(
+            TestEnvelopes.header(HeaderType.CONFIG_UPDATE, "fixture", NOW),
+            Signer.issued(
+                "Org1MSP",
+                TestCa.generate("ca.evil.example.com").issue("mallory", List.of("client"))),
+            ByteString.copyFromUtf8("update"));
+    Verdict refused =
+        BroadcastValidator.forClients(id -> Optional.of(FIXTURE), clock)
+            .validate(byStranger)
+            .verdict();
+    assertThat(refused.status()).isEqualTo(Status.FORBIDDEN);
+    assertThat(refused.info())
+        .startsWith(
+            "config update for existing channel did not pass initial checks: implicit policy"
+                + " evaluation failed")
+        .endsWith(": permission denied");
   }
 
   @Test
@@ -131,7 +167,7 @@ class BroadcastValidatorTest {
     assertThat(verdict(envelope).info())
         .isEqualTo(
             "message payload is "
-                + envelope.getPayload().size()
+                + (envelope.getPayload().size() + envelope.getSignature().size())
                 + " bytes and exceeds maximum allowed 10485760 bytes");
     assertThat(verdict(envelope).status()).isEqualTo(Status.BAD_REQUEST);
   }
