@@ -4,24 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
-import io.grpc.stub.StreamObserver;
+import io.rubinbft.orderer.configtx.SignedUpdates;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.loadgen.LoadReport;
 import io.rubinbft.orderer.loadgen.LoadSpec;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.loadgen.SubmitMode;
+import io.rubinbft.orderer.testing.ClientCalls;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalDouble;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.common.Status;
-import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
@@ -80,12 +79,14 @@ class GatewaySubmitNodeTest {
 
     try (OrdererChannels connections = cluster.connect()) {
       for (ManagedChannel node : connections.channels()) {
-        assertThat(send(node, tx.envelope()).getStatus()).isEqualTo(Status.SUCCESS);
+        assertThat(ClientCalls.broadcast(node, tx.envelope()).getStatus())
+            .isEqualTo(Status.SUCCESS);
       }
       cluster.awaitTransactions(1);
       for (ManagedChannel node : connections.channels()) {
-        assertThat(send(node, tx.envelope()).getStatus()).isEqualTo(Status.SUCCESS);
-        BroadcastResponse refused = send(node, impostor);
+        assertThat(ClientCalls.broadcast(node, tx.envelope()).getStatus())
+            .isEqualTo(Status.SUCCESS);
+        BroadcastResponse refused = ClientCalls.broadcast(node, impostor);
         assertThat(refused.getStatus()).isEqualTo(Status.BAD_REQUEST);
         assertThat(refused.getInfo())
             .isEqualTo("tx id " + tx.txId() + " was ordered in block 1 with a different envelope");
@@ -96,24 +97,75 @@ class GatewaySubmitNodeTest {
     cluster.startAll();
     try (OrdererChannels connections = cluster.connect()) {
       for (ManagedChannel node : connections.channels()) {
-        assertThat(send(node, tx.envelope()).getStatus()).isEqualTo(Status.SUCCESS);
+        assertThat(ClientCalls.broadcast(node, tx.envelope()).getStatus())
+            .isEqualTo(Status.SUCCESS);
       }
       Envelope marker = client.transaction(LocalCluster.CHANNEL, new byte[] {2}).envelope();
       for (ManagedChannel node : connections.channels()) {
-        assertThat(send(node, marker).getStatus()).isEqualTo(Status.SUCCESS);
+        assertThat(ClientCalls.broadcast(node, marker).getStatus()).isEqualTo(Status.SUCCESS);
       }
     }
     cluster.awaitTransactions(2);
     for (OrdererNode node : cluster.nodes) {
-      long copies =
-          LocalCluster.blocks(node).stream()
-              .skip(1)
-              .map(Block::getData)
-              .flatMap(data -> data.getDataList().stream())
-              .filter(envelope -> envelope.equals(tx.envelope().toByteString()))
-              .count();
-      assertThat(copies).isEqualTo(1);
+      assertThat(copiesIn(node, tx.envelope())).isEqualTo(1);
     }
+  }
+
+  /**
+   * In an epoch after the genesis one (a BatchSize change starts one), after all four restarted:
+   * the replica's memory of decided ids starts empty there, the ledger still answers.
+   */
+  @Test
+  void aTransactionOrderedBeforeANewEpochIsNotOrderedAgainAfterARestart() throws Exception {
+    cluster = LocalCluster.generate(dir);
+    cluster.startAndJoin();
+    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
+    EnvelopeFactory.SignedEnvelope tx = client.transaction(LocalCluster.CHANNEL, new byte[] {1});
+    Envelope newEpoch =
+        SignedUpdates.signed(
+            ConfigUpdateNodeTest.batchSizeUpdate(cluster.config(), 7),
+            List.of(cluster.ordererAdmin()));
+    try (OrdererChannels connections = cluster.connect()) {
+      for (ManagedChannel node : connections.channels()) {
+        assertThat(ClientCalls.broadcast(node, tx.envelope()).getStatus())
+            .isEqualTo(Status.SUCCESS);
+      }
+      cluster.awaitTransactions(1);
+      assertThat(ClientCalls.broadcast(connections.channels().getFirst(), newEpoch).getStatus())
+          .isEqualTo(Status.SUCCESS);
+    }
+    cluster.awaitConfigSequence(1);
+
+    cluster.stopAll();
+    cluster.startAll();
+    for (OrdererNode node : cluster.nodes) {
+      assertThat(node.channels().runtime(LocalCluster.CHANNEL).orElseThrow().host())
+          .as("the replica recovered in the epoch of config block 2")
+          .hasValueSatisfying(host -> assertThat(host.epoch().epoch()).isEqualTo(2));
+    }
+    try (OrdererChannels connections = cluster.connect()) {
+      for (ManagedChannel node : connections.channels()) {
+        assertThat(ClientCalls.broadcast(node, tx.envelope()).getStatus())
+            .isEqualTo(Status.SUCCESS);
+      }
+      Envelope marker = client.transaction(LocalCluster.CHANNEL, new byte[] {2}).envelope();
+      for (ManagedChannel node : connections.channels()) {
+        assertThat(ClientCalls.broadcast(node, marker).getStatus()).isEqualTo(Status.SUCCESS);
+      }
+    }
+    cluster.awaitTransactions(3);
+    for (OrdererNode node : cluster.nodes) {
+      assertThat(copiesIn(node, tx.envelope())).isEqualTo(1);
+    }
+  }
+
+  private static long copiesIn(OrdererNode node, Envelope envelope) {
+    return LocalCluster.blocks(node).stream()
+        .skip(1)
+        .map(Block::getData)
+        .flatMap(data -> data.getDataList().stream())
+        .filter(bytes -> bytes.equals(envelope.toByteString()))
+        .count();
   }
 
   /** An envelope under {@code original}'s channel header (tx id included) with other data. */
@@ -123,33 +175,5 @@ class GatewaySubmitNodeTest {
         ChannelHeader.parseFrom(
             Payload.parseFrom(original.getPayload()).getHeader().getChannelHeader());
     return client.sign(header, ByteString.copyFrom(new byte[] {9}));
-  }
-
-  /** One envelope on a fresh Broadcast stream, its one answer. */
-  private static BroadcastResponse send(ManagedChannel node, Envelope envelope) throws Exception {
-    CompletableFuture<BroadcastResponse> answer = new CompletableFuture<>();
-    StreamObserver<Envelope> requests =
-        AtomicBroadcastGrpc.newStub(node)
-            .broadcast(
-                new StreamObserver<>() {
-                  @Override
-                  public void onNext(BroadcastResponse response) {
-                    answer.complete(response);
-                  }
-
-                  @Override
-                  public void onError(Throwable t) {
-                    answer.completeExceptionally(t);
-                  }
-
-                  @Override
-                  public void onCompleted() {
-                    answer.completeExceptionally(new IllegalStateException("no answer"));
-                  }
-                });
-    requests.onNext(envelope);
-    BroadcastResponse response = answer.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
-    requests.onCompleted();
-    return response;
   }
 }
