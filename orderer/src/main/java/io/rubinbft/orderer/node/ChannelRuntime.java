@@ -239,7 +239,12 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   private Optional<String> admitForwarded(byte[] bytes) {
     Optional<String> invalid = committed().envelopes().invalidReason(ByteString.copyFrom(bytes));
     if (invalid.isEmpty()) {
-      offer(FabricRequests.ofOrdered(bytes, sha256).id().key(), bytes, true);
+      String key = FabricRequests.ofOrdered(bytes, sha256).id().key();
+      // One ordered already would sit in this backup's pool until its request timer changed the
+      // view: only the primary drops ordered requests when it cuts a batch.
+      if (ordered.blockOf(key).isEmpty()) {
+        offer(key, bytes, true);
+      }
     }
     return invalid;
   }
