@@ -17,6 +17,13 @@
 #                              cluster that has done nothing but start (so it includes the JIT's
 #                              warm-up unless the AOT cache is used)
 #   --transactions N [5000]    per saturating run;  --streams N [32] concurrent submitters
+#   --mode gateway|pipelined   how the load generator submits [its default, gateway]: gateway
+#                              as Fabric's peer Gateway (a fresh Broadcast stream per envelope and
+#                              orderer, quorum decision, Fabric's success rule); pipelined: one
+#                              long-lived stream per submitter and orderer (the figures before
+#                              2026-11-28). Given only when set here, so --clients may name
+#                              distributions older than the option (they ran pipelined); the CSV's
+#                              submit_mode column says what each row's load generator reported
 #   --light-rate R [200]       tx/s of the light-load run (payload 2800); 0 skips it
 #   --light-transactions N [2000]
 #   --port-offset N [1000]     added to the local cluster's default ports (7050, 7150, 7250, 8443)
@@ -51,7 +58,7 @@ cd "$(dirname "$0")/../.."
 
 transport=tcp blocks="100 500" payloads="2800 300" transactions=5000 streams=32
 light_rate=200 light_transactions=2000 port_offset=1000 out=deploy/bench/results build=1 aot=1 keep_data=0
-clients=built dist=""
+clients=built dist="" mode_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --transport) transport=$2; shift 2 ;;
@@ -59,6 +66,7 @@ while [ $# -gt 0 ]; do
     --payloads) payloads=$2; shift 2 ;;
     --transactions) transactions=$2; shift 2 ;;
     --streams) streams=$2; shift 2 ;;
+    --mode) mode_args=(--mode "$2"); shift 2 ;;
     --light-rate) light_rate=$2; shift 2 ;;
     --light-transactions) light_transactions=$2; shift 2 ;;
     --port-offset) port_offset=$2; shift 2 ;;
@@ -114,7 +122,7 @@ fi
 mkdir -p "$out"
 out=$(realpath "$out")
 csv="$out/results.csv"
-echo "date_utc,transport,block_size,payload_bytes,rate_tx_s,submitted,accepted,delivered,blocks,tx_per_s,p50_ms,p90_ms,p99_ms,max_ms,duplicates,lost,result,node_cpu_ms_per_tx,idle_nodes_cpu_pct,max_node_rss_mb,load1_before,load1_after,client_cpu_ms_per_tx,client" >"$csv"
+echo "date_utc,transport,block_size,payload_bytes,rate_tx_s,submitted,accepted,delivered,blocks,tx_per_s,p50_ms,p90_ms,p99_ms,max_ms,duplicates,lost,result,node_cpu_ms_per_tx,idle_nodes_cpu_pct,max_node_rss_mb,load1_before,load1_after,client_cpu_ms_per_tx,client,submit_mode,failed_submits" >"$csv"
 
 pids=()
 sampler=""
@@ -208,7 +216,8 @@ run_load() {
   # `times` in the substitution's shell: the CPU the load generator used (its children's line).
   report=$( (JAVA_OPTS="${LOADGEN_JAVA_OPTS:-}" "$client_bin" loadgen "${endpoints[@]}" --channel "$channel" --tls-ca "$admin_ca" \
     --msp-dir "$client_msp" --msp-id "$client_msp_id" --transactions "$count" \
-    --streams "$streams" --payload-bytes "$payload" "${rate_args[@]}" 2>>"$out/loadgen.err" || true)
+    --streams "$streams" --payload-bytes "$payload" "${rate_args[@]}" ${mode_args[@]+"${mode_args[@]}"} \
+    2>>"$out/loadgen.err" || true)
     times >"$client_times")
   client_cpu=$(awk 'NR == 2 {for (i = 1; i <= 2; i++) {split($i, t, "m"); s += t[1] * 60 + t[2]}; print s}' "$client_times")
   after_ticks=$(node_ticks)
@@ -223,6 +232,8 @@ run_load() {
     -v payload="$payload" -v rate="$rate" -v ticks=$((after_ticks - before_ticks)) \
     -v hz="$(getconf CLK_TCK)" -v rss="${max_rss:-0}" -v l0="$before" -v l1="$after" \
     -v idle="$idle_cpu" -v client="${client_cpu:-0}" -v client_bin="$client_bin" '
+    /^submit mode/ {mode=$3}
+    /^failed submits/ {failed=$3}
     /^submitted/ {submitted=$2}
     /^accepted/ {accepted=$3}
     /^delivered/ {delivered=$2; blocks=$4; tps=$6; sub(/^\(/, "", tps)}
@@ -233,10 +244,12 @@ run_load() {
     END {
       cpu = delivered > 0 ? ticks / hz * 1000 / delivered : 0
       client_cpu = delivered > 0 ? client * 1000 / delivered : 0
-      printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%s,%.3f,%s,%.0f,%s,%s,%.3f,%s\n",
+      # Load generators older than the gateway mode report no mode: they submitted pipelined.
+      if (mode == "" && submitted != "") mode = "pipelined"
+      printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%s,%.3f,%s,%.0f,%s,%s,%.3f,%s,%s,%d\n",
         date, transport, block, payload, rate, submitted, accepted, delivered, blocks, tps, p50,
         p90, p99, max, dup, lost, (result == "" ? "NO-REPORT" : result), cpu, idle, rss / 1024, l0, l1,
-        client_cpu, client_bin
+        client_cpu, client_bin, mode, submitted - accepted
     }' <<<"$report" >>"$csv"
   tail -1 "$csv"
 }
@@ -253,7 +266,7 @@ train_aot() {
   start_cluster "$dir" 100
   aot_training=""
   local common=("${endpoints[@]}" --channel "$channel" --tls-ca "$admin_ca" --msp-dir "$client_msp"
-    --msp-id "$client_msp_id" --streams "$streams")
+    --msp-id "$client_msp_id" --streams "$streams" ${mode_args[@]+"${mode_args[@]}"})
   RUBIN_AOT_TRAIN="${loadgen_cache%.aot}.training.aot" \
     "$bin" loadgen "${common[@]}" --transactions 4000 --payload-bytes 2800 >>"$out/loadgen.err" 2>&1 || true
   "$bin" loadgen "${common[@]}" --transactions 2000 --payload-bytes 300 >>"$out/loadgen.err" 2>&1 || true

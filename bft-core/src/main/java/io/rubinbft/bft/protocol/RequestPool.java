@@ -6,6 +6,7 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -41,14 +42,23 @@ final class RequestPool {
     this.decided = new RecentIds(decidedIdMemory);
   }
 
-  /** Why the request is refused, or empty if it is pending now (or was already). */
+  /**
+   * Why the request is refused, or empty if it is pending now (or an identical copy was already):
+   * "duplicate: ..." when its id was decided, "conflict: ..." when a different request is pending
+   * under its id.
+   */
   Optional<String> admit(Request request, long now) {
     RequestId id = request.id();
     if (decided.contains(id)) {
       return Optional.of("duplicate: request " + id + " was decided already");
     }
-    if (pending.containsKey(id)) {
-      return Optional.empty();
+    Pending held = pending.get(id);
+    if (held != null) {
+      // Clients send the same request to every replica: a copy is pending already. Another
+      // request under a pending id is never ordered, and its sender must hear so.
+      return Arrays.equals(held.request().payload(), request.payload())
+          ? Optional.empty()
+          : Optional.of("conflict: request " + id + " is pending with a different payload");
     }
     if (pending.size() >= limit) {
       return Optional.of("pool full: " + limit + " requests pending, retry later");

@@ -182,6 +182,18 @@ class EpochReplicaTest {
     assertThat(backup.status().drops()).containsEntry("epoch ended", 1L);
   }
 
+  /** A Byzantine primary proposes a request again while its first proposal is still pending. */
+  @Test
+  void backupRefusesARequestProposedAtAnEarlierPendingSequence() {
+    Replica backup =
+        Replica.start(Cluster.simConfig(4).withSelf(1), services(1, List.of(0, 1, 2, 3)));
+    PrePrepare first = prePrepare(1, Digest.GENESIS, List.of(request("a")));
+    PrePrepare second = prePrepare(2, first.digest(), List.of(request("b"), request("a")));
+    receive(backup, 0, first);
+    receive(backup, 0, second);
+    assertThat(backup.status().drops()).containsEntry("duplicate", 1L);
+  }
+
   private static Replica single(ReplicaConfig config) {
     return Replica.start(config, services(0, List.of(0)));
   }

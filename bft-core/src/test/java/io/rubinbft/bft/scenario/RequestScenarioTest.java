@@ -39,6 +39,24 @@ class RequestScenarioTest {
     assertThat(backup.status().pendingRequests()).isEqualTo(8);
   }
 
+  /**
+   * Clients send each request to every replica: an identical copy of a pending request is pending,
+   * a different request under a pending id is refused as a conflict (never ordered).
+   */
+  @Test
+  void copyOfPendingRequestIsTakenAndDifferentOneUnderItsIdRefused() {
+    Replica backup = Replica.start(Cluster.simConfig(4).withSelf(1), services(1));
+    RequestId id = new RequestId("c", "tx-1");
+    assertThat(backup.step(new Event.ClientRequest(new Request(id, new byte[] {1}))).rejected())
+        .isEmpty();
+    assertThat(backup.step(new Event.ClientRequest(new Request(id, new byte[] {1}))).rejected())
+        .isEmpty();
+    assertThat(backup.step(new Event.ClientRequest(new Request(id, new byte[] {2}))).rejected())
+        .extracting(Rejection::reason)
+        .containsExactly("conflict: request c/tx-1 is pending with a different payload");
+    assertThat(backup.status().pendingRequests()).isEqualTo(1);
+  }
+
   @Test
   void oversizedRequestIsRejectedWithItsSize() {
     Replica backup = Replica.start(Cluster.simConfig(4).withSelf(1), services(1));

@@ -6,6 +6,7 @@ import com.google.protobuf.UnsafeByteOperations;
 import io.rubinbft.bft.BatchPolicy;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
+import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.spi.ProposalAssembler;
 import io.rubinbft.orderer.block.BlockAssembler;
 import io.rubinbft.orderer.block.EnvelopeHeaders;
@@ -13,6 +14,7 @@ import io.rubinbft.orderer.block.ProposalExpectations;
 import io.rubinbft.orderer.block.ViewMetadata;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.PbftSettings;
+import io.rubinbft.orderer.crypto.Sha256;
 import java.util.List;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
@@ -28,6 +30,13 @@ import org.hyperledger.fabric.protos.common.Block;
  * longer valid under the config in force (its org was removed, a config update it raced with was
  * ordered first) leaves the pool instead of being proposed.
  *
+ * <p>No transaction is ordered twice ({@link OrderedTransactions}, exact): the primary drops a
+ * pending request already ordered instead of proposing it, and a backup refuses a proposal that
+ * carries one ordered in an earlier block, or a request whose id is not the one its envelope is
+ * ordered under (a Byzantine primary could otherwise slip a known transaction past every id-keyed
+ * check). A request twice in one proposal or also in another pending proposal is bft-core's to
+ * refuse.
+ *
  * <p>The consenter metadata is SmartBFT's ViewMetadata with view 0 and the sequence: bft-core does
  * not tell the application its view, and Fabric peers do not read this field (they check the
  * signatures against BlockValidation), so it records the sequence only.
@@ -37,6 +46,8 @@ public final class FabricProposals
 
   private final Block base;
   private final ConfigStates configs;
+  private final OrderedTransactions ordered;
+  private final Sha256 sha256;
   private final Optional<ChannelConfig> epoch;
   private BatchPolicy lastPolicy;
   private Proposal lastPolicyPrevious;
@@ -45,20 +56,29 @@ public final class FabricProposals
   /**
    * @param base the last block before sequence 1 (the genesis block)
    * @param configs the config in force after each block
+   * @param ordered the requests the channel has ordered
    */
-  public FabricProposals(Block base, ConfigStates configs) {
-    this(base, configs, Optional.empty());
+  public FabricProposals(
+      Block base, ConfigStates configs, OrderedTransactions ordered, Sha256 sha256) {
+    this(base, configs, ordered, sha256, Optional.empty());
   }
 
-  private FabricProposals(Block base, ConfigStates configs, Optional<ChannelConfig> epoch) {
+  private FabricProposals(
+      Block base,
+      ConfigStates configs,
+      OrderedTransactions ordered,
+      Sha256 sha256,
+      Optional<ChannelConfig> epoch) {
     this.base = base;
     this.configs = configs;
+    this.ordered = ordered;
+    this.sha256 = sha256;
     this.epoch = epoch;
   }
 
   /** The same assembly and checks for the replica of the epoch that runs {@code epochConfig}. */
   public FabricProposals forEpoch(ChannelConfig epochConfig) {
-    return new FabricProposals(base, configs, Optional.of(epochConfig));
+    return new FabricProposals(base, configs, ordered, sha256, Optional.of(epochConfig));
   }
 
   /**
@@ -117,7 +137,8 @@ public final class FabricProposals
         Math.min(configuredMaxBytes, maxBytes),
         request -> {
           ByteString envelope = UnsafeByteOperations.unsafeWrap(request.payload());
-          if (state.envelopes().invalidReason(envelope).isPresent()) {
+          if (state.envelopes().invalidReason(envelope).isPresent()
+              || ordered.blockOf(request.id().key()).isPresent()) {
             return BatchPolicy.Placement.DROP;
           }
           return EnvelopeHeaders.isConfigEnvelope(envelope)
@@ -146,11 +167,38 @@ public final class FabricProposals
             state.get().config().blockNumber(),
             state.get().config().batchLimits(),
             consenterMetadata(proposal.sequence()));
-    Optional<String> reason = state.get().proposals().invalidReason(block.get(), expected);
+    Optional<String> reason =
+        state
+            .get()
+            .proposals()
+            .invalidReason(block.get(), expected)
+            .or(() -> orderedAlready(proposal, block.get().getHeader().getNumber()));
     if (reason.isEmpty()) {
       configs.record(block.get(), state.get());
     }
     return reason;
+  }
+
+  /**
+   * Why {@code proposal} (block {@code number}, its envelopes already found valid) would order a
+   * request again: one ordered in an earlier block, or one whose id is not its envelope's.
+   */
+  private Optional<String> orderedAlready(Proposal proposal, long number) {
+    List<Request> requests = proposal.requests();
+    for (int i = 0; i < requests.size(); i++) {
+      Request request = requests.get(i);
+      RequestId id = FabricRequests.ofOrdered(request.payload(), sha256).id();
+      if (!id.equals(request.id())) {
+        return Optional.of(
+            "request " + i + " is labelled " + request.id() + " but its envelope is " + id);
+      }
+      Optional<Long> block = ordered.blockOf(id.key());
+      if (block.isPresent() && block.get() < number) {
+        return Optional.of(
+            "envelope " + i + " (" + id.key() + ") was ordered already in block " + block.get());
+      }
+    }
+    return Optional.empty();
   }
 
   private ConfigState stateAfter(Block previous) {

@@ -26,13 +26,18 @@ final class LedgerWriter implements AutoCloseable {
   private static final int QUEUE = 4096;
 
   private final ChannelLedger ledger;
+  private final OrderedTransactions ordered;
   private final BlockingQueue<Decision> decisions = new ArrayBlockingQueue<>(QUEUE);
   private final Thread thread;
   private volatile boolean running = true;
   private volatile String failure;
 
-  LedgerWriter(ChannelLedger ledger) {
+  /**
+   * @param ordered told of each decision once its block is in the ledger
+   */
+  LedgerWriter(ChannelLedger ledger, OrderedTransactions ordered) {
     this.ledger = ledger;
+    this.ordered = ordered;
     this.thread = Thread.ofPlatform().name("ledger-" + ledger.name()).daemon().start(this::run);
   }
 
@@ -80,11 +85,13 @@ final class LedgerWriter implements AutoCloseable {
   private void append(List<Decision> batch) {
     for (int i = 0; i < batch.size(); i++) {
       Block block = ProposalBlocks.signedBlock(batch.get(i));
-      if (block.getHeader().getNumber() < ledger.height()) {
-        continue;
+      if (block.getHeader().getNumber() >= ledger.height()) {
+        boolean last = i == batch.size() - 1;
+        ledger.append(block.toByteArray(), last ? Durability.SYNCED : Durability.UNSYNCED);
       }
-      boolean last = i == batch.size() - 1;
-      ledger.append(block.toByteArray(), last ? Durability.SYNCED : Durability.UNSYNCED);
+      // Unsynced blocks count: the index finds them, and one lost in a power loss is recovered
+      // from the consensus WAL before anything is served again.
+      ordered.written(batch.get(i));
     }
   }
 }

@@ -82,6 +82,7 @@ public final class ReplicaHost implements AutoCloseable {
   private final String channel;
   private final ClusterNetwork network;
   private final ChannelLedger ledger;
+  private final OrderedTransactions ordered;
   private final LedgerWriter ledgerWriter;
   private final EpochStarter starter;
   private final LongConsumer newerEpochSeen;
@@ -106,6 +107,7 @@ public final class ReplicaHost implements AutoCloseable {
   /**
    * Starts hosting {@code first} (fresh or recovered from its WAL).
    *
+   * @param ordered told of each decision when it is executed, before anything later is answered
    * @param starter starts each later epoch's replica
    * @param newerEpochSeen told (on the network thread) of each frame of an epoch newer than this
    *     node's: the catch-up hook
@@ -116,6 +118,7 @@ public final class ReplicaHost implements AutoCloseable {
       EpochReplica first,
       ClusterNetwork network,
       ChannelLedger ledger,
+      OrderedTransactions ordered,
       EpochStarter starter,
       LongConsumer newerEpochSeen,
       Runnable leftConsenters,
@@ -124,7 +127,8 @@ public final class ReplicaHost implements AutoCloseable {
     this.epoch = first;
     this.network = network;
     this.ledger = ledger;
-    this.ledgerWriter = new LedgerWriter(ledger);
+    this.ordered = ordered;
+    this.ledgerWriter = new LedgerWriter(ledger, ordered);
     this.starter = starter;
     this.newerEpochSeen = newerEpochSeen;
     this.leftConsenters = leftConsenters;
@@ -371,10 +375,12 @@ public final class ReplicaHost implements AutoCloseable {
   private void stepAll(List<Input> batch, boolean tick) throws InterruptedException {
     EpochReplica current = epoch;
     List<Effects> stepped = new ArrayList<>(batch.size() + 1);
+    ExecutedDecisions executed = new ExecutedDecisions(current.config());
     for (Input input : batch) {
       switch (input) {
         case ClientInput client -> {
-          Effects effects = current.replica().step(new Event.ClientRequest(client.request()));
+          Effects effects =
+              executed.record(current.replica().step(new Event.ClientRequest(client.request())));
           // Pool admission depends on nothing durable (pending requests are not logged; clients
           // resend), so the client hears at once instead of after this batch's WAL sync.
           Optional<String> refused = refusal(effects, client.request().id());
@@ -390,11 +396,13 @@ public final class ReplicaHost implements AutoCloseable {
             stepped.add(
                 persistAndSendNow(
                     current,
-                    current.replica().step(new Event.Received(peer.from(), peer.message()))));
+                    executed.record(
+                        current.replica().step(new Event.Received(peer.from(), peer.message())))));
       }
     }
     if (tick) {
-      stepped.add(persistAndSendNow(current, current.replica().step(new Event.Tick())));
+      stepped.add(
+          persistAndSendNow(current, executed.record(current.replica().step(new Event.Tick()))));
       ticks++;
     }
     if (stepped.stream().anyMatch(effects -> !effects.persist().isEmpty())) {
@@ -546,6 +554,34 @@ public final class ReplicaHost implements AutoCloseable {
           }
         }
       }
+    }
+  }
+
+  /**
+   * Tells {@link #ordered} of each decision as soon as a step yields it, before the next input is
+   * stepped and answered: a copy of a request that was just decided is then found ordered, though
+   * its block waits for this batch's WAL sync. A decision is a quorum's, so it stands whether or
+   * not this node crashes before the sync. Decisions after an epoch-ending one are not executed
+   * ({@link #stepAll}) and not recorded: their requests go back into the next epoch's pool.
+   */
+  private final class ExecutedDecisions {
+
+    private final ChannelConfig epochConfig;
+    private boolean epochEnded;
+
+    ExecutedDecisions(ChannelConfig epochConfig) {
+      this.epochConfig = epochConfig;
+    }
+
+    Effects record(Effects effects) {
+      for (Decision decision : effects.decisions()) {
+        if (epochEnded) {
+          break;
+        }
+        ordered.executed(decision);
+        epochEnded = EpochEnd.at(epochConfig, decision).isPresent();
+      }
+      return effects;
     }
   }
 

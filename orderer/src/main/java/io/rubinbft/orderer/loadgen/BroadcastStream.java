@@ -11,11 +11,11 @@ import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 
 /**
- * One Broadcast stream to one orderer, pipelined: envelopes go out back to back and responses,
- * which Fabric sends in order, answer them first in, first out. Fabric ends the stream after any
- * non-SUCCESS answer, so an ended stream is reopened on the next submit. Used by one submitter
- * thread; the orderer's answers arrive on gRPC's network thread (direct executor: no thread
- * hand-off per answer) and take no lock that is held while calling gRPC.
+ * One Broadcast stream to one orderer, pipelined ({@link SubmitMode#PIPELINED}): envelopes go out
+ * back to back and responses, which Fabric sends in order, answer them first in, first out. Fabric
+ * ends the stream after any non-SUCCESS answer, so an ended stream is reopened on the next submit.
+ * Used by one submitter thread; the orderer's answers arrive on gRPC's network thread (direct
+ * executor: no thread hand-off per answer) and take no lock that is held while calling gRPC.
  */
 final class BroadcastStream {
 
@@ -76,7 +76,7 @@ final class BroadcastStream {
       }
       QuorumAnswer answer = pending.poll();
       if (answer != null) {
-        answer.answer(status == Status.SUCCESS ? null : refusal(response));
+        answer.answer(QuorumAnswer.refusal(response));
       }
     }
 
@@ -90,14 +90,6 @@ final class BroadcastStream {
     public void onCompleted() {
       ended = true;
       failPending(ENDED);
-    }
-
-    /** A refusal as "STATUS: info", so a report tells "pool full" from "already processed". */
-    private static String refusal(BroadcastResponse response) {
-      String info = response.getInfo();
-      return info.isEmpty()
-          ? response.getStatus().name()
-          : response.getStatus().name() + ": " + info;
     }
 
     private void failPending(String why) {

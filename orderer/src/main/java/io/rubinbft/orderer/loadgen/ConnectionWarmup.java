@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Connects to every orderer before a run's clock starts. gRPC connects lazily, on a channel's first
  * call: without this, each submitter's first envelopes reach the orderers whose connection (TCP and
- * TLS handshakes) is still being made so late that the others have ordered them already, and those
- * orderers rightly answer 503 "request already processed", so the first envelope of every submitter
- * misses its quorum although it is delivered.
+ * TLS handshakes) is still being made so late that the others have ordered them already (Fabric's
+ * orderers answer such a copy 503 "request already processed", a failed submit), and the run's
+ * latency would include the handshakes.
  */
 final class ConnectionWarmup {
 

@@ -34,9 +34,9 @@ public record DeliveryStats(
   }
 
   /**
-   * Received transactions that no quorum of orderers answered SUCCESS to: ordered although refused,
-   * e.g. by orderers that answered "request already processed" because they had ordered it before
-   * the client's copy reached them.
+   * Received transactions that no quorum of orderers took: ordered although the submit failed, e.g.
+   * refused by orderers that answer a late copy "request already processed" (Fabric's) or whose
+   * pool was full while the others took it.
    */
   public long deliveredUnaccepted() {
     return deliveredTxIds.stream().filter(txId -> !acceptedTxIds.contains(txId)).count();

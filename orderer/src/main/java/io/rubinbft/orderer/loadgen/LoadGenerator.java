@@ -18,9 +18,9 @@ import org.hyperledger.fabric.protos.common.Block;
 
 /**
  * Drives a load run against a running ordering service: submitters send signed transactions to
- * every orderer and wait for a quorum of SUCCESS; one Deliver stream follows the chain from the
- * height the run started at (moving to another orderer when its orderer fails) and checks what
- * comes back.
+ * every orderer as the spec's {@link SubmitMode} says (by default as Fabric's gateway does) and
+ * wait for the quorum's decision; one Deliver stream follows the chain from the height the run
+ * started at (moving to another orderer when its orderer fails) and checks what comes back.
  */
 public final class LoadGenerator {
 
@@ -74,6 +74,7 @@ public final class LoadGenerator {
     double elapsed = (Math.max(stats.lastDeliveryNanos(), start) - start) / 1e9;
     synchronized (refusals) {
       return new LoadReport(
+          spec.mode(),
           spec.transactions(),
           accepted.get(),
           Map.copyOf(refusals),
@@ -84,9 +85,15 @@ public final class LoadGenerator {
   }
 
   private void submitLoop(int index, AtomicLong remaining, long start) {
-    List<BroadcastStream> streams = orderers.stream().map(BroadcastStream::new).toList();
-    QuorumSubmitter submitter =
-        new QuorumSubmitter(streams, spec.quorum(), spec.timeout().toMillis());
+    Submitter submitter =
+        switch (spec.mode()) {
+          case GATEWAY -> new GatewaySubmitter(orderers, spec.quorum(), spec.timeout().toMillis());
+          case PIPELINED ->
+              new QuorumSubmitter(
+                  orderers.stream().map(BroadcastStream::new).toList(),
+                  spec.quorum(),
+                  spec.timeout().toMillis());
+        };
     SplittableRandom random = new SplittableRandom(index);
     byte[] payload = new byte[spec.payloadBytes()];
     try {

@@ -8,8 +8,10 @@ import org.HdrHistogram.Histogram;
 /**
  * The result of a load run.
  *
+ * @param mode how the envelopes were submitted
  * @param submitted transactions sent
- * @param accepted transactions a quorum of orderers answered SUCCESS to
+ * @param accepted transactions a quorum of orderers took (SUCCESS, or Fabric's "request already
+ *     exists"): the rest are the failed submits an application would see
  * @param refusals answers other than SUCCESS, over all orderers, by status and info ("STATUS:
  *     info"), "stream ended before answering" (the orderer ended a stream after refusing an earlier
  *     envelope pipelined on it), "stream failed: CODE" or "timeout"; answers after an envelope's
@@ -19,6 +21,7 @@ import org.HdrHistogram.Histogram;
  * @param elapsedSeconds from the first submission to the last delivered block
  */
 public record LoadReport(
+    SubmitMode mode,
     long submitted,
     long accepted,
     Map<String, Integer> refusals,
@@ -29,6 +32,11 @@ public record LoadReport(
   /** Accepted transactions that never came back through Deliver. */
   public long lost() {
     return delivery.lost();
+  }
+
+  /** Transactions no quorum took: what Fabric's gateway reports to the application as failed. */
+  public long failedSubmits() {
+    return submitted - accepted;
   }
 
   public double deliveredPerSecond() {
@@ -57,9 +65,10 @@ public record LoadReport(
     return String.format(
         Locale.ROOT,
         """
+        submit mode        %s
         submitted          %d
         accepted (quorum)  %d
-        not accepted       %d (%d of them delivered)
+        failed submits     %d (%d of them delivered)
         refusals           %s
         delivered          %d in %d blocks (%.1f tx/s over %.2f s)
         latency ms         p50 %.1f  p90 %.1f  p99 %.1f  max %.1f
@@ -69,9 +78,10 @@ public record LoadReport(
         foreign tx         %d
         chain+signatures   %s
         result             %s""",
+        mode.label(),
         submitted,
         accepted,
-        submitted - accepted,
+        failedSubmits(),
         delivery.deliveredUnaccepted(),
         refusals.isEmpty() ? "none" : refusals,
         delivery.delivered(),

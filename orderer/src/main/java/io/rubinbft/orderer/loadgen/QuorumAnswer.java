@@ -3,13 +3,22 @@ package io.rubinbft.orderer.loadgen;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.hyperledger.fabric.protos.common.Status;
+import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 
 /**
- * The orderers' answers to one submitted envelope, collected until a quorum answered SUCCESS, every
- * orderer answered, or the submitter stopped waiting. Orderers answer on gRPC's network threads:
- * {@link #answer} never blocks beyond this object's monitor, which no one holds while calling gRPC.
+ * The orderers' answers to one submitted envelope, collected until a quorum took it, more orderers
+ * refused it than a quorum can spare (Fabric's gateway then fails the submit at once), or the
+ * submitter stopped waiting. Orderers answer on gRPC's network threads: {@link #answer} never
+ * blocks beyond this object's monitor, which no one holds while calling gRPC.
  */
 final class QuorumAnswer {
+
+  /**
+   * SmartBFT's answer for a request already in its pool: the one refusal Fabric's gateway counts as
+   * success ({@code internal/pkg/gateway/submit.go}).
+   */
+  static final String ALREADY_EXISTS = "failed to submit request: request already exists";
 
   private final int quorum;
   private final int orderers;
@@ -37,10 +46,25 @@ final class QuorumAnswer {
     } else {
       refusals.merge(refusal, 1, Integer::sum);
     }
-    if (successes >= quorum || answered == orderers) {
+    if (successes >= quorum || answered - successes > orderers - quorum) {
       decided = true;
       notifyAll();
     }
+  }
+
+  /**
+   * Fabric's gateway's success rule: null when {@code response} counts as the orderer taking the
+   * envelope (SUCCESS, or SERVICE_UNAVAILABLE with exactly {@link #ALREADY_EXISTS}), else the
+   * refusal as "STATUS: info", so a report tells "pool full" from "already processed".
+   */
+  static String refusal(BroadcastResponse response) {
+    Status status = response.getStatus();
+    String info = response.getInfo();
+    if (status == Status.SUCCESS
+        || (status == Status.SERVICE_UNAVAILABLE && info.equals(ALREADY_EXISTS))) {
+      return null;
+    }
+    return info.isEmpty() ? status.name() : status.name() + ": " + info;
   }
 
   /**

@@ -6,10 +6,11 @@ import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
- * Sends each envelope to every orderer and waits for a quorum of SUCCESS, as Fabric's gateway does
- * with a BFT ordering service (SUCCESS means "in the request pool", not "ordered").
+ * Sends each envelope to every orderer on long-lived pipelined streams ({@link
+ * SubmitMode#PIPELINED}) and waits for the quorum's decision, with the success rule of Fabric's
+ * gateway (SUCCESS means "in the request pool", not "ordered").
  */
-final class QuorumSubmitter {
+final class QuorumSubmitter implements Submitter {
 
   /**
    * The outcome of one submission: accepted by a quorum or not, and how many orderers refused it
@@ -31,7 +32,8 @@ final class QuorumSubmitter {
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
   }
 
-  Outcome submit(Envelope envelope) throws InterruptedException {
+  @Override
+  public Outcome submit(Envelope envelope) throws InterruptedException {
     long deadline = System.nanoTime() + timeoutNanos;
     QuorumAnswer answer = new QuorumAnswer(quorum, streams.size());
     for (BroadcastStream stream : streams) {
@@ -40,7 +42,8 @@ final class QuorumSubmitter {
     return answer.await(deadline);
   }
 
-  void close() {
+  @Override
+  public void close() {
     streams.forEach(BroadcastStream::close);
   }
 }

@@ -24,7 +24,6 @@ import io.rubinbft.orderer.consensus.EpochRule;
 import io.rubinbft.orderer.consensus.EpochStarter;
 import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
-import io.rubinbft.orderer.consensus.LedgerHandover;
 import io.rubinbft.orderer.consensus.ProposalBlocks;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.crypto.Sha256;
@@ -108,10 +107,11 @@ final class ChannelEpochs implements EpochStarter {
     }
     Decision anchor = EpochAnchors.read(folders.of(epoch), epoch, archive(config, member));
     EpochAnchors.write(folders.of(epoch), anchor);
-    Handover ordered = LedgerHandover.recent(ledger, member.config().decidedIdMemory(), sha256);
+    // What the chain holds is never ordered again whatever the replica remembers: the ledger's tx
+    // index answers that (OrderedTransactions), in this epoch as in the genesis one.
     return records.isEmpty()
-        ? Replica.start(member.config(), member.services(), anchor, ordered)
-        : Replica.recover(member.config(), member.services(), anchor, ordered, records);
+        ? Replica.start(member.config(), member.services(), anchor, Handover.NONE)
+        : Replica.recover(member.config(), member.services(), anchor, Handover.NONE, records);
   }
 
   private Optional<Member> member(ChannelConfig config) {

@@ -12,6 +12,7 @@ import io.rubinbft.orderer.consensus.ConfigStates;
 import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.FabricRequests;
 import io.rubinbft.orderer.consensus.ForwardCounts;
+import io.rubinbft.orderer.consensus.OrderedTransactions;
 import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.service.ServedChannel;
@@ -45,6 +46,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   private final ConfigStates configs;
   private final ConfigEnvelopeSigner configSigner;
   private final Sha256 sha256;
+  private final OrderedTransactions ordered;
   private final Optional<ReplicaHost> host;
   private final NewerEpochs newerEpochs;
   private final HeightSubscription commits;
@@ -55,6 +57,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       ConfigStates configs,
       ConfigEnvelopeSigner configSigner,
       Sha256 sha256,
+      OrderedTransactions ordered,
       Optional<ReplicaHost> host,
       NewerEpochs newerEpochs,
       Function<Function<byte[], Optional<String>>, EnvelopeForwarding> forwarding) {
@@ -62,6 +65,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     this.configs = configs;
     this.configSigner = configSigner;
     this.sha256 = sha256;
+    this.ordered = ordered;
     this.host = host;
     this.newerEpochs = newerEpochs;
     this.commits = ledger.onHeight(configs::heightReached);
@@ -96,7 +100,10 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     Block genesis = ledger.block(0).orElseThrow().block();
     ConfigStates configs = configStates(node, ledger);
     String channel = configs.committed().config().channelId();
-    ChannelEpochs epochs = new ChannelEpochs(node, ledger, new FabricProposals(genesis, configs));
+    Sha256 sha256 = new Sha256(node.provider());
+    OrderedTransactions ordered = new OrderedTransactions(ledger);
+    ChannelEpochs epochs =
+        new ChannelEpochs(node, ledger, new FabricProposals(genesis, configs, ordered, sha256));
     NewerEpochs newerEpochs = new NewerEpochs(channel, transitions::behindReconfiguration);
     Optional<ReplicaHost> host =
         epochs
@@ -107,6 +114,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
                         first,
                         node.network(),
                         ledger,
+                        ordered,
                         epochs,
                         newerEpochs::seen,
                         transitions::leftConsenters,
@@ -116,7 +124,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
         ledger,
         configs,
         new ConfigEnvelopeSigner(node.identity(), node.clock()),
-        new Sha256(node.provider()),
+        sha256,
+        ordered,
         host,
         newerEpochs,
         admit ->
@@ -152,13 +161,37 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   /**
    * Offers a validated envelope to the replica's request pool. Envelopes without a tx id (other
    * header types) are keyed by their hash, so two different ones are never taken for duplicates.
+   *
+   * <p>Fabric's gateway sends every transaction to every orderer and counts only SUCCESS (and
+   * SmartBFT's "request already exists"), so a copy of an envelope that is pending or already
+   * ordered is answered SUCCESS: it will be, or was, ordered once. Another envelope under a tx id
+   * that is pending or ordered is never ordered: BAD_REQUEST. Whether it is ordered is asked of
+   * {@link OrderedTransactions} (the ledger's tx index), never of a bounded memory.
    */
   @Override
   public SubmitOutcome submit(Envelope envelope, String txId) {
     byte[] bytes = envelope.toByteArray();
+    String key = FabricRequests.key(txId, bytes, sha256);
+    Optional<SubmitOutcome> orderedAlready = ordered.find(key).map(o -> copyOutcome(key, o, bytes));
+    if (orderedAlready.isPresent()) {
+      return orderedAlready.get();
+    }
     // The Broadcast service validated it (signature, Writers): backups need not verify it again.
     committed().verified().add(bytes);
-    return offer(FabricRequests.key(txId, bytes, sha256), bytes, false);
+    SubmitOutcome outcome = offer(key, bytes, false);
+    if (outcome instanceof SubmitOutcome.AlreadyProcessed) {
+      // Decided since the lookup above: the host recorded it before answering.
+      return ordered.find(key).map(o -> copyOutcome(key, o, bytes)).orElse(outcome);
+    }
+    return outcome;
+  }
+
+  /** The answer to an envelope whose request key {@code key} was ordered as {@code ordered}. */
+  private static SubmitOutcome copyOutcome(
+      String key, OrderedTransactions.Ordered ordered, byte[] bytes) {
+    return ordered.sameEnvelope(bytes)
+        ? new SubmitOutcome.Accepted()
+        : new SubmitOutcome.Conflicting(key, OptionalLong.of(ordered.blockNumber()));
   }
 
   /**
@@ -179,6 +212,12 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     state.verified().add(bytes);
     SubmitOutcome outcome =
         offer(FabricRequests.configKey(update.toByteArray(), sha256), bytes, false);
+    if (outcome instanceof SubmitOutcome.Conflicting conflicting
+        && conflicting.orderedIn().isEmpty()) {
+      // The same update, made into a CONFIG envelope earlier (here or by another consenter), is
+      // pending: it is ordered once, whichever envelope carries it.
+      return new SubmitOutcome.Accepted();
+    }
     if (outcome instanceof SubmitOutcome.Accepted) {
       host.orElseThrow().forwardToOthers(bytes);
     }
@@ -195,7 +234,12 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   private Optional<String> admitForwarded(byte[] bytes) {
     Optional<String> invalid = committed().envelopes().invalidReason(ByteString.copyFrom(bytes));
     if (invalid.isEmpty()) {
-      offer(FabricRequests.ofOrdered(bytes, sha256).id().key(), bytes, true);
+      String key = FabricRequests.ofOrdered(bytes, sha256).id().key();
+      // One ordered already would sit in this backup's pool until its request timer changed the
+      // view: only the primary drops ordered requests when it cuts a batch.
+      if (ordered.blockOf(key).isEmpty()) {
+        offer(key, bytes, true);
+      }
     }
     return invalid;
   }
@@ -219,16 +263,22 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     } catch (ExecutionException e) {
       throw new IllegalStateException("the replica host never fails a submission's outcome", e);
     }
-    return refusal.map(this::outcomeOf).orElse(new SubmitOutcome.Accepted());
+    return refusal.map(r -> outcomeOf(key, r)).orElse(new SubmitOutcome.Accepted());
   }
 
-  /** bft-core's refusals name their kind first ("pool full: ...", "duplicate: ..."). */
-  private SubmitOutcome outcomeOf(String refusal) {
+  /**
+   * bft-core's refusals name their kind first ("pool full: ...", "duplicate: ...", "conflict:
+   * ...").
+   */
+  private SubmitOutcome outcomeOf(String key, String refusal) {
     if (refusal.startsWith("pool full")) {
       return new SubmitOutcome.PoolFull(config().pbft().requestPoolSize());
     }
     if (refusal.startsWith("duplicate")) {
       return new SubmitOutcome.AlreadyProcessed();
+    }
+    if (refusal.startsWith("conflict")) {
+      return new SubmitOutcome.Conflicting(key, OptionalLong.empty());
     }
     return new SubmitOutcome.NotServing(refusal);
   }

@@ -24,8 +24,9 @@ public interface ServedChannel {
    * SubmitOutcome.PoolFull}, which pushes back on the client. The envelope's bytes must be ordered
    * exactly as given.
    *
-   * @param txId the channel header's transaction id, for de-duplication against pending and
-   *     recently committed requests
+   * @param txId the channel header's transaction id, for de-duplication against pending and ordered
+   *     requests (a copy is accepted, another envelope under the id is {@link
+   *     SubmitOutcome.Conflicting})
    */
   SubmitOutcome submit(Envelope envelope, String txId);
 

@@ -1,12 +1,14 @@
 package io.rubinbft.orderer.service;
 
+import java.util.OptionalLong;
 import org.hyperledger.fabric.protos.common.Status;
 
 /**
  * The request pool's answer to {@link ServedChannel#submit}, and the Broadcast response it becomes.
  * The pool's refusals are 503 SERVICE_UNAVAILABLE with an info starting "failed to submit request:
  * ", as Fabric's BFT chain answers a request its SmartBFT pool refuses; a config update that cannot
- * be applied is {@link Refused} with Fabric's status and message.
+ * be applied is {@link Refused} with Fabric's status and message. A copy of an envelope that is
+ * pending or ordered is {@link Accepted}: Fabric's gateway sends each to every orderer.
  */
 public sealed interface SubmitOutcome {
 
@@ -52,7 +54,10 @@ public sealed interface SubmitOutcome {
     }
   }
 
-  /** The transaction id is pending or was recently ordered: it is not ordered twice. */
+  /**
+   * The request id was decided, but this node did not find the envelope ordered under it (the epoch
+   * ended at an earlier block of the same step): the client should retry later.
+   */
   record AlreadyProcessed() implements PoolRefusal {
     @Override
     public String reason() {
@@ -66,6 +71,30 @@ public sealed interface SubmitOutcome {
    * @param reason why, for the client, e.g. "replica is catching up"
    */
   record NotServing(String reason) implements PoolRefusal {}
+
+  /**
+   * Another envelope under this transaction id is pending or was ordered: this one never is. 400,
+   * as for any envelope that can never be ordered.
+   *
+   * @param orderedIn the block the other envelope is in, or empty while it is pending
+   */
+  record Conflicting(String txId, OptionalLong orderedIn) implements SubmitOutcome {
+    @Override
+    public Status status() {
+      return Status.BAD_REQUEST;
+    }
+
+    @Override
+    public String info() {
+      return orderedIn.isPresent()
+          ? "tx id "
+              + txId
+              + " was ordered in block "
+              + orderedIn.getAsLong()
+              + " with a different envelope"
+          : "tx id " + txId + " is pending with a different envelope";
+    }
+  }
 
   /**
    * A config update refused before it reached the pool, e.g. BAD_REQUEST "error applying config

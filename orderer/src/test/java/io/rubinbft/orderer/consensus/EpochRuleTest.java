@@ -32,7 +32,7 @@ class EpochRuleTest {
 
   private static final Block GENESIS_BLOCK = Fixtures.parseBlock("bft-genesis.block");
   private static final ChannelConfig GENESIS = read(GENESIS_BLOCK);
-  private static final FabricProposals ASSEMBLER = new FabricProposals(null, null);
+  private static final FabricProposals ASSEMBLER = new FabricProposals(null, null, null, null);
 
   @Test
   void aConfigBlockChangingThePbftSettingsEndsTheEpoch() {

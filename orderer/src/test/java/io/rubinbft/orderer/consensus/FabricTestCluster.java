@@ -12,6 +12,7 @@ import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
 import io.rubinbft.bft.wire.WalRecordCodec;
+import io.rubinbft.ledger.TxLocation;
 import io.rubinbft.ledger.wal.WalConfig;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
@@ -19,6 +20,7 @@ import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
+import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.testing.FabricFixtures;
@@ -173,7 +175,7 @@ final class FabricTestCluster implements AutoCloseable {
     ReplicaServices services =
         ChannelReplicas.services(
             channel,
-            new FabricProposals(genesis, configs),
+            new FabricProposals(genesis, configs, orderedIn(chain), new Sha256(PROVIDER)),
             consenterId,
             enrollmentKey(consenterId),
             PROVIDER);
@@ -225,6 +227,38 @@ final class FabricTestCluster implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * The transactions ordered in {@code chain} (blocks from 1), found by scanning it: decisions are
+   * appended to it as they are executed, so no decision waits unwritten.
+   */
+  static OrderedTransactions orderedIn(List<Block> chain) {
+    return new OrderedTransactions(
+        new OrderedTransactions.Chain() {
+          @Override
+          public Optional<TxLocation> locate(String txId) {
+            for (Block block : List.copyOf(chain)) {
+              for (int i = 0; i < block.getData().getDataCount(); i++) {
+                byte[] envelope = block.getData().getData(i).toByteArray();
+                if (FabricRequests.ofOrdered(envelope, new Sha256(PROVIDER))
+                    .id()
+                    .key()
+                    .equals(txId)) {
+                  return Optional.of(new TxLocation(block.getHeader().getNumber(), i));
+                }
+              }
+            }
+            return Optional.empty();
+          }
+
+          @Override
+          public Optional<Block> block(long number) {
+            return number >= 1 && number <= chain.size()
+                ? Optional.of(chain.get((int) number - 1))
+                : Optional.empty();
+          }
+        });
   }
 
   /** The configs along a chain whose committed blocks are {@code blocks}, up to {@code tip}. */

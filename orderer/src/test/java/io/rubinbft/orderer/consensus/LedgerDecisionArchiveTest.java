@@ -96,7 +96,11 @@ class LedgerDecisionArchiveTest {
             n -> n == 0 ? Optional.of(cluster.genesis) : Optional.empty(), cluster.genesis);
     return ChannelReplicas.services(
         cluster.channel,
-        new FabricProposals(cluster.genesis, configs),
+        new FabricProposals(
+            cluster.genesis,
+            configs,
+            FabricTestCluster.orderedIn(List.of()),
+            new Sha256(FabricTestCluster.PROVIDER)),
         consenterId,
         FabricTestCluster.enrollmentKey(consenterId),
         FabricTestCluster.PROVIDER);

@@ -257,13 +257,16 @@ class ReplicaHostTest {
             new WalRecordCodec(ChannelReplicas.wireLimits(config)),
             ledger::height);
     EcdsaSigner key = FabricTestCluster.enrollmentKey(consenterId);
+    OrderedTransactions ordered = new OrderedTransactions(ledger);
     ReplicaServices services =
         ChannelReplicas.services(
             fixture.channel,
             new FabricProposals(
                 fixture.genesis,
                 FabricTestCluster.configStates(
-                    n -> ledger.block(n).map(StoredBlock::block), fixture.genesis)),
+                    n -> ledger.block(n).map(StoredBlock::block), fixture.genesis),
+                ordered,
+                new Sha256(FabricTestCluster.PROVIDER)),
             consenterId,
             key,
             FabricTestCluster.PROVIDER);
@@ -288,6 +291,7 @@ class ReplicaHostTest {
         genesisEpoch,
         networks.get(r),
         ledger,
+        ordered,
         (next, anchor, handover) -> {
           throw new IllegalStateException("this test orders no config block");
         },

@@ -33,7 +33,7 @@ class LoadReportTest {
     assertThat(report.passed()).isTrue();
     assertThat(report.format())
         .contains("accepted (quorum)  97\n")
-        .contains("not accepted       3 (3 of them delivered)\n")
+        .contains("failed submits     3 (3 of them delivered)\n")
         .contains("refusals           {" + ALREADY_PROCESSED + "=6}\n")
         .contains("result             PASSED");
   }
@@ -60,7 +60,7 @@ class LoadReportTest {
             new Histogram(TimeUnit.MINUTES.toMicros(1), 3),
             0,
             Optional.empty());
-    return new LoadReport(submitted, accepted, refusals, delivery, 0, 1.0);
+    return new LoadReport(SubmitMode.GATEWAY, submitted, accepted, refusals, delivery, 0, 1.0);
   }
 
   private static Set<String> txIds(String prefix, long count) {

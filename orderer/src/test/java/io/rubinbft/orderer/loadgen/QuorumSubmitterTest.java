@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Submissions to Broadcast services on loopback that answer as scripted: SUCCESS, a refusal after
- * which the stream ends (as Fabric's orderer does), or silence.
+ * which the stream ends (as Fabric's orderer does), or silence; on pipelined streams ({@link
+ * QuorumSubmitter}) and as Fabric's gateway submits ({@link GatewaySubmitter}).
  */
 class QuorumSubmitterTest {
 
@@ -39,6 +40,7 @@ class QuorumSubmitterTest {
     volatile Status answer;
     volatile String info = "";
     final AtomicInteger received = new AtomicInteger();
+    final AtomicInteger streams = new AtomicInteger();
 
     Script(Status answer) {
       this.answer = answer;
@@ -97,7 +99,7 @@ class QuorumSubmitterTest {
   void refusalsAreCountedByStatusAndInfo() throws Exception {
     Orderers orderers =
         submitter(
-            4, Status.SUCCESS, Status.SUCCESS, Status.SERVICE_UNAVAILABLE, Status.BAD_REQUEST);
+            3, Status.SUCCESS, Status.SUCCESS, Status.SERVICE_UNAVAILABLE, Status.BAD_REQUEST);
     orderers.scripts().get(2).info = "failed to submit request: request already processed";
 
     QuorumSubmitter.Outcome outcome = orderers.submitter().submit(ENVELOPE);
@@ -147,7 +149,48 @@ class QuorumSubmitterTest {
     orderers.submitter().close();
   }
 
-  private record Orderers(QuorumSubmitter submitter, List<Script> scripts) {}
+  /** Fabric's gateway forgives exactly one refusal: SmartBFT's "request already exists". */
+  @Test
+  void requestAlreadyExistsCountsAsSuccessAndAlreadyProcessedDoesNot() throws Exception {
+    Orderers orderers =
+        submitter(
+            3, Status.SUCCESS, Status.SUCCESS, Status.SERVICE_UNAVAILABLE, Status.BAD_REQUEST);
+    orderers.scripts().get(2).info = "failed to submit request: request already exists";
+
+    assertThat(orderers.gateway().submit(ENVELOPE).accepted()).isTrue();
+    assertThat(orderers.submitter().submit(ENVELOPE).accepted()).isTrue();
+    orderers.scripts().get(2).info = "failed to submit request: request already processed";
+    assertThat(orderers.gateway().submit(ENVELOPE).accepted()).isFalse();
+    orderers.submitter().close();
+  }
+
+  @Test
+  void theGatewayModeOpensAFreshStreamForEachEnvelopeAndOrderer() throws Exception {
+    Orderers orderers =
+        submitter(4, Status.SUCCESS, Status.SUCCESS, Status.SUCCESS, Status.SUCCESS);
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(orderers.gateway().submit(ENVELOPE).accepted()).isTrue();
+    }
+
+    for (Script script : orderers.scripts()) {
+      assertThat(script.received).hasValue(3);
+      assertThat(script.streams).hasValue(3);
+    }
+  }
+
+  @Test
+  void theGatewayModeFailsASubmitAsSoonAsNoQuorumCanTakeIt() throws Exception {
+    Orderers orderers = submitter(3, Status.BAD_REQUEST, Status.SUCCESS, Status.BAD_REQUEST, null);
+
+    QuorumSubmitter.Outcome outcome = orderers.gateway().submit(ENVELOPE);
+
+    assertThat(outcome.accepted()).isFalse();
+    assertThat(outcome.refusals()).isEqualTo(Map.of("BAD_REQUEST", 2));
+  }
+
+  private record Orderers(
+      QuorumSubmitter submitter, GatewaySubmitter gateway, List<Script> scripts) {}
 
   private Orderers submitter(int quorum, Status... answers) throws IOException {
     return submitter(quorum, TIMEOUT_MILLIS, answers);
@@ -174,13 +217,17 @@ class QuorumSubmitterTest {
               InsecureChannelCredentials.create()));
     }
     List<BroadcastStream> streams = channels.stream().map(BroadcastStream::new).toList();
-    return new Orderers(new QuorumSubmitter(streams, quorum, timeoutMillis), scripts);
+    return new Orderers(
+        new QuorumSubmitter(streams, quorum, timeoutMillis),
+        new GatewaySubmitter(channels, quorum, timeoutMillis),
+        scripts);
   }
 
   private static AtomicBroadcastGrpc.AtomicBroadcastImplBase broadcast(Script script) {
     return new AtomicBroadcastGrpc.AtomicBroadcastImplBase() {
       @Override
       public StreamObserver<Envelope> broadcast(StreamObserver<BroadcastResponse> responses) {
+        script.streams.incrementAndGet();
         return new StreamObserver<>() {
           @Override
           public void onNext(Envelope envelope) {

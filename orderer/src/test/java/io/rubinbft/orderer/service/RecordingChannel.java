@@ -5,6 +5,7 @@ import io.rubinbft.orderer.validation.ChannelRules;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.hyperledger.fabric.protos.common.Envelope;
 
@@ -49,7 +50,10 @@ final class RecordingChannel implements ServedChannel {
   @Override
   public synchronized SubmitOutcome submit(Envelope envelope, String txId) {
     if (txIds.contains(txId)) {
-      return new SubmitOutcome.AlreadyProcessed();
+      // As the runtime answers: a copy is taken (ordered once), another envelope refused.
+      return submissions.stream().anyMatch(s -> s.envelope().equals(envelope))
+          ? new SubmitOutcome.Accepted()
+          : new SubmitOutcome.Conflicting(txId, OptionalLong.empty());
     }
     if (submissions.size() >= capacity) {
       return new SubmitOutcome.PoolFull(capacity);
