@@ -40,6 +40,13 @@ public final class HttpListener implements AutoCloseable {
   static final long MIN_REQUEST_BYTES_PER_SECOND = 1024;
   static final int MAX_THREADS = 16;
   static final int MAX_CONNECTIONS = 256;
+  static final int MAX_CONNECTIONS_PER_SOURCE = 32;
+
+  /**
+   * The idle timeout of every connection while the port is at {@value #MAX_CONNECTIONS}: a stranger
+   * trickling bytes to hold them all must then send one a second on each.
+   */
+  static final long IDLE_TIMEOUT_AT_LIMIT_MILLIS = 1_000;
 
   private final Server jetty;
   private final ServerConnector connector;
@@ -79,7 +86,10 @@ public final class HttpListener implements AutoCloseable {
     connector.setPort(address.port());
     connector.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
     jetty.addConnector(connector);
-    jetty.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
+    NetworkConnectionLimit limit = new NetworkConnectionLimit(MAX_CONNECTIONS, connector);
+    limit.setEndPointIdleTimeout(IDLE_TIMEOUT_AT_LIMIT_MILLIS);
+    jetty.addBean(limit);
+    connector.addBean(new ConnectionsPerSource(MAX_CONNECTIONS_PER_SOURCE));
     jetty.setHandler(new ContextHandlerCollection());
     jetty.setStopTimeout(0);
     connector.open();

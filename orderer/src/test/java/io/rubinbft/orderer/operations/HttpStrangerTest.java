@@ -65,6 +65,51 @@ class HttpStrangerTest {
     assertThat(response.statusCode()).isEqualTo(200);
   }
 
+  /**
+   * One address opens more connections than the port holds in total and trickles a byte on each
+   * every 200 ms, so none ever idles out: it gets its share of connections, and a probe from
+   * another address is still answered.
+   */
+  @Test
+  void aStrangerTricklingOnEveryConnectionItCanOpenDoesNotStopHealthz() throws Exception {
+    OperationsServer operations = operations(TlsSettings.plaintext());
+    HttpClient client = HttpClient.newHttpClient();
+    opened.add(client);
+    List<Socket> trickling = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      Socket socket = new Socket();
+      socket.bind(new InetSocketAddress("127.0.0.2", 0));
+      socket.connect(operations.address(), 5_000);
+      trickling.add(socket);
+      opened.add(socket);
+    }
+    Thread trickle =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  while (!Thread.currentThread().isInterrupted()) {
+                    for (Socket socket : trickling) {
+                      try {
+                        socket.getOutputStream().write('G');
+                      } catch (IOException e) {
+                        // Closed by the server: its share is full.
+                      }
+                    }
+                    try {
+                      Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                      return;
+                    }
+                  }
+                });
+    opened.add(trickle::interrupt);
+    Thread.sleep(1_500);
+
+    HttpResponse<String> response = get(client, "http", operations.address(), "/healthz");
+
+    assertThat(response.statusCode()).isEqualTo(200);
+  }
+
   @Test
   void connectionsThatSendOneByteAndWaitDoNotStopTheAdminApi() throws Exception {
     HttpListener admin = HttpListener.bind(new HostPort("127.0.0.1", 0), mutualTls(true), "admin");
