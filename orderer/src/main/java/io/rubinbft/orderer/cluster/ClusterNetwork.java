@@ -62,6 +62,9 @@ public final class ClusterNetwork implements AutoCloseable {
    */
   private static final long FAILED_TURN_PAUSE_MILLIS = 100;
 
+  /** Failed turns in a row per log line: about one a minute while a fault lasts. */
+  private static final long FAILED_TURNS_PER_LOG = 60_000 / FAILED_TURN_PAUSE_MILLIS;
+
   /** What other threads ask of the network thread. */
   private sealed interface Request {
     InetSocketAddress peer();
@@ -86,6 +89,7 @@ public final class ClusterNetwork implements AutoCloseable {
   private final AtomicLong linksClosedOnError = new AtomicLong();
   private final AtomicLong networkErrors = new AtomicLong();
   private final List<PeerLink> failedLinks = new ArrayList<>();
+  private long failedTurnsInARow;
   private volatile int connectedPeers;
   private volatile Set<InetSocketAddress> connectedAddresses = Set.of();
   private volatile NetworkTraffic traffic;
@@ -253,9 +257,17 @@ public final class ClusterNetwork implements AutoCloseable {
       forgetFailedLinks();
       connectedPeers = countOpenLinks();
       publishTrafficIfDue(System.currentTimeMillis());
+      failedTurnsInARow = 0;
     } catch (IOException | RuntimeException e) {
       networkErrors.incrementAndGet();
-      LOG.error("a turn of the cluster network failed, going on: {}", e.toString(), e);
+      // A lasting fault fails every turn: its first failure is logged, then one in a minute's.
+      if (failedTurnsInARow++ % FAILED_TURNS_PER_LOG == 0) {
+        LOG.error(
+            "a turn of the cluster network failed ({} in a row), going on: {}",
+            failedTurnsInARow,
+            e.toString(),
+            e);
+      }
       pauseAfterFailedTurn();
     }
   }
