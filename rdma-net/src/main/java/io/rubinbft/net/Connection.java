@@ -7,7 +7,6 @@ import static io.rubinbft.net.frame.FrameDescriptor.OVERHEAD;
 import io.rubinbft.net.flow.CreditUrgency;
 import io.rubinbft.net.flow.FlowControl;
 import io.rubinbft.net.flow.FrameKind;
-import io.rubinbft.net.flow.ReceiveWindow;
 import io.rubinbft.net.fragment.FragmentTracker;
 import io.rubinbft.net.fragment.OutboundMessage;
 import io.rubinbft.net.fragment.Reassembler;
@@ -65,9 +64,17 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private boolean claimOutstanding;
   private MessageHandler pollHandler;
   private int polled;
+  private final long handshakeDeadlineNanos;
 
-  Connection(Selector selector, Link link, Role role, Handshake handshake, ChannelConfig config) {
+  Connection(
+      Selector selector,
+      Link link,
+      Role role,
+      Handshake handshake,
+      ChannelConfig config,
+      long handshakeDeadlineNanos) {
     this.selector = selector;
+    this.handshakeDeadlineNanos = handshakeDeadlineNanos;
     this.link = link;
     this.role = role;
     this.handshake = handshake;
@@ -91,7 +98,10 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
         new HelloParameters(config.receiveSlots(), config.slotBytes(), config.maxMessageBytes());
     int payload =
         handshake.writeHello(
-            sendFrame, HEADER_LENGTH, FrameDescriptor.maxPayload(config.slotBytes()), local);
+            sendFrame,
+            HEADER_LENGTH,
+            FrameDescriptor.maxPayload(link.sizes().handshakeFrameBytes()),
+            local);
     int length = payload + OVERHEAD;
     writeHeader(FrameType.HELLO, FLAGS_UNFRAGMENTED, payload, 0, length);
     sendFrame.setMemory(FrameDescriptor.macOffset(length), FrameDescriptor.MAC_LENGTH, (byte) 0);
@@ -218,10 +228,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     try {
       Session established = handshake.acceptHello(frame, HEADER_LENGTH, length - OVERHEAD);
       HelloParameters peer = established.peerParameters();
-      if (peer.receiveSlots() < ReceiveWindow.minimumSlots() || peer.maxFrameBytes() < 1024) {
-        throw new HandshakeRejected(
-            "peer offers " + peer.receiveSlots() + " slots of " + peer.maxFrameBytes() + " bytes");
-      }
+      PeerLimits.check(peer, config);
       session = established;
       sendFrameBytes = Math.min(config.slotBytes(), peer.maxFrameBytes());
       sendMessageBytes = Math.min(config.maxMessageBytes(), Math.max(0, peer.maxMessageBytes()));
@@ -240,9 +247,25 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     return false;
   }
 
+  /**
+   * The peer has MACed a frame, so it holds the session's key: only now does the link get its full
+   * rings, and the channel open.
+   */
   private void open() {
+    try {
+      link.authenticated();
+    } catch (OutOfMemoryError e) {
+      // A direct buffer could not be reserved: this link cannot be served, the others can.
+      fail("no memory for the link's rings: " + e.getMessage());
+      return;
+    }
     state = ChannelState.OPEN;
     selector.onOpened(this);
+  }
+
+  /** The selector's deadline for this channel to open, in {@link System#nanoTime} terms. */
+  long handshakeDeadlineNanos() {
+    return handshakeDeadlineNanos;
   }
 
   private boolean drop(DropReason reason) {

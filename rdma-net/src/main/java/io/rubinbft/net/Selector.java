@@ -7,17 +7,20 @@ import io.rubinbft.net.transport.LinkEvents;
 import io.rubinbft.net.transport.LinkListener;
 import io.rubinbft.net.transport.Transport;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Multiplexes all of a replica's channels on one thread, after java.nio's selector but carrying
@@ -25,15 +28,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (data, fragments, credit), performs the transport's I/O, and hands every key that is ready for
  * one of its interests to the handler. Not thread-safe: one thread owns a selector and its
  * channels; only {@link #wakeup} may be called from other threads.
+ *
+ * <p>Nothing a peer or a stranger sends ends the selector: a channel whose handling throws is
+ * closed (counted in {@link SelectorStats#linksFailedOnError}); a channel not authenticated both
+ * ways within {@link ChannelConfig#handshakeTimeoutMillis} is closed; incoming connections not yet
+ * authenticated are capped in total and per source address, a new one closing the oldest.
  */
 public final class Selector implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Selector.class);
 
   private final Transport transport;
   private final ChannelConfig config;
   private final SecureRandom random;
   private final List<Connection> connections = new ArrayList<>();
   private final List<Listener> listeners = new ArrayList<>();
-  private final Map<Connection, Listener> awaitingAccept = new IdentityHashMap<>();
+
+  /** Incoming connections not yet authenticated both ways, oldest first. */
+  private final Map<Connection, Listener> awaitingAccept = new LinkedHashMap<>();
+
   private final Set<InetSocketAddress> connectedBefore = new HashSet<>();
   private final EnumSet<Interest> ready = EnumSet.noneOf(Interest.class);
   private final long[] droppedByFinished = new long[DropReason.values().length];
@@ -44,6 +57,8 @@ public final class Selector implements AutoCloseable {
   private long accepted;
   private long handshakesRejected;
   private long acceptsRefused;
+  private long handshakesTimedOut;
+  private long linksFailedOnError;
 
   private Selector(Transport transport, ChannelConfig config, SecureRandom random) {
     this.transport = transport;
@@ -113,7 +128,8 @@ public final class Selector implements AutoCloseable {
     // came
     // earlier keeps this select from waiting.
     boolean wait = timeoutNanos > 0 && !anyKeyReady() && !wakeupPending.getAndSet(false);
-    transport.poll(events, wait ? timeoutNanos : 0);
+    transport.poll(events, wait ? Math.min(timeoutNanos, untilNextHandshakeDeadline()) : 0);
+    closeLateHandshakes();
     dutyCycles();
     int selected = dispatch(handler);
     forgetFinished();
@@ -150,6 +166,8 @@ public final class Selector implements AutoCloseable {
         accepted,
         handshakesRejected,
         acceptsRefused,
+        handshakesTimedOut,
+        linksFailedOnError,
         ChannelCounters.asMap(dropped),
         channels);
   }
@@ -193,14 +211,98 @@ public final class Selector implements AutoCloseable {
 
   private Connection newConnection(Link link, Role role, PeerAuthenticator authenticator) {
     Handshake handshake = new Handshake(config.identity(), role, authenticator, random);
-    Connection connection = new Connection(this, link, role, handshake, config);
+    long deadline =
+        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.handshakeTimeoutMillis());
+    Connection connection = new Connection(this, link, role, handshake, config, deadline);
     connections.add(connection);
     return connection;
   }
 
   private void dutyCycles() {
     for (int i = 0; i < connections.size(); i++) {
-      connections.get(i).dutyCycle();
+      Connection connection = connections.get(i);
+      try {
+        connection.dutyCycle();
+      } catch (RuntimeException e) {
+        failOnError(connection, e);
+      }
+    }
+  }
+
+  /**
+   * Closes a channel whose handling threw: whatever its peer sent or did, only this channel pays.
+   */
+  private void failOnError(Connection connection, RuntimeException error) {
+    linksFailedOnError++;
+    LOG.warn(
+        "closing the channel to {} after an error in it: {}",
+        connection.remoteAddress(),
+        error.toString(),
+        error);
+    try {
+      connection.fail("closed after an error: " + error);
+    } catch (RuntimeException closing) {
+      LOG.warn("closing the channel to {} failed too: {}", connection.remoteAddress(), closing);
+    }
+  }
+
+  /** How long until the earliest handshake deadline, {@link Transport#WAIT_FOREVER} if none. */
+  private long untilNextHandshakeDeadline() {
+    long now = System.nanoTime();
+    long until = Transport.WAIT_FOREVER;
+    for (int i = 0; i < connections.size(); i++) {
+      Connection connection = connections.get(i);
+      if (isHandshaking(connection)) {
+        until = Math.min(until, Math.max(0, connection.handshakeDeadlineNanos() - now));
+      }
+    }
+    return until;
+  }
+
+  /** Closes every channel whose handshake deadline has passed. */
+  private void closeLateHandshakes() {
+    long now = System.nanoTime();
+    for (int i = 0; i < connections.size(); i++) {
+      Connection connection = connections.get(i);
+      if (isHandshaking(connection) && now - connection.handshakeDeadlineNanos() >= 0) {
+        handshakesTimedOut++;
+        connection.fail(
+            "not authenticated within the handshake deadline of "
+                + config.handshakeTimeoutMillis()
+                + " ms");
+      }
+    }
+  }
+
+  private static boolean isHandshaking(Connection connection) {
+    ChannelState state = connection.state();
+    return state == ChannelState.CONNECTING || state == ChannelState.HANDSHAKING;
+  }
+
+  /**
+   * Makes room for one more unauthenticated incoming connection from {@code source}: closes that
+   * source's oldest when it has its share, else the oldest of all when the backlog is full. The
+   * oldest goes rather than the newest, so connections a stranger opened and left idle give way to
+   * a peer that handshakes at once.
+   */
+  private void makeRoomForAccept(InetAddress source) {
+    Connection oldestOfSource = null;
+    int ofSource = 0;
+    for (Connection waiting : awaitingAccept.keySet()) {
+      if (source.equals(waiting.remoteAddress().getAddress())) {
+        oldestOfSource = oldestOfSource == null ? waiting : oldestOfSource;
+        ofSource++;
+      }
+    }
+    Connection evicted = null;
+    if (ofSource >= config.acceptBacklogPerSource()) {
+      evicted = oldestOfSource;
+    } else if (awaitingAccept.size() >= config.acceptBacklog()) {
+      evicted = awaitingAccept.keySet().iterator().next();
+    }
+    if (evicted != null) {
+      acceptsRefused++;
+      evicted.fail("closed unauthenticated to make room for a newer connection");
     }
   }
 
@@ -284,21 +386,24 @@ public final class Selector implements AutoCloseable {
     @Override
     public void accepted(LinkListener linkListener, Link link) {
       Listener listener = (Listener) linkListener.attachment();
-      if (awaitingAccept.size() >= config.acceptBacklog()) {
-        // Handshakes in progress are capped: each holds its rings, and a peer that connects
-        // and never says HELLO must not exhaust memory.
-        acceptsRefused++;
-        link.close();
-        return;
-      }
+      makeRoomForAccept(link.remoteAddress().getAddress());
       Connection connection = newConnection(link, Role.ACCEPTOR, listener.authenticator());
       awaitingAccept.put(connection, listener);
-      connection.onLinkEstablished();
+      try {
+        connection.onLinkEstablished();
+      } catch (RuntimeException e) {
+        failOnError(connection, e);
+      }
     }
 
     @Override
     public void established(Link link) {
-      ((Connection) link.attachment()).onLinkEstablished();
+      Connection connection = (Connection) link.attachment();
+      try {
+        connection.onLinkEstablished();
+      } catch (RuntimeException e) {
+        failOnError(connection, e);
+      }
     }
 
     @Override
@@ -308,12 +413,22 @@ public final class Selector implements AutoCloseable {
 
     @Override
     public void readable(Link link) {
-      ((Connection) link.attachment()).onReadable();
+      Connection connection = (Connection) link.attachment();
+      try {
+        connection.onReadable();
+      } catch (RuntimeException e) {
+        failOnError(connection, e);
+      }
     }
 
     @Override
     public void writable(Link link) {
-      ((Connection) link.attachment()).dutyCycle();
+      Connection connection = (Connection) link.attachment();
+      try {
+        connection.dutyCycle();
+      } catch (RuntimeException e) {
+        failOnError(connection, e);
+      }
     }
 
     @Override

@@ -11,8 +11,12 @@ import java.util.Map;
  * @param reconnects outgoing connections to an address connected to before
  * @param accepted incoming connections that completed the handshake
  * @param handshakesRejected connections closed because the handshake failed
- * @param acceptsRefused incoming connections closed because the backlog of handshaking and
- *     unaccepted connections was full
+ * @param acceptsRefused incoming connections closed unauthenticated to make room for a newer one
+ *     (the accept backlog in total or per source address was full), or because the backlog of
+ *     authenticated connections waiting for {@link ServerChannel#accept()} was full
+ * @param handshakesTimedOut connections closed because they were not authenticated both ways within
+ *     the handshake deadline
+ * @param linksFailedOnError channels closed because handling them threw
  * @param dropped frames dropped on every channel this selector has had, by reason
  * @param channels the live channels
  */
@@ -23,6 +27,8 @@ public record SelectorStats(
     long accepted,
     long handshakesRejected,
     long acceptsRefused,
+    long handshakesTimedOut,
+    long linksFailedOnError,
     Map<DropReason, Long> dropped,
     List<ChannelStats> channels) {
 

@@ -86,6 +86,11 @@ public final class TamperingTransport implements Transport {
     }
 
     @Override
+    public void authenticated() {
+      delegate.authenticated();
+    }
+
+    @Override
     public void commit(int frameLength) {
       byte[] copy = new byte[frameLength];
       lastClaimed.getBytes(0, copy);

@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.bootstrap;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.orderer.files.AtomicFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -11,9 +11,11 @@ import io.rubinbft.net.transport.Transport;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -32,6 +34,12 @@ import org.slf4j.LoggerFactory;
  * outbound connections, so a pair of nodes has one connection per direction and no race decides
  * which to keep. Peers are authenticated by certificate (the handshake proves the key), and every
  * frame carries its channel's name; handlers map the certificate to a replica of their channel.
+ *
+ * <p>No peer and no stranger can end the network thread: a link whose sending or receiving throws
+ * is closed alone (counted, logged), a turn that fails outside any link is counted and the loop
+ * goes on after a short pause; only an {@link Error} (the JVM failing) or {@link #close} ends it.
+ * Unauthenticated connections are rdma-net's to bound (handshake deadline, caps per source and in
+ * total, no rings before authentication).
  */
 public final class ClusterNetwork implements AutoCloseable {
 
@@ -48,6 +56,14 @@ public final class ClusterNetwork implements AutoCloseable {
 
   /** A due time that never comes: the network thread then waits in select with no timeout. */
   private static final long NEVER = Long.MAX_VALUE;
+
+  /**
+   * The pause after a turn failed outside any link, so a lasting fault does not spin the thread.
+   */
+  private static final long FAILED_TURN_PAUSE_MILLIS = 100;
+
+  /** Failed turns in a row per log line: about one a minute while a fault lasts. */
+  private static final long FAILED_TURNS_PER_LOG = 60_000 / FAILED_TURN_PAUSE_MILLIS;
 
   /** What other threads ask of the network thread. */
   private sealed interface Request {
@@ -70,6 +86,10 @@ public final class ClusterNetwork implements AutoCloseable {
   private final AtomicLong droppedQueueFull = new AtomicLong();
   private final AtomicLong droppedUnknownChannel = new AtomicLong();
   private final AtomicLong droppedMalformed = new AtomicLong();
+  private final AtomicLong linksClosedOnError = new AtomicLong();
+  private final AtomicLong networkErrors = new AtomicLong();
+  private final List<PeerLink> failedLinks = new ArrayList<>();
+  private long failedTurnsInARow;
   private volatile int connectedPeers;
   private volatile Set<InetSocketAddress> connectedAddresses = Set.of();
   private volatile NetworkTraffic traffic;
@@ -156,7 +176,9 @@ public final class ClusterNetwork implements AutoCloseable {
         received.get(),
         droppedQueueFull.get(),
         droppedUnknownChannel.get(),
-        droppedMalformed.get());
+        droppedMalformed.get(),
+        linksClosedOnError.get(),
+        networkErrors.get());
   }
 
   /**
@@ -196,20 +218,13 @@ public final class ClusterNetwork implements AutoCloseable {
     boolean stoppedCleanly = false;
     try (selector) {
       while (running) {
-        long now = System.currentTimeMillis();
-        drainRequests();
-        for (PeerLink link : links.values()) {
-          connectIfNeeded(link, now);
-          sent.addAndGet(link.flush());
-        }
-        selectUntil(nextDutyMillis());
-        connectedPeers = countOpenLinks();
-        publishTrafficIfDue(System.currentTimeMillis());
+        turn();
       }
       stoppedCleanly = true;
-    } catch (IOException | RuntimeException e) {
+    } catch (Error e) {
       LOG.error("cluster network stopped: {}", e.toString(), e);
       failure = "cluster network stopped: " + e;
+      throw e;
     } finally {
       if (!stoppedCleanly && failure == null) {
         failure = "cluster network thread died";
@@ -217,6 +232,67 @@ public final class ClusterNetwork implements AutoCloseable {
       links.values().forEach(PeerLink::close);
       connectedAddresses = Set.of();
       server.close();
+    }
+  }
+
+  /**
+   * One turn of the loop. A failure that no single link is to blame for (e.g. out of file
+   * descriptors when accepting) is counted and logged, and the next turn comes after a pause.
+   */
+  private void turn() {
+    try {
+      long now = System.currentTimeMillis();
+      drainRequests();
+      for (PeerLink link : links.values()) {
+        try {
+          connectIfNeeded(link, now);
+          sent.addAndGet(link.flush());
+        } catch (RuntimeException e) {
+          failedLinks.add(link);
+          LOG.warn("closing the link to {} after an error: {}", link.address(), e.toString(), e);
+        }
+      }
+      forgetFailedLinks();
+      selectUntil(nextDutyMillis());
+      forgetFailedLinks();
+      connectedPeers = countOpenLinks();
+      publishTrafficIfDue(System.currentTimeMillis());
+      failedTurnsInARow = 0;
+    } catch (IOException | RuntimeException e) {
+      networkErrors.incrementAndGet();
+      // A lasting fault fails every turn: its first failure is logged, then one in a minute's.
+      if (failedTurnsInARow++ % FAILED_TURNS_PER_LOG == 0) {
+        LOG.error(
+            "a turn of the cluster network failed ({} in a row), going on: {}",
+            failedTurnsInARow,
+            e.toString(),
+            e);
+      }
+      pauseAfterFailedTurn();
+    }
+  }
+
+  /**
+   * Closes the links whose sending or receiving threw, and drops what was queued for them (the
+   * frame that threw among it); the next send to such a peer dials it again.
+   */
+  private void forgetFailedLinks() {
+    for (PeerLink link : failedLinks) {
+      linksClosedOnError.incrementAndGet();
+      if (links.get(link.address()) == link) {
+        forget(link.address());
+      } else {
+        link.close();
+      }
+    }
+    failedLinks.clear();
+  }
+
+  private static void pauseAfterFailedTurn() {
+    try {
+      Thread.sleep(FAILED_TURN_PAUSE_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -317,14 +393,28 @@ public final class ClusterNetwork implements AutoCloseable {
       return;
     }
     Channel channel = key.channel();
-    if (key.isReady(Interest.RECEIVE)) {
-      X509Certificate peer = channel.peerCertificate().orElse(null);
-      channel.poll(
-          (buffer, offset, length) -> dispatch(peer, buffer, offset, length), MESSAGES_PER_POLL);
-    }
     PeerLink link = linkOfChannel.get(channel);
-    if (link != null && (key.isReady(Interest.SEND) || key.isReady(Interest.CONNECT))) {
-      sent.addAndGet(link.flush());
+    try {
+      if (key.isReady(Interest.RECEIVE)) {
+        X509Certificate peer = channel.peerCertificate().orElse(null);
+        channel.poll(
+            (buffer, offset, length) -> dispatch(peer, buffer, offset, length), MESSAGES_PER_POLL);
+      }
+      if (link != null && (key.isReady(Interest.SEND) || key.isReady(Interest.CONNECT))) {
+        sent.addAndGet(link.flush());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "closing the channel with {} after an error: {}",
+          channel.remoteAddress(),
+          e.toString(),
+          e);
+      if (link != null) {
+        failedLinks.add(link);
+      } else {
+        linksClosedOnError.incrementAndGet();
+        channel.close();
+      }
     }
   }
 

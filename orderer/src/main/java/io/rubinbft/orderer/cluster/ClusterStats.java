@@ -9,6 +9,8 @@ package io.rubinbft.orderer.cluster;
  * @param droppedSendQueueFull frames dropped because a peer's send queue was full
  * @param droppedUnknownChannel frames received for a channel this node does not serve
  * @param droppedMalformed frames that were not cluster frames
+ * @param linksClosedOnError links closed because sending to or receiving from them threw
+ * @param networkErrors turns of the network thread that failed outside any one link
  */
 public record ClusterStats(
     int connectedPeers,
@@ -16,4 +18,6 @@ public record ClusterStats(
     long framesReceived,
     long droppedSendQueueFull,
     long droppedUnknownChannel,
-    long droppedMalformed) {}
+    long droppedMalformed,
+    long linksClosedOnError,
+    long networkErrors) {}

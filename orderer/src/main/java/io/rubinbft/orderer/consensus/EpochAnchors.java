@@ -3,14 +3,12 @@ package io.rubinbft.orderer.consensus;
 import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
+import io.rubinbft.orderer.files.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,27 +34,8 @@ public final class EpochAnchors {
   public static void write(Path epochFolder, Decision anchor) {
     ByteBuffer content = ByteBuffer.allocate(Long.BYTES + 2 * DIGEST_BYTES);
     content.putLong(anchor.sequence());
-    content.put(anchor.proposal().previous().bytes()).put(anchor.digest().bytes()).flip();
-    Path file = epochFolder.resolve(FILE);
-    Path partial = epochFolder.resolve(FILE + ".partial");
-    try {
-      Files.createDirectories(epochFolder);
-      try (FileChannel out =
-          FileChannel.open(
-              partial,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.WRITE)) {
-        while (content.hasRemaining()) {
-          out.write(content);
-        }
-        out.force(true);
-      }
-      Files.move(
-          partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the epoch anchor " + file, e);
-    }
+    content.put(anchor.proposal().previous().bytes()).put(anchor.digest().bytes());
+    AtomicFiles.write(epochFolder.resolve(FILE), content.array());
   }
 
   /**

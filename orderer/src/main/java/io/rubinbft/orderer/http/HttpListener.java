@@ -1,80 +1,142 @@
 package io.rubinbft.orderer.http;
 
 import com.sun.net.httpserver.HttpServer;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsParameters;
-import com.sun.net.httpserver.HttpsServer;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.tls.ServerTls;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.http.spi.JettyHttpServer;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.server.handler.ContextHandlerCollection;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * An HTTP(S) listener on the JDK's built-in server, for the small admin-facing APIs (operations,
- * channel participation). Requests are served by a few platform threads: these APIs see a handful
- * of requests a minute, never the data path.
+ * An HTTP(S) listener for the small admin-facing APIs (operations, channel participation), on
+ * Jetty: handlers are written against {@code com.sun.net.httpserver} and served through Jetty's
+ * bridge for it. Unlike the JDK's own server, Jetty waits for a request's bytes without holding a
+ * thread, closes connections idle for {@value #IDLE_TIMEOUT_MILLIS} ms (a TLS handshake or a
+ * request that stalls included), drops requests whose body arrives slower than {@value
+ * #MIN_REQUEST_BYTES_PER_SECOND} bytes/s, runs handlers on at most {@value #MAX_THREADS} threads
+ * and holds at most {@value #MAX_CONNECTIONS} connections: a stranger's idle or trickling
+ * connections cannot stop {@code /healthz} or the admin API.
+ *
+ * <p>With TLS and no required client certificate, a client may still present one (verified against
+ * the client root CAs); {@link ClientCertificates} tells handlers whether it did.
  */
 public final class HttpListener implements AutoCloseable {
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  static final long IDLE_TIMEOUT_MILLIS = 10_000;
+  static final long MIN_REQUEST_BYTES_PER_SECOND = 1024;
+  static final int MAX_THREADS = 16;
+  static final int MAX_CONNECTIONS = 256;
+  static final int MAX_CONNECTIONS_PER_SOURCE = 32;
 
-  private HttpListener(HttpServer server, ExecutorService executor) {
+  /**
+   * The idle timeout of every connection while the port is at {@value #MAX_CONNECTIONS}: a stranger
+   * trickling bytes to hold them all must then send one a second on each.
+   */
+  static final long IDLE_TIMEOUT_AT_LIMIT_MILLIS = 1_000;
+
+  private final Server jetty;
+  private final ServerConnector connector;
+  private final JettyHttpServer server;
+
+  private HttpListener(Server jetty, ServerConnector connector, JettyHttpServer server) {
+    this.jetty = jetty;
+    this.connector = connector;
     this.server = server;
-    this.executor = executor;
   }
 
   /** Binds {@code address} with {@code tls}; register handlers, then {@link #start()}. */
   public static HttpListener bind(HostPort address, TlsSettings tls, String name)
       throws IOException {
-    InetSocketAddress socket = new InetSocketAddress(address.host(), address.port());
-    HttpServer server;
+    QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
+    threads.setName(name + "-http");
+    Server jetty = new Server(threads);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
+    http.setMinRequestDataRate(MIN_REQUEST_BYTES_PER_SECOND);
+    ServerConnector connector;
     if (tls.enabled()) {
-      HttpsServer https = HttpsServer.create(socket, 0);
-      https.setHttpsConfigurator(configurator(ServerTls.context(tls), tls.clientAuthRequired()));
-      server = https;
+      // No SNI host check: clients reach nodes by IP or by names their certificates need not list.
+      http.addCustomizer(new SecureRequestCustomizer(false));
+      connector =
+          new ServerConnector(
+              jetty,
+              1,
+              1,
+              new SslConnectionFactory(sslContextFactory(tls), HttpVersion.HTTP_1_1.asString()),
+              new HttpConnectionFactory(http));
     } else {
-      server = HttpServer.create(socket, 0);
+      connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(http));
     }
-    ExecutorService executor =
-        Executors.newFixedThreadPool(2, Thread.ofPlatform().name(name + "-http-", 0).factory());
-    server.setExecutor(executor);
-    return new HttpListener(server, executor);
+    connector.setHost(address.host());
+    connector.setPort(address.port());
+    connector.setIdleTimeout(IDLE_TIMEOUT_MILLIS);
+    jetty.addConnector(connector);
+    NetworkConnectionLimit limit = new NetworkConnectionLimit(MAX_CONNECTIONS, connector);
+    limit.setEndPointIdleTimeout(IDLE_TIMEOUT_AT_LIMIT_MILLIS);
+    jetty.addBean(limit);
+    connector.addBean(new ConnectionsPerSource(MAX_CONNECTIONS_PER_SOURCE));
+    jetty.setHandler(new ContextHandlerCollection());
+    jetty.setStopTimeout(0);
+    connector.open();
+    return new HttpListener(jetty, connector, new JettyHttpServer(jetty, true, http));
   }
 
+  private static SslContextFactory.Server sslContextFactory(TlsSettings tls) {
+    SslContextFactory.Server ssl = new SslContextFactory.Server();
+    ssl.setSslContext(ServerTls.context(tls));
+    ssl.setIncludeProtocols("TLSv1.3", "TLSv1.2");
+    if (tls.clientAuthRequired()) {
+      ssl.setNeedClientAuth(true);
+    } else {
+      ssl.setWantClientAuth(true);
+    }
+    return ssl;
+  }
+
+  /** Where handlers are registered ({@code createContext}), before {@link #start()}. */
   public HttpServer server() {
     return server;
   }
 
   public void start() {
-    server.start();
+    // A context answers its own path too (/metrics, not only /metrics/...), as the JDK's does.
+    for (ContextHandler context : jetty.getDescendants(ContextHandler.class)) {
+      context.setAllowNullPathInContext(true);
+    }
+    try {
+      jetty.start();
+    } catch (Exception e) {
+      throw new UncheckedIOException(
+          new IOException("cannot start the HTTP listener at " + address() + ": " + e, e));
+    }
   }
 
   /** The bound address, with the real port when port 0 was asked for. */
   public InetSocketAddress address() {
-    return server.getAddress();
+    return new InetSocketAddress(connector.getHost(), connector.getLocalPort());
   }
 
   @Override
   public void close() {
-    server.stop(0);
-    executor.shutdownNow();
-  }
-
-  private static HttpsConfigurator configurator(SSLContext context, boolean needClientAuth) {
-    return new HttpsConfigurator(context) {
-      @Override
-      public void configure(HttpsParameters parameters) {
-        SSLParameters ssl = context.getDefaultSSLParameters();
-        ssl.setProtocols(new String[] {"TLSv1.3", "TLSv1.2"});
-        ssl.setNeedClientAuth(needClientAuth);
-        parameters.setSSLParameters(ssl);
-      }
-    };
+    try {
+      jetty.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping the HTTP listener at " + address(), e);
+    }
   }
 }

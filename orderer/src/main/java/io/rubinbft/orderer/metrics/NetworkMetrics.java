@@ -94,6 +94,20 @@ final class NetworkMetrics {
               callback.call(stats.droppedMalformed(), "malformed");
             })
         .register(registry);
+    CounterWithCallback.builder()
+        .name("cluster_links_closed_on_error")
+        .help(
+            "Links to peers the cluster layer closed because sending to or receiving from them"
+                + " threw; only that link is closed.")
+        .callback(callback -> callback.call(cluster.get().linksClosedOnError()))
+        .register(registry);
+    CounterWithCallback.builder()
+        .name("cluster_network_errors")
+        .help(
+            "Turns of the cluster network thread that failed outside any one link; the thread"
+                + " goes on.")
+        .callback(callback -> callback.call(cluster.get().networkErrors()))
+        .register(registry);
   }
 
   private void selectorMetrics() {
@@ -110,8 +124,17 @@ final class NetworkMetrics {
         SelectorStats::handshakesRejected);
     selectorCounter(
         "accepts_refused",
-        "Incoming connections refused because the accept backlog was full.",
+        "Incoming connections closed unauthenticated to make room for newer ones (the accept"
+            + " backlog in total or per source address was full).",
         SelectorStats::acceptsRefused);
+    selectorCounter(
+        "handshakes_timed_out",
+        "Connections closed because they were not authenticated within the handshake deadline.",
+        SelectorStats::handshakesTimedOut);
+    selectorCounter(
+        "links_failed_on_error",
+        "Connections closed because handling them threw (a bug or a peer's input it provoked).",
+        SelectorStats::linksFailedOnError);
     CounterWithCallback.builder()
         .name("cluster_net_frames_dropped")
         .help("Incoming frames rdma-net dropped on any connection, by reason.")

@@ -1,7 +1,7 @@
 package io.rubinbft.orderer.onboarding;
 
-import io.rubinbft.orderer.bootstrap.AtomicFiles;
 import io.rubinbft.orderer.channel.ChannelIds;
+import io.rubinbft.orderer.files.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

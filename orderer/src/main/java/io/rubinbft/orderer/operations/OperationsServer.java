@@ -1,8 +1,10 @@
 package io.rubinbft.orderer.operations;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.orderer.config.OperationsSettings;
+import io.rubinbft.orderer.http.ClientCertificates;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.http.JsonResponses;
 import io.rubinbft.orderer.metrics.FabricExposition;
@@ -23,7 +25,9 @@ import java.util.TreeSet;
 /**
  * The operations endpoint, as on Fabric's orderer: {@code /metrics} (Prometheus text format),
  * {@code /healthz} (200, or 503 with the failing checks; {@code ?exclude=<check>} leaves checks
- * out), {@code /version}, and {@code /logspec} (GET the logging specification, PUT a new one).
+ * out), {@code /version}, and {@code /logspec} (GET the logging specification, PUT a new one). With
+ * TLS on, {@code /metrics} and {@code /logspec} answer 401 to a client without a verified
+ * certificate, as Fabric's do.
  */
 public final class OperationsServer implements AutoCloseable {
 
@@ -57,14 +61,23 @@ public final class OperationsServer implements AutoCloseable {
       throws IOException {
     HttpListener listener = HttpListener.bind(settings.listen(), settings.tls(), "operations");
     OperationsServer server = new OperationsServer(listener, health, logLevels, version, clock);
+    // As Fabric: with TLS on, /metrics and /logspec need a verified client certificate (401
+    // without); /healthz and /version stay open to probes.
+    boolean secure = settings.tls().enabled();
     if (settings.metricsEnabled()) {
-      listener.server().createContext("/metrics", exchange -> metrics(exchange, registry));
+      listener
+          .server()
+          .createContext("/metrics", guarded(secure, exchange -> metrics(exchange, registry)));
     }
     listener.server().createContext("/healthz", server::healthz);
     listener.server().createContext("/version", server::version);
-    listener.server().createContext("/logspec", server::logspec);
+    listener.server().createContext("/logspec", guarded(secure, server::logspec));
     listener.start();
     return server;
+  }
+
+  private static HttpHandler guarded(boolean secure, HttpHandler handler) {
+    return secure ? ClientCertificates.required(handler) : handler;
   }
 
   public InetSocketAddress address() {

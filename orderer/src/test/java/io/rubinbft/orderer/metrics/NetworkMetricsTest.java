@@ -34,6 +34,8 @@ class NetworkMetricsTest {
                 1,
                 1,
                 0,
+                0,
+                0,
                 Map.of(DropReason.BAD_MAC, 3L),
                 List.of(
                     channel(DIALED, "CN=orderer1.example.com,OU=orderer,O=Org", 10, 100, 50),
@@ -50,7 +52,7 @@ class NetworkMetricsTest {
         OrdererMetrics.register(
             List::of,
             List::of,
-            () -> new ClusterStats(1, 20, 30, 4, 0, 0),
+            () -> new ClusterStats(1, 20, 30, 4, 0, 0, 0, 0),
             () -> Optional.of(traffic),
             "test");
 

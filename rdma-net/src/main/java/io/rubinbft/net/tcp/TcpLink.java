@@ -6,13 +6,15 @@ import io.rubinbft.net.transport.HeldFrameHandler;
 import io.rubinbft.net.transport.Link;
 import io.rubinbft.net.transport.LinkSizes;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
-/** A link over one non-blocking TCP socket, with its send and receive rings. */
+/**
+ * A link over one non-blocking TCP socket, with its send and receive rings: handshake-sized until
+ * the peer has authenticated, full-sized after.
+ */
 final class TcpLink implements Link {
 
   private final SocketChannel socket;
@@ -27,8 +29,17 @@ final class TcpLink implements Link {
     this.socket = socket;
     this.sizes = sizes;
     this.remoteAddress = remoteAddress;
-    this.sendRing = new TcpSendRing(sizes.sendSlots(), sizes.maxFrameBytes());
-    this.receiveRing = new TcpReceiveRing(sizes.receiveSlots(), sizes.maxFrameBytes());
+    this.sendRing =
+        new TcpSendRing(sizes.sendSlots(), sizes.maxFrameBytes(), sizes.handshakeFrameBytes());
+    this.receiveRing =
+        new TcpReceiveRing(
+            sizes.receiveSlots(), sizes.maxFrameBytes(), sizes.handshakeFrameBytes());
+  }
+
+  @Override
+  public void authenticated() {
+    sendRing.authenticated();
+    receiveRing.authenticated();
   }
 
   void registered(SelectionKey key) {
@@ -119,7 +130,7 @@ final class TcpLink implements Link {
     try {
       socket.close();
     } catch (IOException e) {
-      throw new UncheckedIOException("closing the socket to " + remoteAddress, e);
+      // Nothing left to do with a socket that cannot even be closed: the link is gone either way.
     }
   }
 }

@@ -17,16 +17,22 @@ import org.agrona.concurrent.UnsafeBuffer;
  * {@code receiveSlots} fixed slots first, so the staging buffer can be reused. Credit bounds the
  * frames held at {@code receiveSlots}, so the slots never run out and memory never grows: in the
  * common case (the application keeps up) no frame is copied at all.
+ *
+ * <p>Until the peer has authenticated, the staging buffer holds two handshake-sized frames, larger
+ * frames are refused and there are no slots (nothing is held before authentication): a stranger's
+ * connection costs no more. {@link #authenticated} raises the frame limit at once and grows the
+ * buffers before the next read.
  */
 final class TcpReceiveRing {
 
   private static final int MIN_STAGING_BYTES = 256 * 1024;
 
-  private final int maxFrameBytes;
+  private final int fullFrameBytes;
+  private int maxFrameBytes;
   private final int slotCount;
-  private final ByteBuffer staging;
+  private ByteBuffer staging;
   private final UnsafeBuffer stagingView;
-  private final ByteBuffer slots;
+  private ByteBuffer slots;
   private final UnsafeBuffer slotsView;
   private final FrameFlyweight frame = new FrameFlyweight();
   private final int[] heldOffset;
@@ -39,17 +45,30 @@ final class TcpReceiveRing {
   private int parsePosition;
   private int readLimit;
   private boolean drained;
+  private boolean growPending;
 
-  TcpReceiveRing(int slotCount, int maxFrameBytes) {
-    this.maxFrameBytes = maxFrameBytes;
+  TcpReceiveRing(int slotCount, int maxFrameBytes, int handshakeFrameBytes) {
+    this.fullFrameBytes = maxFrameBytes;
+    this.maxFrameBytes = handshakeFrameBytes;
     this.slotCount = slotCount;
-    this.staging = ByteBuffer.allocateDirect(Math.max(MIN_STAGING_BYTES, 2 * maxFrameBytes));
+    this.staging = ByteBuffer.allocateDirect(2 * handshakeFrameBytes);
     this.stagingView = new UnsafeBuffer(staging);
-    this.slots = ByteBuffer.allocateDirect(Math.multiplyExact(slotCount, maxFrameBytes));
+    this.slots = ByteBuffer.allocateDirect(0);
     this.slotsView = new UnsafeBuffer(slots);
     this.heldOffset = new int[slotCount];
     this.heldLength = new int[slotCount];
     this.heldInStaging = new boolean[slotCount];
+  }
+
+  /**
+   * The peer has authenticated: frames up to the full size are taken from now on, and the staging
+   * buffer and slots grow before the next read (not now: the frame being parsed lies in staging).
+   */
+  void authenticated() {
+    if (maxFrameBytes != fullFrameBytes) {
+      maxFrameBytes = fullFrameBytes;
+      growPending = true;
+    }
   }
 
   /** The selector reports the socket readable: the next {@link #receive} reads again. */
@@ -69,6 +88,9 @@ final class TcpReceiveRing {
   }
 
   private void read(ReadableByteChannel channel) throws IOException {
+    if (growPending) {
+      grow();
+    }
     evacuateStaging();
     compactStaging();
     int room = staging.capacity() - readLimit;
@@ -162,6 +184,24 @@ final class TcpReceiveRing {
         slotsInUse++;
       }
     }
+  }
+
+  /**
+   * Allocates the slots and a full-sized staging buffer; frames held in the old staging buffer move
+   * into slots and the unparsed bytes to the start of the new one.
+   */
+  private void grow() {
+    slots = ByteBuffer.allocateDirect(Math.multiplyExact(slotCount, fullFrameBytes));
+    slotsView.wrap(slots);
+    ByteBuffer grown = ByteBuffer.allocateDirect(Math.max(MIN_STAGING_BYTES, 2 * fullFrameBytes));
+    evacuateStaging();
+    int remaining = readLimit - parsePosition;
+    new UnsafeBuffer(grown).putBytes(0, stagingView, parsePosition, remaining);
+    staging = grown;
+    stagingView.wrap(grown);
+    parsePosition = 0;
+    readLimit = remaining;
+    growPending = false;
   }
 
   /** Moves a partly received frame to the start of the staging buffer. */

@@ -148,10 +148,16 @@ public final class TcpTransport implements Transport {
       if (socket == null) {
         return;
       }
-      configure(socket);
-      TcpLink link =
-          new TcpLink(socket, listener.sizes(), (InetSocketAddress) socket.getRemoteAddress());
-      link.registered(socket.register(nioSelector, SelectionKey.OP_READ, link));
+      TcpLink link;
+      try {
+        configure(socket);
+        link = new TcpLink(socket, listener.sizes(), (InetSocketAddress) socket.getRemoteAddress());
+        link.registered(socket.register(nioSelector, SelectionKey.OP_READ, link));
+      } catch (IOException e) {
+        // The peer reset the connection as soon as it was made: its loss alone.
+        socket.close();
+        continue;
+      }
       events.accepted(listener, link);
     }
   }

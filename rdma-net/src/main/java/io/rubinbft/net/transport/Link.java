@@ -21,6 +21,16 @@ public interface Link extends AutoCloseable {
 
   Object attachment();
 
+  /**
+   * The peer has proved its identity and its session key: the link may now take frames of up to
+   * {@code maxFrameBytes} each way. A transport may hold only handshake-sized buffers ({@link
+   * LinkSizes#handshakeFrameBytes}) until then, so a stranger's connection costs little; one that
+   * posts its rings when the link is made has nothing to do.
+   *
+   * @throws OutOfMemoryError when the rings cannot be allocated (the caller closes the link)
+   */
+  default void authenticated() {}
+
   /** Whether {@link #claim} would succeed now. */
   boolean canClaim();
 

@@ -9,6 +9,17 @@ package io.rubinbft.net.transport;
  */
 public record LinkSizes(int sendSlots, int receiveSlots, int maxFrameBytes) {
 
+  /**
+   * The largest frame before the peer has authenticated (a HELLO, or a control frame): a transport
+   * that allocates its rings only then ({@link Link#authenticated}) needs no more before it.
+   */
+  public static final int HANDSHAKE_FRAME_BYTES = 8192;
+
+  /** The largest frame before authentication on links of these sizes. */
+  public int handshakeFrameBytes() {
+    return Math.min(maxFrameBytes, HANDSHAKE_FRAME_BYTES);
+  }
+
   public LinkSizes {
     if (sendSlots < 2 || receiveSlots < 2) {
       throw new IllegalArgumentException(
