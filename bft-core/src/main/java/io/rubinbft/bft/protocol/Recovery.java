@@ -29,7 +29,7 @@ final class Recovery {
         if (sequence > ctx.log.lastDelivered()) {
           Slot slot = ctx.log.slot(sequence);
           slot.ownCommit = signed.commit();
-          slot.validCommits.put(ctx.self, signed.commit());
+          Slot.keepNewest(slot.validCommits, signed.commit());
         }
       }
       case WalRecord.Decided decided -> {

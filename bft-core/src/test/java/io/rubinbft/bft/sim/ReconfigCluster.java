@@ -706,9 +706,12 @@ public final class ReconfigCluster {
     if (index < 0) {
       return tampered;
     }
-    byte[] own = keys.signCommit(source, tampered.digest(), random.nextLong());
+    byte[] own = keys.signCommit(source, tampered.view(), tampered.digest(), random.nextLong());
     return new Decision(
-        tampered.proposal(), tampered.digest(), List.of(new CommitSignature(index, own)));
+        tampered.proposal(),
+        tampered.digest(),
+        tampered.view(),
+        List.of(new CommitSignature(index, own)));
   }
 
   private Optional<String> copyReason(SimEpoch epoch, SimNode node, Decision decision) {
@@ -725,7 +728,8 @@ public final class ReconfigCluster {
       int index = signature.replica();
       if (index < 0
           || index >= epoch.members().size()
-          || !keys.verifyCommit(epoch.members().get(index), digest, signature.signature())) {
+          || !keys.verifyCommit(
+              epoch.members().get(index), decision.view(), digest, signature.signature())) {
         return Optional.of("invalid commit signature of " + index + " at " + decision.sequence());
       }
       signers.add(index);
