@@ -51,8 +51,10 @@ final class NormalCase {
     nextProposal = Math.max(nextProposal, ctx.log.lastDelivered() + 1);
     BatchPolicy configured =
         BatchPolicy.uniform(ctx.config.batchMaxCount(), ctx.config.batchMaxBytes());
+    // Inside (h, h + L]: a replica may adopt a stable checkpoint h above what it delivered (a new
+    // view's, or a quorum's), and must not propose at or below it.
     while (ctx.log.lastDelivered() >= ctx.viewFloor
-        && nextProposal <= ctx.highWatermark()
+        && ctx.inWindow(nextProposal)
         && ctx.chainDigest(nextProposal) != null
         && !ctx.followsEpochEnd(nextProposal)) {
       if (!ctx.pool.hasUnproposed()) {

@@ -119,15 +119,18 @@ final class InvariantChecker {
     signatureSeen(commit.sequence(), commit.digest(), commit.view(), signer, commit.signature());
   }
 
-  /** Watermarks (OSDI'99 section 4.3): a correct primary proposes only inside (h, h + L]. */
-  void onPrePrepareEmitted(PrePrepare prePrepare, ReplicaStatus sender) {
-    if (prePrepare.sequence() <= sender.lowWatermark()
-        || prePrepare.sequence() > sender.highWatermark()) {
+  /**
+   * Watermarks (OSDI'99 section 4.3): a correct primary proposes only inside (h, h + L]. The
+   * pre-prepare leaves after the step that made it, in which h may have moved past it (the proposal
+   * was decided and a checkpoint became stable in the same step), so h is the one before the step.
+   */
+  void onPrePrepareEmitted(PrePrepare prePrepare, long lowBeforeStep, ReplicaStatus sender) {
+    if (prePrepare.sequence() <= lowBeforeStep || prePrepare.sequence() > sender.highWatermark()) {
       throw new InvariantViolation(
           "watermarks: pre-prepare at "
               + prePrepare.sequence()
               + " outside ("
-              + sender.lowWatermark()
+              + lowBeforeStep
               + ", "
               + sender.highWatermark()
               + "]");

@@ -73,6 +73,10 @@ public final class ReconfigCluster {
   private int nextChange;
   private int switchesProposedByByzantine;
   private int pullsAfterStalledViewChanges;
+
+  /** The low watermark of the replica being stepped, before the step (its sends follow it). */
+  private long lowBeforeStep;
+
   private long now;
 
   private ReconfigCluster(int members, int nodeCount, long seed) {
@@ -429,6 +433,7 @@ public final class ReconfigCluster {
    * Byzantine node may. A correct one fails the run.
    */
   private void step(int id, Event event) {
+    lowBeforeStep = nodes[id].replica.status().lowWatermark();
     Effects effects;
     try {
       effects = nodes[id].replica.step(event);
@@ -523,7 +528,7 @@ public final class ReconfigCluster {
     if (message instanceof PrePrepare prePrepare
         && !rogues.containsKey(id)
         && nodes[id].correct()) {
-      checker.onPrePrepareEmitted(prePrepare, nodes[id].replica.status());
+      checker.onPrePrepareEmitted(prePrepare, lowBeforeStep, nodes[id].replica.status());
     }
     Rogue rogue = rogues.get(id);
     if (rogue != null) {
