@@ -357,7 +357,7 @@ final class NormalCase {
 
   /**
    * Decides the slot once a quorum of valid commit signatures of one view covers one known proposal
-   * (TOCS'02 section 4.4: committed-local needs 2f + 1 matching commits of the same view).
+   * (PBFT's committed-local: 2f + 1 matching commits of the same view).
    */
   void checkDecided(long sequence) {
     Slot slot = ctx.log.existing(sequence);

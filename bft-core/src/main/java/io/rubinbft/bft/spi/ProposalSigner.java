@@ -10,12 +10,12 @@ import io.rubinbft.bft.Proposal;
  * whether they are valid.
  *
  * <p>The view is part of what is signed: a signature made in view v must not verify for any other
- * view. PBFT decides on 2f + 1 commits <em>of one view</em> (TOCS'02 section 4.4); were the view
- * left out, commits a replica sent for the same proposal in different views would be
- * indistinguishable, and a quorum could be put together from views in which the proposal was never
- * committed. The epoch needs no input of its own: the proposal chains by digest to its epoch's
- * anchor, and the epoch is a function of that history (the host's switch rule), so equal proposals
- * lie in equal epochs.
+ * view. PBFT decides on 2f + 1 commits <em>of one view</em> (committed-local); were the view left
+ * out, commits a replica sent for the same proposal in different views would be indistinguishable,
+ * and a quorum could be put together from views in which the proposal was never committed. The
+ * epoch needs no input of its own: the proposal chains by digest to its epoch's anchor, and the
+ * epoch is a function of that history (the host's switch rule), so equal proposals lie in equal
+ * epochs.
  */
 public interface ProposalSigner {
 
