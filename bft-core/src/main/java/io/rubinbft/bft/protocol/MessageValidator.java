@@ -170,8 +170,11 @@ public final class MessageValidator {
   }
 
   private Optional<String> commitShapeReason(Commit commit) {
-    return commit.digest() == null || commit.signature() == null || commit.sequence() < 1
-        ? Optional.of("malformed: commit with a null field or sequence below 1")
+    return commit.digest() == null
+            || commit.signature() == null
+            || commit.sequence() < 1
+            || commit.view() < 0
+        ? Optional.of("malformed: commit with a null field, sequence below 1 or negative view")
         : Optional.empty();
   }
 
@@ -316,7 +319,8 @@ public final class MessageValidator {
 
   /**
    * Why a decision is not proven: its digest must be its proposal's, and a quorum of distinct
-   * replicas must have validly signed the proposal.
+   * replicas must have validly signed the proposal in the decision's view (each signature covers
+   * its view, so a certificate cannot mix views).
    */
   Optional<String> decisionReason(Decision decision) {
     if (decision.proposal() == null || decision.digest() == null) {
@@ -332,9 +336,15 @@ public final class MessageValidator {
       int replica = signature.replica();
       if (!isReplica(replica)
           || signature.signature() == null
-          || !signer.verifyProposalSignature(replica, decision.proposal(), signature.signature())) {
+          || !signer.verifyProposalSignature(
+              replica, decision.view(), decision.proposal(), signature.signature())) {
         return Optional.of(
-            "bad decision: invalid commit signature of " + replica + " at " + decision.sequence());
+            "bad decision: invalid commit signature of "
+                + replica
+                + " at "
+                + decision.sequence()
+                + " in view "
+                + decision.view());
       }
       signers.add(replica);
     }

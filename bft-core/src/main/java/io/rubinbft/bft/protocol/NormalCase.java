@@ -15,9 +15,10 @@ import java.util.Optional;
 
 /**
  * The normal case (OSDI'99 section 4.2) with several proposals in flight: pre-prepare, prepare,
- * commit. A replica signs the commit for k only once it prepared k in this view and signed k - 1
- * (or decided it) with the digest k chains to (docs/ARCHITECTURE.md "Safety rule that Fabric
- * adds").
+ * commit. A replica signs the commit for k in view v only once it prepared k in v and either
+ * decided k - 1 or signed k - 1 <em>in v</em> with the digest k chains to (docs/ARCHITECTURE.md
+ * "Safety rule that Fabric adds"; bft-core/README.md "Safety argument"). A commit signature covers
+ * its view and a decision needs a quorum of commits of one view.
  */
 final class NormalCase {
 
@@ -50,8 +51,10 @@ final class NormalCase {
     nextProposal = Math.max(nextProposal, ctx.log.lastDelivered() + 1);
     BatchPolicy configured =
         BatchPolicy.uniform(ctx.config.batchMaxCount(), ctx.config.batchMaxBytes());
+    // Inside (h, h + L]: a replica may adopt a stable checkpoint h above what it delivered (a new
+    // view's, or a quorum's), and must not propose at or below it.
     while (ctx.log.lastDelivered() >= ctx.viewFloor
-        && nextProposal <= ctx.highWatermark()
+        && ctx.inWindow(nextProposal)
         && ctx.chainDigest(nextProposal) != null
         && !ctx.followsEpochEnd(nextProposal)) {
       if (!ctx.pool.hasUnproposed()) {
@@ -265,10 +268,10 @@ final class NormalCase {
     for (long next = sequence; ctx.inWindow(next) && canSign(next); next++) {
       Slot slot = ctx.log.existing(next);
       Proposal proposal = slot.accepted.proposal();
-      byte[] signature = ctx.services.signer().signProposal(proposal);
+      byte[] signature = ctx.services.signer().signProposal(ctx.view, proposal);
       Commit commit = new Commit(ctx.view, next, slot.accepted.digest(), ctx.self, signature);
       slot.ownCommit = commit;
-      slot.validCommits.put(ctx.self, commit);
+      Slot.keepNewest(slot.validCommits, commit);
       ctx.out.persist(new WalRecord.Signed(commit));
       ctx.out.broadcastDurable(commit);
       checkDecided(next);
@@ -284,18 +287,27 @@ final class NormalCase {
       return false;
     }
     if (slot.ownCommit != null && slot.ownCommit.view() == ctx.view) {
+      // One commit per sequence and view: never two digests at one sequence in one view.
       return false;
     }
     return slot.accepted.proposal().previous().equals(signedDigest(sequence - 1));
   }
 
-  /** The digest this replica decided or last signed at {@code sequence}, or null. */
+  /**
+   * The digest this replica decided at {@code sequence}, or signed there in the current view; null
+   * otherwise. A commit of an earlier view does not count: if this replica signed k in view v after
+   * signing k - 1 in an earlier view only, a quorum could decide k in v while nothing of k - 1 is
+   * prepared in v, and a later new view, finding a better certificate at k - 1 that k does not
+   * chain to, would stop its re-proposals before k and let another proposal be decided there.
+   */
   private Digest signedDigest(long sequence) {
     if (sequence <= ctx.log.lastDelivered()) {
       return sequence == ctx.low ? ctx.lowDigest : ctx.log.decidedDigest(sequence);
     }
     Slot slot = ctx.log.existing(sequence);
-    return slot == null || slot.ownCommit == null ? null : slot.ownCommit.digest();
+    return slot == null || slot.ownCommit == null || slot.ownCommit.view() != ctx.view
+        ? null
+        : slot.ownCommit.digest();
   }
 
   void onCommit(Commit commit) {
@@ -310,7 +322,7 @@ final class NormalCase {
     Slot slot = ctx.log.slot(sequence);
     Proposal proposal = slot.proposalWith(commit.digest());
     if (proposal == null) {
-      slot.unverifiedCommits.put(commit.sender(), commit);
+      Slot.keepNewest(slot.unverifiedCommits, commit);
       return;
     }
     verifyCommit(slot, commit, proposal);
@@ -330,31 +342,36 @@ final class NormalCase {
   private void verifyCommit(Slot slot, Commit commit, Proposal proposal) {
     if (ctx.services
         .signer()
-        .verifyProposalSignature(commit.sender(), proposal, commit.signature())) {
-      slot.validCommits.put(commit.sender(), commit);
+        .verifyProposalSignature(commit.sender(), commit.view(), proposal, commit.signature())) {
+      Slot.keepNewest(slot.validCommits, commit);
     } else {
-      ctx.drops.drop("bad signature: commit of " + commit.sender() + " at " + slot.sequence);
+      ctx.drops.drop(
+          "bad signature: commit of "
+              + commit.sender()
+              + " at "
+              + slot.sequence
+              + " in view "
+              + commit.view());
     }
   }
 
-  /** Decides the slot once a quorum of valid commit signatures covers one known proposal. */
+  /**
+   * Decides the slot once a quorum of valid commit signatures of one view covers one known proposal
+   * (PBFT's committed-local: 2f + 1 matching commits of the same view).
+   */
   void checkDecided(long sequence) {
     Slot slot = ctx.log.existing(sequence);
     if (slot == null) {
       return;
     }
     for (Digest digest : candidateDigests(slot)) {
-      List<Commit> signers =
-          slot.validCommits.values().stream()
-              .filter(c -> c.digest().equals(digest))
-              .sorted((a, b) -> Integer.compare(a.sender(), b.sender()))
-              .limit(ctx.quorums.quorum())
-              .toList();
-      if (signers.size() == ctx.quorums.quorum()) {
+      List<Commit> signers = slot.quorumOf(digest, ctx.quorums.quorum());
+      if (!signers.isEmpty()) {
         delivery.decided(
             new Decision(
                 slot.proposalWith(digest),
                 digest,
+                signers.getFirst().view(),
                 signers.stream().map(Delivery::signatureOf).toList()));
         return;
       }
@@ -408,7 +425,7 @@ final class NormalCase {
         ctx.out.broadcastNow(
             new Prepare(ctx.view, sequence, digest, ctx.self, ctx.signVote(sequence, digest)));
       }
-      byte[] signature = ctx.services.signer().signProposal(decision.proposal());
+      byte[] signature = ctx.services.signer().signProposal(ctx.view, decision.proposal());
       ctx.out.broadcastNow(new Commit(ctx.view, sequence, digest, ctx.self, signature));
     }
   }

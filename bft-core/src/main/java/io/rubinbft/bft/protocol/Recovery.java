@@ -1,6 +1,8 @@
 package io.rubinbft.bft.protocol;
 
+import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.PrePrepare;
 
 /** Replays write-ahead-log records into a fresh replica's state, producing no effects. */
@@ -24,14 +26,7 @@ final class Recovery {
           ctx.log.slot(sequence).prepared = prepared.certificate();
         }
       }
-      case WalRecord.Signed signed -> {
-        long sequence = signed.commit().sequence();
-        if (sequence > ctx.log.lastDelivered()) {
-          Slot slot = ctx.log.slot(sequence);
-          slot.ownCommit = signed.commit();
-          slot.validCommits.put(ctx.self, signed.commit());
-        }
-      }
+      case WalRecord.Signed signed -> restoreSigned(signed.commit());
       case WalRecord.Decided decided -> {
         if (decided.decision().sequence() > ctx.log.lastDelivered()) {
           ctx.log.restore(decided.decision());
@@ -51,6 +46,31 @@ final class Recovery {
         viewChanges.restoreInstalled(installed.newView());
         firstFree = 1;
       }
+    }
+  }
+
+  /**
+   * This replica's own commit, counted towards its own decisions only if its signature verifies in
+   * its view. One that does not was written by a version whose commit signatures named no view (WAL
+   * format 1, a commit in a view above 0): nobody can count it, so it is as if never signed, and
+   * this replica signs the same prepared proposal again in that view (the same statement).
+   */
+  private void restoreSigned(Commit commit) {
+    long sequence = commit.sequence();
+    if (sequence <= ctx.log.lastDelivered()) {
+      return;
+    }
+    Slot slot = ctx.log.slot(sequence);
+    Proposal proposal = slot.proposalWith(commit.digest());
+    if (proposal == null) {
+      slot.ownCommit = commit;
+      return;
+    }
+    if (ctx.services
+        .signer()
+        .verifyProposalSignature(ctx.self, commit.view(), proposal, commit.signature())) {
+      slot.ownCommit = commit;
+      Slot.keepNewest(slot.validCommits, commit);
     }
   }
 

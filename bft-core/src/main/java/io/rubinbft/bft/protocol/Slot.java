@@ -6,12 +6,18 @@ import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Everything a replica knows about one sequence number. Fields named "view state" belong to the
- * current view and are cleared when it ends; certificates and commit signatures outlive views.
+ * current view and are cleared when it ends; certificates and commit signatures outlive views, but
+ * every commit is kept with its view and a decision counts the commits of one view only ({@link
+ * #quorumOf}).
  */
 final class Slot {
 
@@ -31,13 +37,16 @@ final class Slot {
   /** The prepared certificate of the highest view this replica prepared in. */
   PreparedCertificate prepared;
 
-  /** This replica's latest commit. */
+  /** This replica's latest commit (its view says in which view it signed). */
   Commit ownCommit;
 
-  /** Commits whose signature was checked against their proposal, one (the latest) per replica. */
+  /**
+   * Commits whose signature was checked against their proposal and view: per replica the one of the
+   * highest view it sent here. Commits of different views are never counted together.
+   */
   final Map<Integer, Commit> validCommits = new HashMap<>();
 
-  /** Commits whose proposal is not known yet, one per replica. */
+  /** Commits whose proposal is not known yet, one (the highest view's) per replica. */
   final Map<Integer, Commit> unverifiedCommits = new HashMap<>();
 
   Slot(long sequence) {
@@ -49,6 +58,35 @@ final class Slot {
     ownPrepare = null;
     waiting = null;
     prepares.clear();
+  }
+
+  /**
+   * Keeps {@code commit} unless this replica already holds one of a higher view from its sender.
+   */
+  static void keepNewest(Map<Integer, Commit> commits, Commit commit) {
+    commits.merge(commit.sender(), commit, (old, neu) -> neu.view() >= old.view() ? neu : old);
+  }
+
+  /**
+   * A quorum of valid commits for {@code digest} all of one view (the lowest such view), sorted by
+   * sender, or an empty list when no view has {@code quorum} of them.
+   */
+  List<Commit> quorumOf(Digest digest, int quorum) {
+    TreeMap<Long, List<Commit>> byView = new TreeMap<>();
+    for (Commit commit : validCommits.values()) {
+      if (commit.digest().equals(digest)) {
+        byView.computeIfAbsent(commit.view(), v -> new ArrayList<>()).add(commit);
+      }
+    }
+    for (List<Commit> commits : byView.values()) {
+      if (commits.size() >= quorum) {
+        return commits.stream()
+            .sorted(Comparator.comparingInt(Commit::sender))
+            .limit(quorum)
+            .toList();
+      }
+    }
+    return List.of();
   }
 
   /** The proposal this replica accepted or prepared here (not decided yet), or null. */

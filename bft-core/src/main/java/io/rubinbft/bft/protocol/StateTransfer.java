@@ -11,21 +11,46 @@ import java.util.Optional;
 
 /**
  * Catching up: replicas announce their status; a replica that sees a peer ahead fetches decisions
- * with their commit certificates from that one peer and checks each itself (digest, chain, a quorum
- * of valid signatures), so one honest source suffices. A source that sends anything invalid is not
- * asked again for a while; a replica in an older view gets the current new-view proof. Decisions
- * older than those a replica holds in memory come from its host's durable store ({@link
- * ArchiveRead}), so a replica any distance behind catches up.
+ * with their commit certificates from one peer at a time and checks each itself (digest, chain, a
+ * quorum of valid signatures of one view), so one honest source suffices. A claimed height proves
+ * nothing (a {@code Status} is not signed), so sources rotate: each fetch has a deadline of {@link
+ * #FETCH_DEADLINE_INTERVALS} status intervals, and a source that delivers nothing valid by then, or
+ * sends anything invalid, is not asked again for {@link #DISTRUST_INTERVALS} status intervals,
+ * doubling with each consecutive failure; among the peers that claim to be ahead, the one asked
+ * least recently goes next. A peer that floods lying statuses therefore costs one deadline per
+ * distrust period and never starves the fetches from the others. A replica in an older view gets
+ * the current new-view proof, at most once per status interval. Decisions older than those a
+ * replica holds in memory come from its host's durable store ({@link ArchiveRead}), so a replica
+ * any distance behind catches up.
  */
 final class StateTransfer {
+
+  /** Status intervals a source has to deliver a valid decision. */
+  static final int FETCH_DEADLINE_INTERVALS = 2;
+
+  /** Status intervals a failed source is not asked, before doubling. */
+  static final int DISTRUST_INTERVALS = 10;
+
+  /** At most 2^this times {@link #DISTRUST_INTERVALS}. */
+  private static final int MAX_DISTRUST_DOUBLINGS = 3;
 
   private final Context ctx;
   private final Delivery delivery;
   private final MessageValidator validator;
+
+  /** Per peer: the height it last claimed (one entry per replica, the latest claim). */
+  private final Map<Integer, Long> claims = new HashMap<>();
+
   private final Map<Integer, Long> distrustedUntil = new HashMap<>();
+  private final Map<Integer, Integer> consecutiveFailures = new HashMap<>();
+  private final Map<Integer, Long> lastAsked = new HashMap<>();
   private final Map<Integer, Long> archiveReadAllowedAt = new HashMap<>();
+  private final Map<Integer, Long> newViewSentAt = new HashMap<>();
   private int source = -1;
   private long fetchDeadline;
+
+  /** The first sequence the current fetch asked for. */
+  private long askedFrom;
 
   StateTransfer(Context ctx, Delivery delivery, MessageValidator validator) {
     this.ctx = ctx;
@@ -36,24 +61,75 @@ final class StateTransfer {
   void announce() {
     ctx.out.broadcastNow(
         new Status(ctx.view, ctx.viewInstalled, ctx.log.lastDelivered(), ctx.self));
+    fetchIfBehind();
   }
 
   void onStatus(Status status) {
     boolean peerBehindInView =
         status.view() < ctx.view || (status.view() == ctx.view && !status.viewInstalled());
-    if (peerBehindInView && ctx.viewInstalled && ctx.installedNewView != null) {
+    if (peerBehindInView
+        && ctx.viewInstalled
+        && ctx.installedNewView != null
+        && ctx.now >= newViewSentAt.getOrDefault(status.sender(), Long.MIN_VALUE)) {
+      newViewSentAt.put(status.sender(), ctx.now + ctx.config.statusIntervalTicks());
       ctx.out.sendNow(status.sender(), ctx.installedNewView);
     }
-    boolean fetching = source >= 0 && ctx.now < fetchDeadline;
-    if (status.lastDelivered() > ctx.log.lastDelivered()
-        && !fetching
-        && distrustedUntil.getOrDefault(status.sender(), -1L) < ctx.now) {
-      source = status.sender();
-      fetchDeadline = ctx.now + 2L * ctx.config.statusIntervalTicks();
-      ctx.out.sendNow(
-          source,
-          new FetchDecisions(
-              ctx.log.lastDelivered() + 1, ctx.log.lastDigest(), ctx.config.window(), ctx.self));
+    claims.put(status.sender(), status.lastDelivered());
+    fetchIfBehind();
+  }
+
+  /**
+   * Asks the next source unless a fetch is under way; a source whose deadline passed without a
+   * valid decision is distrusted first.
+   */
+  private void fetchIfBehind() {
+    if (source >= 0) {
+      if (ctx.now < fetchDeadline) {
+        return;
+      }
+      if (ctx.log.lastDelivered() < askedFrom) {
+        failed(source);
+      }
+      source = -1;
+    }
+    long delivered = ctx.log.lastDelivered();
+    int next = -1;
+    for (Map.Entry<Integer, Long> claim : claims.entrySet()) {
+      int peer = claim.getKey();
+      if (claim.getValue() <= delivered
+          || distrustedUntil.getOrDefault(peer, Long.MIN_VALUE) > ctx.now) {
+        continue;
+      }
+      if (next < 0 || askedBefore(peer, next)) {
+        next = peer;
+      }
+    }
+    if (next < 0) {
+      return;
+    }
+    source = next;
+    askedFrom = delivered + 1;
+    lastAsked.put(source, ctx.now);
+    fetchDeadline = ctx.now + (long) FETCH_DEADLINE_INTERVALS * ctx.config.statusIntervalTicks();
+    ctx.out.sendNow(
+        source,
+        new FetchDecisions(delivered + 1, ctx.log.lastDigest(), ctx.config.window(), ctx.self));
+  }
+
+  /** Whether {@code peer} goes before {@code other}: asked less recently, then the lower index. */
+  private boolean askedBefore(int peer, int other) {
+    long a = lastAsked.getOrDefault(peer, Long.MIN_VALUE);
+    long b = lastAsked.getOrDefault(other, Long.MIN_VALUE);
+    return a != b ? a < b : peer < other;
+  }
+
+  /** {@code peer} delivered nothing valid in time, or something invalid: not asked for a while. */
+  private void failed(int peer) {
+    int failures = consecutiveFailures.merge(peer, 1, Integer::sum);
+    long intervals = (long) DISTRUST_INTERVALS << Math.min(failures - 1, MAX_DISTRUST_DOUBLINGS);
+    distrustedUntil.put(peer, ctx.now + intervals * ctx.config.statusIntervalTicks());
+    if (peer == source) {
+      source = -1;
     }
   }
 
@@ -85,10 +161,11 @@ final class StateTransfer {
       ctx.drops.drop("unsolicited: decisions from " + answer.sender());
       return;
     }
-    source = -1;
+    boolean progressed = false;
     for (Decision decision : answer.decisions()) {
       if (decision.proposal() == null) {
         ctx.drops.drop("bad decision: null proposal");
+        failed(answer.sender());
         return;
       }
       if (decision.sequence() <= ctx.log.lastDelivered()) {
@@ -97,11 +174,16 @@ final class StateTransfer {
       Optional<String> reason = invalidReason(decision);
       if (reason.isPresent()) {
         ctx.drops.drop(reason.get());
-        distrustedUntil.put(answer.sender(), ctx.now + 10L * ctx.config.statusIntervalTicks());
+        failed(answer.sender());
         return;
       }
       delivery.decided(decision);
+      progressed = true;
     }
+    if (progressed) {
+      consecutiveFailures.remove(answer.sender());
+    }
+    source = -1;
   }
 
   private Optional<String> invalidReason(Decision decision) {

@@ -29,10 +29,21 @@ final class BodyReader {
 
   private final WireReader in;
   private final WireLimits limits;
+  private final boolean decisionsNameTheirView;
 
   BodyReader(WireReader in, WireLimits limits) {
+    this(in, limits, true);
+  }
+
+  /**
+   * @param decisionsNameTheirView false only for WAL records of format 1, written before a decision
+   *     carried the view of its commit certificate: such a decision reads as view 0, the view whose
+   *     bytes those certificates' signatures cover (WalRecordCodec)
+   */
+  BodyReader(WireReader in, WireLimits limits, boolean decisionsNameTheirView) {
     this.in = in;
     this.limits = limits;
+    this.decisionsNameTheirView = decisionsNameTheirView;
   }
 
   PrePrepare prePrepare() {
@@ -128,9 +139,17 @@ final class BodyReader {
   Decision decision() {
     Proposal proposal = proposal();
     Digest digest = in.digest("Decision.digest");
+    long view = 0;
+    if (decisionsNameTheirView) {
+      int at = in.offset();
+      view = in.longValue("Decision.view");
+      if (view < 0) {
+        throw in.invalid("Decision.view at offset " + at + " is " + view + " but must be >= 0");
+      }
+    }
     List<CommitSignature> certificate =
         list("Decision.certificate", limits.replicas(), this::commitSignature);
-    return new Decision(proposal, digest, certificate);
+    return new Decision(proposal, digest, view, certificate);
   }
 
   List<Checkpoint> checkpoints(String field) {

@@ -102,6 +102,7 @@ final class BodyWriter {
   static void decision(WireWriter out, Decision decision) {
     proposal(out, decision.proposal());
     out.digest(decision.digest());
+    out.longValue(decision.view());
     list(
         out,
         decision.certificate(),

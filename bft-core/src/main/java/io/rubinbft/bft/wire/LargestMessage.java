@@ -52,7 +52,7 @@ final class LargestMessage {
   }
 
   private long decision() {
-    return proposal() + DIGEST + INT + replicas() * (INT + signature);
+    return proposal() + DIGEST + LONG + INT + replicas() * (INT + signature);
   }
 
   private long preparedCertificate() {

@@ -18,8 +18,11 @@ import io.rubinbft.bft.message.ViewChange;
  */
 public final class MessageCodec {
 
-  /** Bump on any change to a message's layout (WIRE.md "Versioning"). */
-  public static final int VERSION = 2;
+  /**
+   * Bump on any change to a message's layout (WIRE.md "Versioning"). Format 3: a decision carries
+   * the view of its commit certificate.
+   */
+  public static final int VERSION = 3;
 
   private static final int PRE_PREPARE = 1;
   private static final int PREPARE = 2;

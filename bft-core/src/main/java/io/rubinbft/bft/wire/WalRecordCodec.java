@@ -15,8 +15,18 @@ import java.util.List;
  */
 public final class WalRecordCodec {
 
-  /** Bump on any change to a record's layout, including the message layouts inside it. */
-  public static final int VERSION = 1;
+  /**
+   * Bump on any change to a record's layout, including the message layouts inside it. Format 2: a
+   * decision carries the view of its commit certificate (after its digest).
+   */
+  public static final int VERSION = 2;
+
+  /**
+   * The format before decisions named their view; still read, so a node upgraded in place resumes
+   * from its WAL. Its decisions read as view 0: their commit signatures were made over bytes that
+   * named no view, which for Fabric are exactly the bytes of view 0 (ViewMetadata with view 0).
+   */
+  static final int VERSION_WITHOUT_DECISION_VIEW = 1;
 
   private static final int ACCEPTED = 1;
   private static final int PREPARED = 2;
@@ -69,7 +79,9 @@ public final class WalRecordCodec {
     }
     WireReader in = new WireReader(bytes, offset, length);
     try {
-      WalRecord record = read(in, Header.read(in, VERSION, "WAL record"));
+      boolean old = length > 0 && (bytes[offset] & 0xFF) == VERSION_WITHOUT_DECISION_VIEW;
+      int version = old ? VERSION_WITHOUT_DECISION_VIEW : VERSION;
+      WalRecord record = read(in, Header.read(in, version, "WAL record"), !old);
       in.requireEnd("the record");
       return new Decoded.Valid<>(record);
     } catch (InvalidWireBytes e) {
@@ -102,8 +114,8 @@ public final class WalRecordCodec {
     }
   }
 
-  private WalRecord read(WireReader in, int type) {
-    BodyReader body = new BodyReader(in, limits);
+  private WalRecord read(WireReader in, int type, boolean decisionsNameTheirView) {
+    BodyReader body = new BodyReader(in, limits, decisionsNameTheirView);
     return switch (type) {
       case ACCEPTED -> {
         PrePrepare prePrepare = body.prePrepare();

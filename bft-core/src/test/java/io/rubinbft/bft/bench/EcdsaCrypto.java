@@ -4,6 +4,7 @@ import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.message.SignedBytes;
 import io.rubinbft.bft.spi.Crypto;
 import io.rubinbft.bft.spi.ProposalSigner;
+import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -80,14 +81,23 @@ final class EcdsaCrypto implements Crypto, ProposalSigner {
     }
   }
 
-  /** Signs the proposal's hash, standing in for Fabric's header-plus-metadata signature. */
+  /**
+   * Signs the view and the proposal's hash, standing in for Fabric's header-plus-metadata signature
+   * (whose metadata names the view).
+   */
   @Override
-  public byte[] signProposal(Proposal proposal) {
-    return sign(digest(SignedBytes.proposal(proposal)));
+  public byte[] signProposal(long view, Proposal proposal) {
+    return sign(commitBytes(view, proposal));
   }
 
   @Override
-  public boolean verifyProposalSignature(int replica, Proposal proposal, byte[] signature) {
-    return verify(replica, digest(SignedBytes.proposal(proposal)), signature);
+  public boolean verifyProposalSignature(
+      int replica, long view, Proposal proposal, byte[] signature) {
+    return verify(replica, commitBytes(view, proposal), signature);
+  }
+
+  private byte[] commitBytes(long view, Proposal proposal) {
+    byte[] hash = digest(SignedBytes.proposal(proposal));
+    return ByteBuffer.allocate(Long.BYTES + hash.length).putLong(view).put(hash).array();
   }
 }

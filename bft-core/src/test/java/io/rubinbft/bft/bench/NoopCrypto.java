@@ -48,12 +48,13 @@ final class NoopCrypto implements Crypto, ProposalSigner {
   }
 
   @Override
-  public byte[] signProposal(Proposal proposal) {
+  public byte[] signProposal(long view, Proposal proposal) {
     return SIGNATURE;
   }
 
   @Override
-  public boolean verifyProposalSignature(int replica, Proposal proposal, byte[] signature) {
+  public boolean verifyProposalSignature(
+      int replica, long view, Proposal proposal, byte[] signature) {
     return true;
   }
 }

@@ -86,6 +86,7 @@ class HostileInputPropertyTest {
                   new Decision(
                       proposal(random, sequence),
                       digest,
+                      Math.max(view, 0),
                       List.of(new CommitSignature(random.nextInt(6) - 1, signature)))),
               sender);
     };

@@ -324,9 +324,9 @@ class NewViewByzantinePropertyTest {
     Digest digest = SimKeys.digestOf(proposal);
     List<CommitSignature> certificate = new ArrayList<>();
     for (int replica = 0; replica < signers; replica++) {
-      certificate.add(new CommitSignature(replica, keys.signCommit(replica, digest, replica)));
+      certificate.add(new CommitSignature(replica, keys.signCommit(replica, 0, digest, replica)));
     }
-    return new Decision(proposal, digest, certificate);
+    return new Decision(proposal, digest, 0, certificate);
   }
 
   private List<Checkpoint> proof(long sequence, int signers) {

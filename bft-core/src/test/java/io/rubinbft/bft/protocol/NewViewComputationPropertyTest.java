@@ -115,7 +115,7 @@ class NewViewComputationPropertyTest {
       if (random.nextBoolean()) {
         decided = stable + 1 + random.nextInt(6);
         Proposal proposal = proposal(decided, canonical(decided - 1));
-        decision = new Decision(proposal, canonical(decided), List.of());
+        decision = new Decision(proposal, canonical(decided), 0, List.of());
       }
       List<PreparedCertificate> certificates = new ArrayList<>();
       long from = random.nextBoolean() ? stable : decided;

@@ -137,7 +137,7 @@ class WatermarkPropertyTest {
 
   private static Decision decision(long sequence) {
     Proposal proposal = new Proposal(sequence, digest(sequence - 1, 0), List.of(), new byte[0]);
-    return new Decision(proposal, digest(sequence, 0), List.of());
+    return new Decision(proposal, digest(sequence, 0), 0, List.of());
   }
 
   /** This replica decided variant 0 at every sequence; variant 1 is what a liar vouches for. */

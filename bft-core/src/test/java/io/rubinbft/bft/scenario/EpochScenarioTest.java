@@ -30,7 +30,7 @@ class EpochScenarioTest {
             new Digest(SimKeys.sha256(new byte[] {7})),
             List.of(),
             new SimApplication().assemble(sequence, List.of(), null));
-    return new Decision(proposal, SimKeys.digestOf(proposal), List.of());
+    return new Decision(proposal, SimKeys.digestOf(proposal), 0, List.of());
   }
 
   @Test

@@ -63,9 +63,15 @@ public enum Attack {
    * change re-signed, so that its view change is among the first a quorum of the next new view is
    * built from.
    */
-  EAGER_VIEW_CHANGE;
+  EAGER_VIEW_CHANGE,
+  /**
+   * Scenario only: sends nothing of its own protocol, only a {@code Status} claiming a height of
+   * 2^40 to every replica every tick, and answers no fetch, so that a lagging replica that trusts a
+   * claim keeps asking it.
+   */
+  STATUS_FLOOD;
 
-  /** The attacks {@link #draw} picks from: all but the scenario-only last one. */
+  /** The attacks {@link #draw} picks from: all but the scenario-only last ones. */
   private static final int DRAWN = WITHHOLD_COMMITS.ordinal();
 
   /** One to three attacks drawn from all but the scenario-only ones. */

@@ -14,6 +14,7 @@ import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.SignedBytes;
+import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import io.rubinbft.bft.spi.Crypto;
 import java.util.ArrayList;
@@ -50,6 +51,9 @@ final class Byzantine {
   private ViewChange ownViewChange;
   private ViewChange eager;
 
+  /** The lying status of this tick ({@link Attack#STATUS_FLOOD}), the one message it lets out. */
+  private Status floodStatus;
+
   Byzantine(int node, Seat seat, Set<Attack> attacks, Random random, SimKeys keys) {
     this.node = node;
     this.seat = seat;
@@ -77,6 +81,9 @@ final class Byzantine {
 
   /** What actually leaves for replica {@code to} instead of {@code message}. */
   List<Outbound> rewrite(int to, Message message) {
+    if (attacks.contains(Attack.STATUS_FLOOD)) {
+      return message == floodStatus ? List.of(Outbound.toReplica(to, message)) : List.of();
+    }
     if (attacks.contains(Attack.SILENT)
         || (attacks.contains(Attack.SELECTIVE_SILENCE)
             && to == (seat.index() + 1) % seat.replicas())
@@ -133,7 +140,7 @@ final class Byzantine {
       return List.of(Outbound.toAll(eager));
     }
     if (attacks.contains(Attack.SIGN_EVERYTHING) && message instanceof PrePrepare pp) {
-      byte[] signature = keys.signCommit(node, pp.digest(), random.nextLong());
+      byte[] signature = keys.signCommit(node, pp.view(), pp.digest(), random.nextLong());
       return List.of(
           Outbound.toAll(new Commit(pp.view(), pp.sequence(), pp.digest(), index(), signature)));
     }
@@ -143,6 +150,10 @@ final class Byzantine {
   /** Messages of its own each tick. */
   List<Outbound> onTick(long now) {
     List<Outbound> extra = new ArrayList<>();
+    if (attacks.contains(Attack.STATUS_FLOOD)) {
+      floodStatus = new Status(0, true, 1L << 40, index());
+      extra.add(Outbound.toAll(floodStatus));
+    }
     if (eager != null && now % 8 == 0) {
       extra.add(Outbound.toAll(eager));
     }
@@ -166,7 +177,7 @@ final class Byzantine {
     Proposal original = decision.proposal();
     Proposal forged =
         new Proposal(original.sequence(), original.previous(), List.of(), original.payload());
-    return new Decision(forged, SimKeys.digestOf(forged), decision.certificate());
+    return new Decision(forged, SimKeys.digestOf(forged), decision.view(), decision.certificate());
   }
 
   private int index() {
@@ -236,7 +247,7 @@ final class Byzantine {
               c.sequence(),
               wrong,
               index(),
-              keys.signCommit(node, wrong, random.nextLong()));
+              keys.signCommit(node, c.view(), wrong, random.nextLong()));
       case PrePrepare pp ->
           new PrePrepare(pp.view(), pp.sequence(), wrong, pp.proposal(), index(), pp.signature());
       default -> message;

@@ -51,6 +51,10 @@ public final class Cluster {
   private final Map<RequestId, Request> submitted = new LinkedHashMap<>();
   private final Set<Integer> isolated = new HashSet<>();
   private double crashBeforeSyncRate;
+
+  /** The low watermark of the replica being stepped, before the step (its sends follow it). */
+  private long lowBeforeStep;
+
   private int nextRequest;
   private long now;
 
@@ -319,6 +323,7 @@ public final class Cluster {
    * the run.
    */
   private void step(SimNode node, Event event) {
+    lowBeforeStep = node.replica.status().lowWatermark();
     Effects effects;
     try {
       effects = node.replica.step(event);
@@ -390,7 +395,7 @@ public final class Cluster {
         checker.onCommitEmitted(commit.sender(), commit);
       }
       if (node.correct() && outbound.message() instanceof PrePrepare prePrepare) {
-        checker.onPrePrepareEmitted(prePrepare, node.replica.status());
+        checker.onPrePrepareEmitted(prePrepare, lowBeforeStep, node.replica.status());
       }
       network.send(now, node.id, outbound.to().orElse(to), outbound.message());
     }

@@ -21,9 +21,11 @@ import java.util.stream.IntStream;
 /**
  * The safety invariants, checked as each event happens: (1) correct replicas agree on every
  * sequence; (2) no two different proposals at one sequence gather a quorum of valid commit
- * signatures, counting every signature any replica (Byzantine ones included) ever emitted, in any
- * epoch; (3) each correct replica delivers gap-free and in order; (5) no request is decided at two
- * sequences. Liveness (4) is checked by {@link Cluster#runUntilAllDecided}.
+ * signatures of one view (a certificate: commit signatures cover their view, so only signatures of
+ * one view can stand together in a block), counting every signature any replica (Byzantine ones
+ * included) ever emitted, in any view and epoch; (3) each correct replica delivers gap-free and in
+ * order; (5) no request is decided at two sequences. Liveness (4) is checked by {@link
+ * Cluster#runUntilAllDecided}.
  *
  * <p>Replicas are named by node ids that never change. Invariant (2) counts, at each sequence, the
  * signers among the member set in force there ({@link Rosters}): with reconfiguration that is known
@@ -41,7 +43,9 @@ final class InvariantChecker {
   private final long[] lastDelivered;
   private final Map<Long, Digest> decided = new HashMap<>();
   private final Map<RequestId, Long> requestSequence = new HashMap<>();
-  private final Map<Long, Map<Digest, Set<Integer>>> commitSigners = new HashMap<>();
+
+  /** Per sequence, digest and view: the nodes that validly signed a commit. */
+  private final Map<Long, Map<Digest, Map<Long, Set<Integer>>>> commitSigners = new HashMap<>();
 
   /** Checks nodes that all start after sequence {@code start} (0, or their epoch's anchor). */
   InvariantChecker(int nodes, SimKeys keys, long start, Rosters rosters) {
@@ -100,7 +104,11 @@ final class InvariantChecker {
     for (CommitSignature signature : decision.certificate()) {
       if (signature.replica() >= 0 && signature.replica() < members.size()) {
         signatureSeen(
-            sequence, decision.digest(), members.get(signature.replica()), signature.signature());
+            sequence,
+            decision.digest(),
+            decision.view(),
+            members.get(signature.replica()),
+            signature.signature());
       }
     }
     checkCertificates(sequence + 1);
@@ -108,18 +116,21 @@ final class InvariantChecker {
 
   /** Every commit any node emits, before the network touches it, by its signer's node id. */
   void onCommitEmitted(int signer, Commit commit) {
-    signatureSeen(commit.sequence(), commit.digest(), signer, commit.signature());
+    signatureSeen(commit.sequence(), commit.digest(), commit.view(), signer, commit.signature());
   }
 
-  /** Watermarks (OSDI'99 section 4.3): a correct primary proposes only inside (h, h + L]. */
-  void onPrePrepareEmitted(PrePrepare prePrepare, ReplicaStatus sender) {
-    if (prePrepare.sequence() <= sender.lowWatermark()
-        || prePrepare.sequence() > sender.highWatermark()) {
+  /**
+   * Watermarks (OSDI'99 section 4.3): a correct primary proposes only inside (h, h + L]. The
+   * pre-prepare leaves after the step that made it, in which h may have moved past it (the proposal
+   * was decided and a checkpoint became stable in the same step), so h is the one before the step.
+   */
+  void onPrePrepareEmitted(PrePrepare prePrepare, long lowBeforeStep, ReplicaStatus sender) {
+    if (prePrepare.sequence() <= lowBeforeStep || prePrepare.sequence() > sender.highWatermark()) {
       throw new InvariantViolation(
           "watermarks: pre-prepare at "
               + prePrepare.sequence()
               + " outside ("
-              + sender.lowWatermark()
+              + lowBeforeStep
               + ", "
               + sender.highWatermark()
               + "]");
@@ -139,19 +150,21 @@ final class InvariantChecker {
     }
   }
 
-  private void signatureSeen(long sequence, Digest digest, int signer, byte[] signature) {
-    if (!keys.verifyCommit(signer, digest, signature)) {
+  private void signatureSeen(
+      long sequence, Digest digest, long view, int signer, byte[] signature) {
+    if (!keys.verifyCommit(signer, view, digest, signature)) {
       return;
     }
     commitSigners
         .computeIfAbsent(sequence, s -> new HashMap<>())
-        .computeIfAbsent(digest, d -> new HashSet<>())
+        .computeIfAbsent(digest, d -> new HashMap<>())
+        .computeIfAbsent(view, v -> new HashSet<>())
         .add(signer);
     checkCertificates(sequence);
   }
 
   private void checkCertificates(long sequence) {
-    Map<Digest, Set<Integer>> byDigest = commitSigners.get(sequence);
+    Map<Digest, Map<Long, Set<Integer>>> byDigest = commitSigners.get(sequence);
     Optional<List<Integer>> roster = rosters.at(sequence);
     if (byDigest == null || roster.isEmpty()) {
       return;
@@ -160,7 +173,12 @@ final class InvariantChecker {
     int quorum = new Quorums(members.size()).quorum();
     long certified =
         byDigest.values().stream()
-            .filter(signers -> signers.stream().filter(members::contains).count() >= quorum)
+            .filter(
+                byView ->
+                    byView.values().stream()
+                        .anyMatch(
+                            signers ->
+                                signers.stream().filter(members::contains).count() >= quorum))
             .count();
     if (certified > 1) {
       throw new InvariantViolation(
@@ -168,7 +186,7 @@ final class InvariantChecker {
               + sequence
               + " each hold a quorum of valid commit signatures of members "
               + members
-              + ": "
+              + " (signers per digest and view): "
               + byDigest);
     }
   }

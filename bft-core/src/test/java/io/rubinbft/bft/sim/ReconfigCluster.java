@@ -73,6 +73,10 @@ public final class ReconfigCluster {
   private int nextChange;
   private int switchesProposedByByzantine;
   private int pullsAfterStalledViewChanges;
+
+  /** The low watermark of the replica being stepped, before the step (its sends follow it). */
+  private long lowBeforeStep;
+
   private long now;
 
   private ReconfigCluster(int members, int nodeCount, long seed) {
@@ -429,6 +433,7 @@ public final class ReconfigCluster {
    * Byzantine node may. A correct one fails the run.
    */
   private void step(int id, Event event) {
+    lowBeforeStep = nodes[id].replica.status().lowWatermark();
     Effects effects;
     try {
       effects = nodes[id].replica.step(event);
@@ -523,7 +528,7 @@ public final class ReconfigCluster {
     if (message instanceof PrePrepare prePrepare
         && !rogues.containsKey(id)
         && nodes[id].correct()) {
-      checker.onPrePrepareEmitted(prePrepare, nodes[id].replica.status());
+      checker.onPrePrepareEmitted(prePrepare, lowBeforeStep, nodes[id].replica.status());
     }
     Rogue rogue = rogues.get(id);
     if (rogue != null) {
@@ -706,9 +711,12 @@ public final class ReconfigCluster {
     if (index < 0) {
       return tampered;
     }
-    byte[] own = keys.signCommit(source, tampered.digest(), random.nextLong());
+    byte[] own = keys.signCommit(source, tampered.view(), tampered.digest(), random.nextLong());
     return new Decision(
-        tampered.proposal(), tampered.digest(), List.of(new CommitSignature(index, own)));
+        tampered.proposal(),
+        tampered.digest(),
+        tampered.view(),
+        List.of(new CommitSignature(index, own)));
   }
 
   private Optional<String> copyReason(SimEpoch epoch, SimNode node, Decision decision) {
@@ -725,7 +733,8 @@ public final class ReconfigCluster {
       int index = signature.replica();
       if (index < 0
           || index >= epoch.members().size()
-          || !keys.verifyCommit(epoch.members().get(index), digest, signature.signature())) {
+          || !keys.verifyCommit(
+              epoch.members().get(index), decision.view(), digest, signature.signature())) {
         return Optional.of("invalid commit signature of " + index + " at " + decision.sequence());
       }
       signers.add(index);

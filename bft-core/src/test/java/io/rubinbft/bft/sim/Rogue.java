@@ -58,7 +58,7 @@ final class Rogue {
       int claimed = random.nextInt(newest.members().size());
       byte[] vote = keys.crypto(id).sign(SignedBytes.prepareVote(epoch, 0, next, digest));
       forged.add(new Framed(newest.number(), new Prepare(0, next, digest, claimed, vote)));
-      byte[] commit = keys.signCommit(id, digest, random.nextLong());
+      byte[] commit = keys.signCommit(id, 0, digest, random.nextLong());
       forged.add(new Framed(newest.number(), new Commit(0, next, digest, claimed, commit)));
     }
     return forged;

@@ -69,13 +69,14 @@ public final class SimKeys {
   public ProposalSigner signer(int replica, Random nonces) {
     return new ProposalSigner() {
       @Override
-      public byte[] signProposal(Proposal proposal) {
-        return signCommit(replica, digestOf(proposal), nonces.nextLong());
+      public byte[] signProposal(long view, Proposal proposal) {
+        return signCommit(replica, view, digestOf(proposal), nonces.nextLong());
       }
 
       @Override
-      public boolean verifyProposalSignature(int signer, Proposal proposal, byte[] signature) {
-        return verifyCommit(signer, digestOf(proposal), signature);
+      public boolean verifyProposalSignature(
+          int signer, long view, Proposal proposal, byte[] signature) {
+        return verifyCommit(signer, view, digestOf(proposal), signature);
       }
     };
   }
@@ -110,32 +111,41 @@ public final class SimKeys {
   public ProposalSigner signer(int node, List<Integer> members, Random nonces) {
     return new ProposalSigner() {
       @Override
-      public byte[] signProposal(Proposal proposal) {
-        return signCommit(node, digestOf(proposal), nonces.nextLong());
+      public byte[] signProposal(long view, Proposal proposal) {
+        return signCommit(node, view, digestOf(proposal), nonces.nextLong());
       }
 
       @Override
-      public boolean verifyProposalSignature(int replica, Proposal proposal, byte[] signature) {
+      public boolean verifyProposalSignature(
+          int replica, long view, Proposal proposal, byte[] signature) {
         return replica >= 0
             && replica < members.size()
-            && verifyCommit(members.get(replica), digestOf(proposal), signature);
+            && verifyCommit(members.get(replica), view, digestOf(proposal), signature);
       }
     };
   }
 
-  public byte[] signCommit(int replica, Digest digest, long nonce) {
-    byte[] mac = mac(replica, nonce, digest.bytes());
+  /** A commit signature over {@code digest} in {@code view}: the view is part of what is signed. */
+  public byte[] signCommit(int replica, long view, Digest digest, long nonce) {
+    byte[] mac = mac(replica, nonce, commitBytes(view, digest));
     return ByteBuffer.allocate(16).putLong(nonce).put(mac).array();
   }
 
-  /** The invariant checker's view: is this a valid commit signature of {@code signer}? */
-  public boolean verifyCommit(int signer, Digest digest, byte[] signature) {
+  /** The invariant checker's view: is this a valid commit signature of {@code signer} in view? */
+  public boolean verifyCommit(int signer, long view, Digest digest, byte[] signature) {
     if (signer < 0 || signer >= secrets.length || signature == null || signature.length != 16) {
       return false;
     }
     long nonce = ByteBuffer.wrap(signature).getLong();
-    byte[] expected = mac(signer, nonce, digest.bytes());
+    byte[] expected = mac(signer, nonce, commitBytes(view, digest));
     return MessageDigest.isEqual(expected, Arrays.copyOfRange(signature, 8, 16));
+  }
+
+  private static byte[] commitBytes(long view, Digest digest) {
+    return ByteBuffer.allocate(Long.BYTES + digest.bytes().length)
+        .putLong(view)
+        .put(digest.bytes())
+        .array();
   }
 
   private byte[] mac(int replica, long nonce, byte[] data) {

@@ -60,6 +60,7 @@ class GoldenBytesTest {
   private static final String DECISION =
       PROPOSAL
           + "00000004d1d1d1d1" // digest
+          + "0000000000000005" // view 5 of the commit certificate
           + "00000001" // one commit signature
           + "00000001" // by replica 1
           + "00000002c1c1";
@@ -84,17 +85,17 @@ class GoldenBytesTest {
 
   @Test
   void messages() {
-    assertThat(hex(messages.encode(prePrepare()))).isEqualTo("0201" + PRE_PREPARE);
-    assertThat(hex(messages.encode(prepare()))).isEqualTo("0202" + PREPARE);
-    assertThat(hex(messages.encode(commit()))).isEqualTo("0203" + COMMIT);
-    assertThat(hex(messages.encode(checkpoint()))).isEqualTo("0204" + CHECKPOINT);
-    assertThat(hex(messages.encode(viewChange()))).isEqualTo("0205" + VIEW_CHANGE);
+    assertThat(hex(messages.encode(prePrepare()))).isEqualTo("0301" + PRE_PREPARE);
+    assertThat(hex(messages.encode(prepare()))).isEqualTo("0302" + PREPARE);
+    assertThat(hex(messages.encode(commit()))).isEqualTo("0303" + COMMIT);
+    assertThat(hex(messages.encode(checkpoint()))).isEqualTo("0304" + CHECKPOINT);
+    assertThat(hex(messages.encode(viewChange()))).isEqualTo("0305" + VIEW_CHANGE);
     assertThat(
             hex(
                 messages.encode(
                     new NewView(3, List.of(viewChange()), List.of(prePrepare()), 3, sig(0xAE)))))
         .isEqualTo(
-            "0206"
+            "0306"
                 + "0000000000000003" // view 3
                 + "00000001"
                 + VIEW_CHANGE
@@ -103,37 +104,61 @@ class GoldenBytesTest {
                 + "00000003"
                 + "00000002aeae");
     assertThat(hex(messages.encode(new Status(3, true, 42, 2))))
-        .isEqualTo("0207" + "0000000000000003" + "01" + "000000000000002a" + "00000002");
+        .isEqualTo("0307" + "0000000000000003" + "01" + "000000000000002a" + "00000002");
     assertThat(hex(messages.encode(new FetchDecisions(17, new Digest(new byte[] {9, 9}), 64, 1))))
-        .isEqualTo("0208" + "0000000000000011" + "000000020909" + "00000040" + "00000001");
+        .isEqualTo("0308" + "0000000000000011" + "000000020909" + "00000040" + "00000001");
     assertThat(hex(messages.encode(new Decisions(List.of(decision()), 0))))
-        .isEqualTo("0209" + "00000001" + DECISION + "00000000");
+        .isEqualTo("0309" + "00000001" + DECISION + "00000000");
   }
 
   @Test
   void walRecords() {
     assertThat(hex(records.encode(new WalRecord.Accepted(prePrepare(), prepare()))))
-        .isEqualTo("0101" + PRE_PREPARE + "01" + PREPARE);
+        .isEqualTo("0201" + PRE_PREPARE + "01" + PREPARE);
     assertThat(hex(records.encode(new WalRecord.Accepted(prePrepare(), null))))
-        .isEqualTo("0101" + PRE_PREPARE + "00");
+        .isEqualTo("0201" + PRE_PREPARE + "00");
     assertThat(hex(records.encode(new WalRecord.Prepared(certificate()))))
-        .isEqualTo("0102" + CERTIFICATE);
-    assertThat(hex(records.encode(new WalRecord.Signed(commit())))).isEqualTo("0103" + COMMIT);
-    assertThat(hex(records.encode(new WalRecord.Decided(decision())))).isEqualTo("0104" + DECISION);
+        .isEqualTo("0202" + CERTIFICATE);
+    assertThat(hex(records.encode(new WalRecord.Signed(commit())))).isEqualTo("0203" + COMMIT);
+    assertThat(hex(records.encode(new WalRecord.Decided(decision())))).isEqualTo("0204" + DECISION);
     assertThat(
             hex(
                 records.encode(
                     new WalRecord.StableCheckpoint(4, digest(0xD4), List.of(checkpoint())))))
-        .isEqualTo("0105" + "0000000000000004" + "00000004d4d4d4d4" + "00000001" + CHECKPOINT);
+        .isEqualTo("0205" + "0000000000000004" + "00000004d4d4d4d4" + "00000001" + CHECKPOINT);
     assertThat(hex(records.encode(new WalRecord.ViewChangeSent(viewChange()))))
-        .isEqualTo("0106" + VIEW_CHANGE);
+        .isEqualTo("0206" + VIEW_CHANGE);
     assertThat(
             hex(
                 records.encode(
                     new WalRecord.ViewInstalled(
                         new NewView(3, List.of(), List.of(), 3, sig(0xAE))))))
         .isEqualTo(
-            "0107" + "0000000000000003" + "00000000" + "00000000" + "00000003" + "00000002aeae");
+            "0207" + "0000000000000003" + "00000000" + "00000000" + "00000003" + "00000002aeae");
+  }
+
+  /**
+   * WAL format 1, before a decision named its view: a node upgraded in place reads its log. Its
+   * decisions read as view 0, the view whose bytes their commit signatures cover.
+   */
+  @Test
+  void walRecordsOfFormatOneStillDecode() {
+    String decisionWithoutView = DECISION.replace("0000000000000005" + "00000001", "00000001");
+    Decoded<WalRecord> decided =
+        records.decode(HexFormat.of().parseHex("0104" + decisionWithoutView));
+    assertThat(decided).isInstanceOf(Decoded.Valid.class);
+    WalRecord.Decided record = (WalRecord.Decided) ((Decoded.Valid<WalRecord>) decided).value();
+    assertThat(record.decision().view()).isZero();
+    assertThat(hex(records.encode(record)))
+        .isEqualTo("0204" + DECISION.replace("0000000000000005" + "00000001", zeroView()));
+
+    Decoded<WalRecord> signed = records.decode(HexFormat.of().parseHex("0103" + COMMIT));
+    assertThat(hex(records.encode(((Decoded.Valid<WalRecord>) signed).value())))
+        .isEqualTo("0203" + COMMIT);
+  }
+
+  private static String zeroView() {
+    return "0000000000000000" + "00000001";
   }
 
   private static PrePrepare prePrepare() {
@@ -164,7 +189,7 @@ class GoldenBytesTest {
 
   private static Decision decision() {
     return new Decision(
-        prePrepare().proposal(), digest(0xD1), List.of(new CommitSignature(1, sig(0xC1))));
+        prePrepare().proposal(), digest(0xD1), 5, List.of(new CommitSignature(1, sig(0xC1))));
   }
 
   private static ViewChange viewChange() {

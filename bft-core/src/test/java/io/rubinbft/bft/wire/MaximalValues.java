@@ -58,7 +58,10 @@ final class MaximalValues {
 
   private Decision decision() {
     return new Decision(
-        proposal(), digest(), full(limits.replicas(), () -> new CommitSignature(0, signature())));
+        proposal(),
+        digest(),
+        Long.MAX_VALUE,
+        full(limits.replicas(), () -> new CommitSignature(0, signature())));
   }
 
   private PrePrepare prePrepare() {

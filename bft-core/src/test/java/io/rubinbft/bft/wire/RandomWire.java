@@ -139,6 +139,7 @@ final class RandomWire {
     return new Decision(
         proposal(),
         digest(),
+        random.nextLong() >>> 1,
         list(limits.replicas(), () -> new CommitSignature(replica(), signature())));
   }
 

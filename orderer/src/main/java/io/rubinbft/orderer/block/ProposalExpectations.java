@@ -10,8 +10,9 @@ import org.hyperledger.fabric.protos.common.BlockHeader;
  * @param previous the header of the last block this replica has
  * @param lastConfigIndex the number of the newest config block in that chain
  * @param limits BatchSize of the config in force
- * @param consenterMetadata the consenter metadata the block must carry for this view and sequence
- *     (e.g. {@link ViewMetadata#toByteString()})
+ * @param consenterMetadata the consenter metadata the proposed block must carry for its sequence
+ *     (e.g. {@link ViewMetadata#toByteString()} with view 0: the view of a commit goes in only when
+ *     a consenter signs, {@link CommitViews})
  */
 public record ProposalExpectations(
     BlockHeader previous, long lastConfigIndex, BatchLimits limits, ByteString consenterMetadata) {}

@@ -37,9 +37,11 @@ import org.hyperledger.fabric.protos.common.Block;
  * check). A request twice in one proposal or also in another pending proposal is bft-core's to
  * refuse.
  *
- * <p>The consenter metadata is SmartBFT's ViewMetadata with view 0 and the sequence: bft-core does
- * not tell the application its view, and Fabric peers do not read this field (they check the
- * signatures against BlockValidation), so it records the sequence only.
+ * <p>The consenter metadata of a proposal is SmartBFT's ViewMetadata with view 0, the sequence and
+ * decisions_in_view 0: a proposal may be re-proposed and committed in a later view, so it names no
+ * view; each commit signature is made over the block with the view of its commit in place of the 0
+ * ({@link io.rubinbft.orderer.block.CommitViews}), and the decided block carries that view. Fabric
+ * peers do not read this field (they check the signatures against BlockValidation).
  */
 public final class FabricProposals
     implements ProposalAssembler, io.rubinbft.bft.spi.ProposalVerifier {

@@ -12,6 +12,7 @@ import io.rubinbft.bft.message.SignedBytes;
 import io.rubinbft.bft.spi.Crypto;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.StoredBlock;
+import io.rubinbft.orderer.block.CommitViews;
 import io.rubinbft.orderer.block.SignedBlocks;
 import io.rubinbft.orderer.channel.ConsenterMapping;
 import io.rubinbft.orderer.crypto.Sha256;
@@ -25,10 +26,12 @@ import org.hyperledger.fabric.protos.common.MetadataSignature;
 /**
  * Serves bft-core's {@link ArchiveRead}s from the channel's ledger, so a replica any distance
  * behind catches up: block {@code s} is decision {@code s} (see {@link LedgerWriter}), and as
- * stored it carries the consenters' signatures, which are the commit certificate. The proposal is
- * rebuilt exactly as the replicas signed it (the block without signatures and data as payload, the
- * envelopes as requests under their {@link FabricRequests} ids), so its digest, the chain and every
- * signature check out at the requester, which verifies them all itself.
+ * stored it carries the consenters' signatures, which are the commit certificate, made in the view
+ * its consenter metadata names ({@link CommitViews}). The proposal is rebuilt exactly as it was
+ * proposed (the block without signatures and data, its consenter metadata back at view 0, as
+ * payload; the envelopes as requests under their {@link FabricRequests} ids), and the decision
+ * names the certificate's view, so its digest, the chain and every signature check out at the
+ * requester, which verifies them all itself.
  */
 public final class LedgerDecisionArchive {
 
@@ -69,7 +72,9 @@ public final class LedgerDecisionArchive {
   }
 
   private Decision decision(Block block, Digest previous) {
-    Block unsigned = SignedBlocks.withSignatures(block, List.of());
+    Block signedInView = SignedBlocks.withSignatures(block, List.of());
+    long view = CommitViews.viewOf(signedInView);
+    Block unsigned = CommitViews.inView(signedInView, 0);
     List<Request> requests = new ArrayList<>(block.getData().getDataCount());
     for (ByteString envelope : block.getData().getDataList()) {
       requests.add(FabricRequests.ofOrdered(envelope.toByteArray(), sha256));
@@ -78,7 +83,7 @@ public final class LedgerDecisionArchive {
         new Proposal(
             block.getHeader().getNumber(), previous, requests, ProposalBlocks.payload(unsigned));
     Digest digest = new Digest(crypto.digest(SignedBytes.proposal(proposal)));
-    return new Decision(proposal, digest, certificate(block));
+    return new Decision(proposal, digest, view, certificate(block));
   }
 
   private List<CommitSignature> certificate(Block block) {

@@ -5,6 +5,8 @@ import com.google.protobuf.UnsafeByteOperations;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
+import io.rubinbft.orderer.block.CommitViews;
+import io.rubinbft.orderer.block.SignedBlocks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -60,8 +62,9 @@ public final class ProposalBlocks {
   }
 
   /**
-   * The signed block a decision stands for: its proposal's block with every commit signature of the
-   * certificate in the SIGNATURES metadata.
+   * The signed block a decision stands for: its proposal's block in the view of its commit
+   * certificate ({@link CommitViews}) with every commit signature of the certificate in the
+   * SIGNATURES metadata.
    *
    * @throws IllegalStateException when the decision's proposal or certificate does not parse, which
    *     cannot happen for a decision this replica's verifier and signer accepted
@@ -87,6 +90,6 @@ public final class ProposalBlocks {
             e);
       }
     }
-    return io.rubinbft.orderer.block.SignedBlocks.withSignatures(block, signatures);
+    return SignedBlocks.withSignatures(CommitViews.inView(block, decision.view()), signatures);
   }
 }

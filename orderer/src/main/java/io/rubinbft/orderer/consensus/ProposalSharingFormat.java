@@ -22,7 +22,8 @@ import java.util.TreeMap;
  * thirds (what the write system call's copy cost: bench/journal/2026-11-21-16-node-cpu.md).
  *
  * <pre>
- *   plain record:  bft-core codec bytes (first byte: the codec's VERSION, 1)
+ *   plain record:  bft-core codec bytes (first byte: the codec's VERSION, 2; 1 in logs written
+ *                  before decisions named their view, still read)
  *   shared record: 0xF1 | index of the Accepted record (8 bytes, big endian) | codec bytes of the
  *                  record with the proposal's requests and payload left out
  * </pre>
@@ -39,7 +40,7 @@ import java.util.TreeMap;
  */
 final class ProposalSharingFormat {
 
-  /** Never a first byte of bft-core's records (its VERSION byte, 1). */
+  /** Never a first byte of bft-core's records (its VERSION byte, 2, or 1 in older logs). */
   static final byte SHARED = (byte) 0xF1;
 
   private static final int SHARED_HEADER = 1 + Long.BYTES;
@@ -199,7 +200,11 @@ final class ProposalSharingFormat {
       }
       case WalRecord.Decided d ->
           new WalRecord.Decided(
-              new Decision(proposal, d.decision().digest(), d.decision().certificate()));
+              new Decision(
+                  proposal,
+                  d.decision().digest(),
+                  d.decision().view(),
+                  d.decision().certificate()));
       default ->
           throw new IllegalArgumentException(
               record.getClass().getSimpleName() + " records carry no proposal");

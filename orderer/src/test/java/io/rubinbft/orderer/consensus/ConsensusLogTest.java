@@ -376,6 +376,7 @@ class ConsensusLogTest {
               new Decision(
                   proposal(new Random(random.nextLong()), sequence),
                   decided.digest(),
+                  decided.view(),
                   decided.certificate())));
     }
     return records;
@@ -407,7 +408,7 @@ class ConsensusLogTest {
     return List.of(
         new WalRecord.Prepared(new PreparedCertificate(prePrepare, prepares)),
         new WalRecord.Signed(new Commit(0, sequence, digest, 1, bytes(random, 70))),
-        new WalRecord.Decided(new Decision(prePrepare.proposal(), digest, signatures)));
+        new WalRecord.Decided(new Decision(prePrepare.proposal(), digest, 0, signatures)));
   }
 
   private static Proposal proposal(Random random, long sequence) {

@@ -73,6 +73,6 @@ class PendingForwardsTest {
 
   private static Decision decision(List<Request> requests) {
     return new Decision(
-        new Proposal(1, Digest.GENESIS, requests, new byte[0]), Digest.GENESIS, List.of());
+        new Proposal(1, Digest.GENESIS, requests, new byte[0]), Digest.GENESIS, 0, List.of());
   }
 }

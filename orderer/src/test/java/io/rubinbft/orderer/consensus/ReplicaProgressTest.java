@@ -79,7 +79,7 @@ class ReplicaProgressTest {
   }
 
   private static Effects deciding(Proposal proposal) {
-    Decision decision = new Decision(proposal, Digest.GENESIS, List.of());
+    Decision decision = new Decision(proposal, Digest.GENESIS, 0, List.of());
     return new Effects(List.of(), List.of(), List.of(), List.of(decision), List.of(), List.of());
   }
 }

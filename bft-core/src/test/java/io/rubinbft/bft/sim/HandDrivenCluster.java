@@ -1,0 +1,154 @@
+package io.rubinbft.bft.sim;
+
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.Effects;
+import io.rubinbft.bft.Event;
+import io.rubinbft.bft.Outbound;
+import io.rubinbft.bft.Request;
+import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Message;
+import io.rubinbft.bft.protocol.Replica;
+import io.rubinbft.bft.spi.ReplicaServices;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Four real {@link Replica}s whose network a test drives by hand: each tick delivers the messages
+ * sent since the last one that a filter lets through (the others are lost), then ticks every
+ * replica. Every commit any replica emits and every decision of a correct replica goes through the
+ * {@link InvariantChecker}; violations are collected, not thrown, so a scenario runs to its end.
+ */
+final class HandDrivenCluster {
+
+  /** Which messages a tick delivers. */
+  interface Network {
+    boolean delivers(int from, int to, Message message);
+  }
+
+  record Envelope(int from, int to, Message message) {}
+
+  static final int REPLICAS = 4;
+
+  final SimKeys keys = new SimKeys(REPLICAS, 7);
+  final Replica[] replicas = new Replica[REPLICAS];
+  final List<TreeMap<Long, Decision>> decided = new ArrayList<>();
+  final List<Commit> emitted = new ArrayList<>();
+  final List<String> violations = new ArrayList<>();
+  private final InvariantChecker checker =
+      new InvariantChecker(REPLICAS, keys, 0, InvariantChecker.fixed(REPLICAS));
+  private final List<Envelope> pending = new ArrayList<>();
+  private final int byzantine;
+  private long now;
+
+  /**
+   * @param byzantine the replica whose decisions are not checked (-1: all correct); it runs the
+   *     correct code, the test makes up its lies
+   */
+  HandDrivenCluster(int byzantine) {
+    this.byzantine = byzantine;
+    SimApplication application = new SimApplication();
+    for (int i = 0; i < REPLICAS; i++) {
+      decided.add(new TreeMap<>());
+      replicas[i] =
+          Replica.start(
+              Cluster.simConfig(REPLICAS).withSelf(i),
+              new ReplicaServices(
+                  keys.crypto(i), keys.signer(i, new Random(i)), application, application));
+    }
+  }
+
+  static Request request(String client, String key) {
+    return new Request(
+        new RequestId(client, key), ("payload " + key).getBytes(StandardCharsets.UTF_8));
+  }
+
+  long now() {
+    return now;
+  }
+
+  void step(int replica, Event event) {
+    Effects effects = replicas[replica].step(event);
+    List<Outbound> out = new ArrayList<>(effects.sendNow());
+    out.addAll(effects.sendAfterPersist());
+    for (Outbound outbound : out) {
+      if (outbound.to().isPresent()) {
+        send(replica, outbound.to().getAsInt(), outbound.message());
+      } else {
+        for (int to = 0; to < REPLICAS; to++) {
+          if (to != replica) {
+            send(replica, to, outbound.message());
+          }
+        }
+      }
+    }
+    for (Decision decision : effects.decisions()) {
+      decided.get(replica).put(decision.sequence(), decision);
+      if (replica != byzantine) {
+        check(() -> checker.onDecision(replica, decision, List.of(0, 1, 2, 3)));
+      }
+    }
+  }
+
+  /** Puts {@code message} on the wire from {@code from} to {@code to}. */
+  void send(int from, int to, Message message) {
+    if (message instanceof Commit commit) {
+      if (emitted.stream().noneMatch(c -> c == commit)) {
+        emitted.add(commit);
+      }
+      check(() -> checker.onCommitEmitted(commit.sender(), commit));
+    }
+    pending.add(new Envelope(from, to, message));
+  }
+
+  /** One tick: delivers what {@code network} lets through (the rest is lost), ticks everyone. */
+  void tick(Network network) {
+    now++;
+    List<Envelope> batch = new ArrayList<>(pending);
+    pending.clear();
+    for (Envelope envelope : batch) {
+      if (network.delivers(envelope.from(), envelope.to(), envelope.message())) {
+        step(envelope.to(), new Event.Received(envelope.from(), envelope.message()));
+      }
+    }
+    for (int i = 0; i < REPLICAS; i++) {
+      step(i, new Event.Tick());
+    }
+  }
+
+  /** Ticks until {@code done} or {@code maxTicks} passed; whether {@code done} holds. */
+  boolean tickUntil(Network network, BooleanSupplier done, long maxTicks) {
+    long start = now;
+    while (!done.getAsBoolean()) {
+      if (now - start >= maxTicks) {
+        return false;
+      }
+      tick(network);
+    }
+    return true;
+  }
+
+  /** Whether every replica but the Byzantine one decided every sequence up to {@code sequence}. */
+  boolean correctDecidedUpTo(long sequence) {
+    for (int i = 0; i < REPLICAS; i++) {
+      if (i != byzantine && (decided.get(i).isEmpty() || decided.get(i).lastKey() < sequence)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void check(Runnable invariant) {
+    try {
+      invariant.run();
+    } catch (InvariantViolation violation) {
+      if (!violations.contains(violation.getMessage())) {
+        violations.add(violation.getMessage());
+      }
+    }
+  }
+}
