@@ -6,9 +6,10 @@ package io.rubinbft.orderer.cluster;
  * @param connectedPeers peers with an open outbound channel
  * @param framesSent frames handed to rdma-net
  * @param framesReceived frames received and dispatched
- * @param droppedSendQueueFull frames dropped because a peer's send queue was full
+ * @param droppedSendQueueFull frames dropped because a peer's send queue was over its byte budget
  * @param droppedUnknownChannel frames received for a channel this node does not serve
  * @param droppedMalformed frames that were not cluster frames
+ * @param droppedOversized frames larger than the transport (or the peer) carries, never sent
  */
 public record ClusterStats(
     int connectedPeers,
@@ -16,4 +17,5 @@ public record ClusterStats(
     long framesReceived,
     long droppedSendQueueFull,
     long droppedUnknownChannel,
-    long droppedMalformed) {}
+    long droppedMalformed,
+    long droppedOversized) {}

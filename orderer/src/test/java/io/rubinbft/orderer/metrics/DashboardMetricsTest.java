@@ -99,7 +99,7 @@ class DashboardMetricsTest {
   private static Set<String> exportedSampleNames() {
     OrdererMetrics metrics =
         OrdererMetrics.register(
-            List::of, List::of, () -> new ClusterStats(0, 0, 0, 0, 0, 0), Optional::empty);
+            List::of, List::of, () -> new ClusterStats(0, 0, 0, 0, 0, 0, 0), Optional::empty);
     Set<String> names = new TreeSet<>();
     for (MetricSnapshot snapshot : metrics.registry().scrape()) {
       String name = snapshot.getMetadata().getPrometheusName();
