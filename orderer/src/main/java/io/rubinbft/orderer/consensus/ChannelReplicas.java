@@ -47,15 +47,6 @@ public final class ChannelReplicas {
    */
   static final int DECIDED_ID_MEMORY = 100_000;
 
-  /**
-   * The envelope size the request pool's share of the heap is counted in: a Fabric endorsed
-   * transaction (creator and endorser certificates, signatures, read-write set) is 3-5 KB.
-   */
-  static final int TYPICAL_ENVELOPE_BYTES = 4 << 10;
-
-  /** The request pool may fill at most this fraction (1/n) of the heap with typical envelopes. */
-  static final int POOL_HEAP_FRACTION = 4;
-
   private ChannelReplicas() {}
 
   /**
@@ -68,7 +59,7 @@ public final class ChannelReplicas {
     int requestMaxBytes = (int) Math.min(Integer.MAX_VALUE, pbft.requestMaxBytes());
     int window =
         window(channel.consenters().size(), Math.max(pbft.batchMaxBytes(), requestMaxBytes));
-    int poolLimit = poolLimit(pbft, Runtime.getRuntime().maxMemory());
+    int poolLimit = Math.max(pbft.batchMaxCount(), pbft.requestPoolSize());
     return new ReplicaConfig(
         channel.consenters().size(),
         self,
@@ -124,20 +115,6 @@ public final class ChannelReplicas {
   /** The limits the wire codec enforces for a replica running {@code config}. */
   public static WireLimits wireLimits(ReplicaConfig config) {
     return WireLimits.of(config, MAX_PAYLOAD_BYTES, MAX_SIGNATURE_BYTES);
-  }
-
-  /**
-   * The request pool's bound: SmartBFT's request_pool_size (Fabric's BFT channels use 100,000), but
-   * no more typical envelopes than a quarter of this node's heap ceiling holds, and never less than
-   * a block. Pending requests live on the heap; 100,000 envelopes of 3.5 KB are 380 MB, so under
-   * overload a node with a small heap would run out of memory where it should answer
-   * SERVICE_UNAVAILABLE. The bound is local admission only: replicas need not agree on it.
-   *
-   * @param maxHeapBytes the JVM's heap ceiling
-   */
-  static int poolLimit(PbftSettings pbft, long maxHeapBytes) {
-    long byHeap = maxHeapBytes / POOL_HEAP_FRACTION / TYPICAL_ENVELOPE_BYTES;
-    return (int) Math.max(pbft.batchMaxCount(), Math.min(pbft.requestPoolSize(), byHeap));
   }
 
   private static int window(int replicas, long batchMaxBytes) {

@@ -16,6 +16,8 @@ import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.memory.MemoryBudgets;
+import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.metrics.OrdererMetrics;
 import io.rubinbft.orderer.onboarding.NodeTls;
 import io.rubinbft.orderer.onboarding.OnboardingSettings;
@@ -89,7 +91,8 @@ public final class OrdererNode implements AutoCloseable {
       opened.add(store);
       ChannelRegistry channels = new ChannelRegistry();
       opened.addFirst(channels);
-      ClusterNetwork network = startNetwork(config, channels);
+      NodeMemory memory = NodeMemory.ofThisJvm();
+      ClusterNetwork network = startNetwork(config, channels, memory.budgets());
       opened.addFirst(network);
       OrdererMetrics metrics =
           OrdererMetrics.register(
@@ -107,7 +110,8 @@ public final class OrdererNode implements AutoCloseable {
               NodeContext.DEFAULT_TICK,
               Clock.systemUTC(),
               metrics,
-              onboarding(config, provider)));
+              onboarding(config, provider),
+              memory));
       AtomicBroadcastService broadcast =
           new AtomicBroadcastService(
               channels,
@@ -211,8 +215,8 @@ public final class OrdererNode implements AutoCloseable {
         new PendingJoins(config.ledgerDirectory().resolve("pendingops").resolve("join")));
   }
 
-  private static ClusterNetwork startNetwork(NodeConfig config, ChannelRegistry channels)
-      throws IOException {
+  private static ClusterNetwork startNetwork(
+      NodeConfig config, ChannelRegistry channels, MemoryBudgets budgets) throws IOException {
     int port =
         config
             .cluster()
@@ -239,7 +243,8 @@ public final class OrdererNode implements AutoCloseable {
         ClusterTransports.open(config.cluster(), channelConfig),
         channelConfig,
         new InetSocketAddress(config.cluster().listenHost(), port),
-        channels.peerAuthenticator());
+        channels.peerAuthenticator(),
+        budgets.peerLinkBytes());
   }
 
   private static void closeAll(List<AutoCloseable> resources) {

@@ -59,7 +59,7 @@ final class RecordingChannel implements ServedChannel {
       return new SubmitOutcome.AlreadyProcessed();
     }
     if (submissions.size() >= capacity) {
-      return new SubmitOutcome.PoolFull(capacity);
+      return new SubmitOutcome.PoolFull(capacity + " requests");
     }
     txIds.add(txId);
     submissions.add(new Submission(txId, envelope));
