@@ -17,6 +17,7 @@ import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.memory.MemoryBudgets;
+import io.rubinbft.orderer.memory.MessageLimits;
 import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.metrics.OrdererMetrics;
 import io.rubinbft.orderer.onboarding.NodeTls;
@@ -237,7 +238,7 @@ public final class OrdererNode implements AutoCloseable {
             LINK_SLOTS,
             LINK_SLOTS,
             defaults.slotBytes(),
-            defaults.maxMessageBytes(),
+            MessageLimits.TRANSPORT_MAX_MESSAGE_BYTES,
             defaults.acceptBacklog());
     return ClusterNetwork.start(
         ClusterTransports.open(config.cluster(), channelConfig),
