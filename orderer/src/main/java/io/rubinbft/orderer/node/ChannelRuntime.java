@@ -129,7 +129,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
                 node.network(),
                 () -> host.filter(ReplicaHost::member).map(ReplicaHost::epoch),
                 host.map(ReplicaHost::forwards).orElseGet(ForwardCounts::new),
-                admit));
+                admit,
+                node.memory().budgets().peerInputBytes()));
   }
 
   /** The newest committed config. */
