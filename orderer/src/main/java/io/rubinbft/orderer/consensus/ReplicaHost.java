@@ -114,34 +114,6 @@ public final class ReplicaHost implements AutoCloseable {
    *     node's: the catch-up hook
    * @param leftConsenters told (on the replica thread, which ends after it) when an epoch started
    *     without this node
-   */
-  public ReplicaHost(
-      EpochReplica first,
-      ClusterNetwork network,
-      ChannelLedger ledger,
-      EpochStarter starter,
-      LongConsumer newerEpochSeen,
-      Runnable leftConsenters,
-      Duration tick) {
-    this(
-        first,
-        network,
-        ledger,
-        starter,
-        newerEpochSeen,
-        leftConsenters,
-        tick,
-        NodeMemory.ofThisJvm());
-  }
-
-  /**
-   * Starts hosting {@code first} (fresh or recovered from its WAL).
-   *
-   * @param starter starts each later epoch's replica
-   * @param newerEpochSeen told (on the network thread) of each frame of an epoch newer than this
-   *     node's: the catch-up hook
-   * @param leftConsenters told (on the replica thread, which ends after it) when an epoch started
-   *     without this node
    * @param memory the budgets of this host's input queue, and the request-pool account it shares
    *     with the node's other channels
    */

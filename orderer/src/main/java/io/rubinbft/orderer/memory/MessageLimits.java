@@ -28,10 +28,11 @@ public final class MessageLimits {
 
   /**
    * The proposal size a channel's window shrinks for: a window is chosen only if proposals of this
-   * size (or the channel's batch limit, when smaller) still fit its largest message, so envelopes
-   * of up to about this size stay orderable on every channel the transport can carry.
+   * size (or the channel's batch limit, when smaller) still fit its largest message. Not larger,
+   * since a smaller window also means fewer blocks per state-transfer answer, and so a slower
+   * catch-up.
    */
-  public static final long PREFERRED_MIN_PROPOSAL_BYTES = 1 << 20;
+  public static final long PREFERRED_MIN_PROPOSAL_BYTES = 100 << 10;
 
   /**
    * Most block bytes in one state-transfer answer served from the ledger (at least one block is

@@ -26,8 +26,11 @@ class PipelineTest {
 
     assertThat(largest(4, 100, pipeline))
         .isLessThanOrEqualTo(MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES);
-    assertThat(pipeline.window()).isEqualTo(2);
-    assertThat(pipeline.batchMaxBytes()).isGreaterThanOrEqualTo(MB).isLessThan(10 * MB);
+    assertThat(pipeline.window()).isEqualTo(16);
+    assertThat(pipeline.checkpointInterval()).isEqualTo(8);
+    assertThat(pipeline.batchMaxBytes())
+        .isGreaterThanOrEqualTo(MessageLimits.PREFERRED_MIN_PROPOSAL_BYTES)
+        .isLessThan(10 * MB);
     assertThat(pipeline.requestMaxBytes()).isEqualTo((int) pipeline.batchMaxBytes());
   }
 
