@@ -146,6 +146,18 @@ public final class Replica {
     return EpochHandover.of(ctx, anchor);
   }
 
+  /**
+   * The bytes of the requests pending in the pool ({@link Request#size}, summed), and their count:
+   * a host bounds the memory of its pools with them.
+   */
+  public long poolBytes() {
+    return ctx.pool.bytes();
+  }
+
+  public int poolSize() {
+    return ctx.pool.size();
+  }
+
   public ReplicaStatus status() {
     return new ReplicaStatus(
         ctx.view,

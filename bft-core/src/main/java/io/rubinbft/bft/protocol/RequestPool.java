@@ -28,6 +28,9 @@ final class RequestPool {
   private final int limit;
   private final LinkedHashMap<RequestId, Pending> pending = new LinkedHashMap<>();
 
+  /** The {@link Request#size} of the pending requests, summed: the host bounds its memory. */
+  private long pendingBytes;
+
   /**
    * Pending requests in arrival order that may not be proposed yet. Entries proposed or decided
    * since are skipped where met (cheaper than removing them one by one).
@@ -65,6 +68,7 @@ final class RequestPool {
     }
     Pending entry = new Pending(request, now);
     pending.put(id, entry);
+    pendingBytes += request.size();
     if (!inFlight.containsKey(id)) {
       if (unproposed.size() >= 2 * limit) {
         compact();
@@ -121,7 +125,7 @@ final class RequestPool {
       batch.add(request);
       bytes += request.size();
     }
-    dropped.forEach(pending::remove);
+    dropped.forEach(this::removePending);
     return batch;
   }
 
@@ -178,7 +182,7 @@ final class RequestPool {
   void onDecided(Proposal proposal) {
     for (Request request : proposal.requests()) {
       RequestId id = request.id();
-      pending.remove(id);
+      removePending(id);
       inFlight.remove(id);
       decided.add(id);
     }
@@ -207,5 +211,16 @@ final class RequestPool {
 
   int size() {
     return pending.size();
+  }
+
+  long bytes() {
+    return pendingBytes;
+  }
+
+  private void removePending(RequestId id) {
+    Pending removed = pending.remove(id);
+    if (removed != null) {
+      pendingBytes -= removed.request().size();
+    }
   }
 }

@@ -66,6 +66,14 @@ public record WireLimits(
     return unbounded.withMaxMessageBytes((int) largest);
   }
 
+  /**
+   * The size of the largest message a correct replica can send under these limits (whatever their
+   * {@code maxMessageBytes}): a host checks a configuration against its transport with it.
+   */
+  public long largestMessageBytes() {
+    return new LargestMessage(this).bytes();
+  }
+
   public WireLimits withMaxMessageBytes(int bytes) {
     return new WireLimits(
         replicas,

@@ -57,6 +57,21 @@ class RequestScenarioTest {
     assertThat(backup.status().pendingRequests()).isEqualTo(1);
   }
 
+  /** The host bounds its pools' memory by these bytes: each pending request counts once. */
+  @Test
+  void thePoolCountsTheBytesOfItsPendingRequestsOnce() {
+    Replica backup = Replica.start(Cluster.simConfig(4).withSelf(1), services(1));
+    Request first = new Request(new RequestId("c", "a"), new byte[100]);
+    Request second = new Request(new RequestId("c", "b"), new byte[300]);
+
+    backup.step(new Event.ClientRequest(first));
+    backup.step(new Event.ClientRequest(second));
+    backup.step(new Event.ClientRequest(first));
+
+    assertThat(backup.poolBytes()).isEqualTo(first.size() + second.size());
+    assertThat(backup.poolSize()).isEqualTo(2);
+  }
+
   @Test
   void oversizedRequestIsRejectedWithItsSize() {
     Replica backup = Replica.start(Cluster.simConfig(4).withSelf(1), services(1));

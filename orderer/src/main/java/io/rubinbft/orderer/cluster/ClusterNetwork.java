@@ -8,20 +8,20 @@ import io.rubinbft.net.SelectionKey;
 import io.rubinbft.net.Selector;
 import io.rubinbft.net.ServerChannel;
 import io.rubinbft.net.transport.Transport;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.agrona.DirectBuffer;
@@ -44,8 +44,7 @@ import org.slf4j.LoggerFactory;
 public final class ClusterNetwork implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterNetwork.class);
-  private static final int SEND_REQUESTS = 1 << 16;
-  private static final int QUEUED_PER_PEER = 4096;
+
   private static final int MESSAGES_PER_POLL = 256;
 
   /**
@@ -65,25 +64,22 @@ public final class ClusterNetwork implements AutoCloseable {
   /** Failed turns in a row per log line: about one a minute while a fault lasts. */
   private static final long FAILED_TURNS_PER_LOG = 60_000 / FAILED_TURN_PAUSE_MILLIS;
 
-  /** What other threads ask of the network thread. */
-  private sealed interface Request {
-    InetSocketAddress peer();
-  }
-
-  private record SendRequest(InetSocketAddress peer, byte[] frame) implements Request {}
-
-  private record DisconnectRequest(InetSocketAddress peer) implements Request {}
-
   private final Selector selector;
   private final ServerChannel server;
   private final PeerAuthenticator authenticator;
-  private final BlockingQueue<Request> requests = new ArrayBlockingQueue<>(SEND_REQUESTS);
+  private final int maxFrameBytes;
+  private final long linkBudget;
+  // Links already out of the map whose connection the network thread must close: at most one per
+  // link a send created, so bounded by the peers sent to.
+  private final Queue<PeerLink> disconnects = new ConcurrentLinkedQueue<>();
   private final Map<String, InboundHandler> handlers = new ConcurrentHashMap<>();
-  private final Map<InetSocketAddress, PeerLink> links = new HashMap<>();
+  // Senders add links (any thread); the network thread connects, flushes and forgets them.
+  private final Map<InetSocketAddress, PeerLink> links = new ConcurrentHashMap<>();
   private final Map<Channel, PeerLink> linkOfChannel = new IdentityHashMap<>();
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong received = new AtomicLong();
   private final AtomicLong droppedQueueFull = new AtomicLong();
+  private final AtomicLong droppedOversized = new AtomicLong();
   private final AtomicLong droppedUnknownChannel = new AtomicLong();
   private final AtomicLong droppedMalformed = new AtomicLong();
   private final AtomicLong linksClosedOnError = new AtomicLong();
@@ -99,16 +95,24 @@ public final class ClusterNetwork implements AutoCloseable {
   private volatile boolean running = true;
   private final Thread thread;
 
-  private ClusterNetwork(Selector selector, ServerChannel server, PeerAuthenticator authenticator) {
+  private ClusterNetwork(
+      Selector selector,
+      ServerChannel server,
+      PeerAuthenticator authenticator,
+      int maxFrameBytes,
+      long linkBudget) {
     this.selector = selector;
     this.server = server;
     this.authenticator = authenticator;
+    this.maxFrameBytes = maxFrameBytes;
+    this.linkBudget = linkBudget;
     server.key().interests(EnumSet.of(Interest.ACCEPT));
     this.thread = Thread.ofPlatform().name("cluster-network").daemon().unstarted(this::run);
   }
 
   /**
-   * Listens at {@code listen} and starts the network thread.
+   * Listens at {@code listen} and starts the network thread, with each peer's frames bounded by
+   * this JVM's {@link MemoryBudgets#peerLinkBytes}.
    *
    * @param authenticator accepts the certificates of the consenters of the channels served
    */
@@ -118,9 +122,31 @@ public final class ClusterNetwork implements AutoCloseable {
       InetSocketAddress listen,
       PeerAuthenticator authenticator)
       throws IOException {
+    return start(
+        transport, config, listen, authenticator, MemoryBudgets.ofThisJvm().peerLinkBytes());
+  }
+
+  /**
+   * Listens at {@code listen} and starts the network thread.
+   *
+   * @param authenticator accepts the certificates of the consenters of the channels served
+   * @param linkBudget the bytes of frames that may wait for one peer; older ones are dropped
+   */
+  public static ClusterNetwork start(
+      Transport transport,
+      ChannelConfig config,
+      InetSocketAddress listen,
+      PeerAuthenticator authenticator,
+      long linkBudget)
+      throws IOException {
     Selector selector = Selector.open(transport, config);
     ClusterNetwork network =
-        new ClusterNetwork(selector, selector.listen(listen, authenticator), authenticator);
+        new ClusterNetwork(
+            selector,
+            selector.listen(listen, authenticator),
+            authenticator,
+            config.maxMessageBytes(),
+            linkBudget);
     network.thread.start();
     return network;
   }
@@ -141,11 +167,31 @@ public final class ClusterNetwork implements AutoCloseable {
 
   /**
    * Sends {@code message} of {@code channel}'s epoch {@code epoch} to the peer at {@code peer},
-   * from any thread, without blocking: when the network is behind, the frame is dropped and counted
-   * (PBFT retransmits).
+   * from any thread, without blocking. The peer's frames are bounded by the link budget: when they
+   * would exceed it the oldest are dropped and counted (PBFT retransmits, a peer behind catches up
+   * by state transfer). A frame larger than the transport carries is dropped and counted at once.
    */
   public void send(InetSocketAddress peer, String channel, long epoch, byte[] message) {
-    offer(new SendRequest(peer, ClusterFrames.frame(channel, epoch, message)));
+    byte[] frame = ClusterFrames.frame(channel, epoch, message);
+    if (frame.length > maxFrameBytes) {
+      droppedOversized.incrementAndGet();
+      LOG.warn(
+          "dropped a frame of {} bytes for channel {} to {}: the transport carries at most {}",
+          frame.length,
+          channel,
+          peer,
+          maxFrameBytes);
+      return;
+    }
+    droppedQueueFull.addAndGet(
+        links.computeIfAbsent(peer, address -> new PeerLink(address, linkBudget)).enqueue(frame));
+    selector.wakeup();
+  }
+
+  /** The bytes of frames waiting for {@code peer}: at most the link budget, or one frame. */
+  public long queuedBytes(InetSocketAddress peer) {
+    PeerLink link = links.get(peer);
+    return link == null ? 0 : link.queuedBytes();
   }
 
   /**
@@ -153,14 +199,11 @@ public final class ClusterNetwork implements AutoCloseable {
    * removed from a channel. A later send to it (another channel it still serves) dials again.
    */
   public void disconnect(InetSocketAddress peer) {
-    offer(new DisconnectRequest(peer));
-  }
-
-  private void offer(Request request) {
-    if (requests.offer(request)) {
+    // Out of the map at once, so a send after this call goes to a new link.
+    PeerLink link = links.remove(peer);
+    if (link != null) {
+      disconnects.add(link);
       selector.wakeup();
-    } else {
-      droppedQueueFull.incrementAndGet();
     }
   }
 
@@ -177,6 +220,7 @@ public final class ClusterNetwork implements AutoCloseable {
         droppedQueueFull.get(),
         droppedUnknownChannel.get(),
         droppedMalformed.get(),
+        droppedOversized.get(),
         linksClosedOnError.get(),
         networkErrors.get());
   }
@@ -242,11 +286,11 @@ public final class ClusterNetwork implements AutoCloseable {
   private void turn() {
     try {
       long now = System.currentTimeMillis();
-      drainRequests();
+      drainDisconnects();
       for (PeerLink link : links.values()) {
         try {
           connectIfNeeded(link, now);
-          sent.addAndGet(link.flush());
+          sent.addAndGet(link.flush(droppedOversized::incrementAndGet));
         } catch (RuntimeException e) {
           failedLinks.add(link);
           LOG.warn("closing the link to {} after an error: {}", link.address(), e.toString(), e);
@@ -279,11 +323,10 @@ public final class ClusterNetwork implements AutoCloseable {
   private void forgetFailedLinks() {
     for (PeerLink link : failedLinks) {
       linksClosedOnError.incrementAndGet();
-      if (links.get(link.address()) == link) {
-        forget(link.address());
-      } else {
-        link.close();
-      }
+      // Out of the map only if no sender replaced it since: a send after this dials again.
+      links.remove(link.address(), link);
+      linkOfChannel.values().remove(link);
+      link.close();
     }
     failedLinks.clear();
   }
@@ -345,24 +388,8 @@ public final class ClusterNetwork implements AutoCloseable {
         .collect(Collectors.toUnmodifiableSet());
   }
 
-  private void drainRequests() {
-    for (Request request = requests.poll(); request != null; request = requests.poll()) {
-      switch (request) {
-        case DisconnectRequest disconnect -> forget(disconnect.peer());
-        case SendRequest send -> {
-          PeerLink link =
-              links.computeIfAbsent(send.peer(), address -> new PeerLink(address, QUEUED_PER_PEER));
-          if (!link.enqueue(send.frame())) {
-            droppedQueueFull.incrementAndGet();
-          }
-        }
-      }
-    }
-  }
-
-  private void forget(InetSocketAddress peer) {
-    PeerLink link = links.remove(peer);
-    if (link != null) {
+  private void drainDisconnects() {
+    for (PeerLink link = disconnects.poll(); link != null; link = disconnects.poll()) {
       linkOfChannel.values().remove(link);
       link.close();
     }
@@ -401,7 +428,7 @@ public final class ClusterNetwork implements AutoCloseable {
             (buffer, offset, length) -> dispatch(peer, buffer, offset, length), MESSAGES_PER_POLL);
       }
       if (link != null && (key.isReady(Interest.SEND) || key.isReady(Interest.CONNECT))) {
-        sent.addAndGet(link.flush());
+        sent.addAndGet(link.flush(droppedOversized::incrementAndGet));
       }
     } catch (RuntimeException e) {
       LOG.warn(

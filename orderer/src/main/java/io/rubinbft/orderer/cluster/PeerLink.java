@@ -5,44 +5,45 @@ import io.rubinbft.net.ChannelState;
 import io.rubinbft.net.Interest;
 import io.rubinbft.net.SendResult;
 import java.net.InetSocketAddress;
-import java.util.ArrayDeque;
 import java.util.EnumSet;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * This node's outbound connection to one peer and the frames waiting for it. Used only on the
- * network thread. The queue is bounded: PBFT retransmits what matters (status, votes), so a peer
- * that cannot keep up loses the oldest frames rather than growing this node's memory.
+ * This node's outbound connection to one peer and the frames waiting for it. The connection is the
+ * network thread's alone; the queue is bounded in bytes ({@link OutboundQueue}) and filled by any
+ * thread: PBFT retransmits what matters (status, votes), so a peer that cannot keep up loses the
+ * oldest frames rather than growing this node's memory.
  */
 final class PeerLink {
 
   private static final long RECONNECT_MILLIS = 500;
 
   private final InetSocketAddress address;
-  private final int maxQueued;
-  private final ArrayDeque<byte[]> queued = new ArrayDeque<>();
+  private final OutboundQueue queued;
   private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
   private Channel channel;
   private long nextConnectMillis;
 
-  PeerLink(InetSocketAddress address, int maxQueued) {
+  /**
+   * @param budget the bytes of frames that may wait for this peer
+   */
+  PeerLink(InetSocketAddress address, long budget) {
     this.address = address;
-    this.maxQueued = maxQueued;
+    this.queued = new OutboundQueue(budget);
   }
 
   InetSocketAddress address() {
     return address;
   }
 
-  /** Queues a frame; returns false when the oldest one had to be dropped for it. */
-  boolean enqueue(byte[] frame) {
-    boolean dropped = false;
-    if (queued.size() >= maxQueued) {
-      queued.pollFirst();
-      dropped = true;
-    }
-    queued.addLast(frame);
-    return !dropped;
+  /** Queues a frame, from any thread; returns how many older frames were dropped for it. */
+  int enqueue(byte[] frame) {
+    return queued.add(frame);
+  }
+
+  /** The bytes of frames waiting for this peer. */
+  long queuedBytes() {
+    return queued.bytes();
   }
 
   /** Whether a new connection should be started now (none open, and the back-off has passed). */
@@ -75,21 +76,28 @@ final class PeerLink {
   }
 
   /**
-   * Sends queued frames until the peer's credit runs out; returns how many went. The channel's key
-   * asks for SEND readiness only while frames are left over: SEND is level-triggered, and an idle
-   * link that asked for it would keep the network thread from ever waiting.
+   * Sends queued frames until the peer's credit runs out; returns how many went. A frame larger
+   * than the connection carries (the peer may accept less than this node sends) is dropped and
+   * counted through {@code oversized}: it closes nothing but itself. The channel's key asks for
+   * SEND readiness only while frames are left over: SEND is level-triggered, and an idle link that
+   * asked for it would keep the network thread from ever waiting.
    */
-  int flush() {
+  int flush(Runnable oversized) {
     if (!isOpen()) {
       return 0;
     }
     int sent = 0;
-    for (byte[] frame = queued.peekFirst(); frame != null; frame = queued.peekFirst()) {
+    for (byte[] frame = queued.peek(); frame != null; frame = queued.peek()) {
+      if (frame.length > channel.maxMessageLength()) {
+        queued.remove(frame);
+        oversized.run();
+        continue;
+      }
       view.wrap(frame);
       if (channel.offer(view, 0, frame.length) != SendResult.SENT) {
         break;
       }
-      queued.pollFirst();
+      queued.remove(frame);
       sent++;
     }
     if (queued.isEmpty()) {

@@ -12,6 +12,7 @@ import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.memory.MessageLimits;
 import java.security.SecureRandom;
 import java.time.Duration;
 
@@ -20,18 +21,6 @@ import java.time.Duration;
  * ticks) and the Fabric application behind bft-core's SPIs.
  */
 public final class ChannelReplicas {
-
-  /** Most proposals in flight at once: the pipelining that SmartBFT (one at a time) lacks. */
-  static final int MAX_WINDOW = 64;
-
-  /** A checkpoint every this many sequences; the window holds at least two. */
-  static final int CHECKPOINT_INTERVAL = 8;
-
-  /**
-   * Bound on the prepared proposals a new view can carry (n view changes, each with up to a window
-   * of full proposals): the window shrinks for large batches so this stays representable.
-   */
-  static final long MAX_VIEW_CHANGE_BYTES = 1L << 30;
 
   /** Largest proposal payload: a block header and unsigned metadata, with room to spare. */
   static final int MAX_PAYLOAD_BYTES = 64 << 10;
@@ -47,15 +36,6 @@ public final class ChannelReplicas {
    */
   static final int DECIDED_ID_MEMORY = 100_000;
 
-  /**
-   * The envelope size the request pool's share of the heap is counted in: a Fabric endorsed
-   * transaction (creator and endorser certificates, signatures, read-write set) is 3-5 KB.
-   */
-  static final int TYPICAL_ENVELOPE_BYTES = 4 << 10;
-
-  /** The request pool may fill at most this fraction (1/n) of the heap with typical envelopes. */
-  static final int POOL_HEAP_FRACTION = 4;
-
   private ChannelReplicas() {}
 
   /**
@@ -65,20 +45,19 @@ public final class ChannelReplicas {
    */
   public static ReplicaConfig replicaConfig(ChannelConfig channel, int self, Duration tick) {
     PbftSettings pbft = channel.pbft();
-    int requestMaxBytes = (int) Math.min(Integer.MAX_VALUE, pbft.requestMaxBytes());
-    int window =
-        window(channel.consenters().size(), Math.max(pbft.batchMaxBytes(), requestMaxBytes));
-    int poolLimit = poolLimit(pbft, Runtime.getRuntime().maxMemory());
+    Pipeline pipeline = pipeline(channel.consenters().size(), pbft);
+    int window = pipeline.window();
+    int poolLimit = Math.max(pbft.batchMaxCount(), pbft.requestPoolSize());
     return new ReplicaConfig(
         channel.consenters().size(),
         self,
         pbft.batchMaxCount(),
-        Math.max(pbft.batchMaxBytes(), requestMaxBytes),
+        pipeline.batchMaxBytes(),
         ticks(pbft.batchMaxInterval(), tick, 0),
         window,
-        CHECKPOINT_INTERVAL,
+        pipeline.checkpointInterval(),
         poolLimit,
-        requestMaxBytes,
+        pipeline.requestMaxBytes(),
         ticks(pbft.requestTimeout(), tick, 1),
         ticks(pbft.viewChangeTimeout(), tick, 1),
         ticks(pbft.viewChangeResendInterval(), tick, 1),
@@ -127,23 +106,21 @@ public final class ChannelReplicas {
   }
 
   /**
-   * The request pool's bound: SmartBFT's request_pool_size (Fabric's BFT channels use 100,000), but
-   * no more typical envelopes than a quarter of this node's heap ceiling holds, and never less than
-   * a block. Pending requests live on the heap; 100,000 envelopes of 3.5 KB are 380 MB, so under
-   * overload a node with a small heap would run out of memory where it should answer
-   * SERVICE_UNAVAILABLE. The bound is local admission only: replicas need not agree on it.
-   *
-   * @param maxHeapBytes the JVM's heap ceiling
+   * The window and proposal limits of a channel with {@code replicas} consenters: the deepest
+   * pipeline whose largest message fits the transport ({@link Pipeline}). Every consenter derives
+   * the same from the same config.
    */
-  static int poolLimit(PbftSettings pbft, long maxHeapBytes) {
-    long byHeap = maxHeapBytes / POOL_HEAP_FRACTION / TYPICAL_ENVELOPE_BYTES;
-    return (int) Math.max(pbft.batchMaxCount(), Math.min(pbft.requestPoolSize(), byHeap));
-  }
-
-  private static int window(int replicas, long batchMaxBytes) {
-    long fitting = MAX_VIEW_CHANGE_BYTES / ((long) replicas * batchMaxBytes);
-    long multiple = fitting / CHECKPOINT_INTERVAL * CHECKPOINT_INTERVAL;
-    return (int) Math.max(2L * CHECKPOINT_INTERVAL, Math.min(MAX_WINDOW, multiple));
+  static Pipeline pipeline(int replicas, PbftSettings pbft) {
+    int requestMaxBytes = (int) Math.min(Integer.MAX_VALUE, pbft.requestMaxBytes());
+    return Pipeline.fitting(
+        replicas,
+        pbft.batchMaxCount(),
+        Math.max(pbft.batchMaxBytes(), requestMaxBytes),
+        requestMaxBytes,
+        MAX_PAYLOAD_BYTES,
+        MAX_SIGNATURE_BYTES,
+        MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES,
+        MessageLimits.PREFERRED_MIN_PROPOSAL_BYTES);
   }
 
   private static int ticks(Duration duration, Duration tick, int minimum) {

@@ -16,6 +16,7 @@ import io.rubinbft.orderer.block.CommitViews;
 import io.rubinbft.orderer.block.SignedBlocks;
 import io.rubinbft.orderer.channel.ConsenterMapping;
 import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.memory.MessageLimits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -39,12 +40,26 @@ public final class LedgerDecisionArchive {
   private final ConsenterMapping consenters;
   private final Crypto crypto;
   private final Sha256 sha256;
+  private final long answerBytes;
 
   /**
    * @param crypto the replica's crypto provider (its digest is the proposal digest)
    */
   public LedgerDecisionArchive(
       ChannelLedger ledger, ConsenterMapping consenters, Crypto crypto, Sha256 sha256) {
+    this(ledger, consenters, crypto, sha256, MessageLimits.DECISIONS_ANSWER_BYTES);
+  }
+
+  /**
+   * @param answerBytes most block bytes in one answer (at least one block is always included)
+   */
+  LedgerDecisionArchive(
+      ChannelLedger ledger,
+      ConsenterMapping consenters,
+      Crypto crypto,
+      Sha256 sha256,
+      long answerBytes) {
+    this.answerBytes = answerBytes;
     this.ledger = ledger;
     this.consenters = consenters;
     this.crypto = crypto;
@@ -52,15 +67,14 @@ public final class LedgerDecisionArchive {
   }
 
   /**
-   * The decisions {@code read} asks for, stopping early at the ledger's height; the first chains to
-   * the requester's {@code read.previous()}. Their count is bounded by the replica's window and
-   * each block by the batch limits, which is what bounds a Decisions message, so no byte limit is
-   * added here.
+   * The decisions {@code read} asks for, stopping early at the ledger's height and after the
+   * answer's bytes of blocks ({@link MessageLimits#DECISIONS_ANSWER_BYTES}; at least one block);
+   * the first chains to the requester's {@code read.previous()}. A shorter answer is complete as
+   * far as it goes: the requester asks again from where it ends.
    */
   public List<Decision> decisions(ArchiveRead read) {
     List<StoredBlock> blocks =
-        ledger.range(
-            read.from(), read.from() + read.maxCount() - 1, read.maxCount(), Long.MAX_VALUE);
+        ledger.range(read.from(), read.from() + read.maxCount() - 1, read.maxCount(), answerBytes);
     List<Decision> decisions = new ArrayList<>(blocks.size());
     Digest previous = read.previous();
     for (StoredBlock stored : blocks) {

@@ -16,6 +16,9 @@ import io.rubinbft.bft.wire.Decoded;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.memory.MemoryBudgets;
+import io.rubinbft.orderer.memory.NodeMemory;
+import io.rubinbft.orderer.memory.PoolBytes;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -26,8 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -59,7 +60,6 @@ import org.slf4j.LoggerFactory;
 public final class ReplicaHost implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaHost.class);
-  private static final int QUEUE = 65_536;
   private static final int BATCH = 1024;
   private static final Duration LEDGER_POLL = Duration.ofMillis(100);
 
@@ -88,7 +88,10 @@ public final class ReplicaHost implements AutoCloseable {
   private final LongConsumer newerEpochSeen;
   private final Runnable leftConsenters;
   private final long tickNanos;
-  private final BlockingQueue<Input> inputs = new ArrayBlockingQueue<>(QUEUE);
+  private final ReplicaInputs<Input> inputs;
+  private final PoolBytes pools;
+  // This host's pools' bytes as last added to the node's account.
+  private long poolBytesCounted;
   private final PeerDrops drops = new PeerDrops();
   private final ReplicaProgress progress = new ReplicaProgress();
   private final ForwardCounts forwards = new ForwardCounts();
@@ -113,6 +116,8 @@ public final class ReplicaHost implements AutoCloseable {
    *     node's: the catch-up hook
    * @param leftConsenters told (on the replica thread, which ends after it) when an epoch started
    *     without this node
+   * @param memory the budgets of this host's input queue, and the request-pool account it shares
+   *     with the node's other channels
    */
   public ReplicaHost(
       EpochReplica first,
@@ -122,7 +127,11 @@ public final class ReplicaHost implements AutoCloseable {
       EpochStarter starter,
       LongConsumer newerEpochSeen,
       Runnable leftConsenters,
-      Duration tick) {
+      Duration tick,
+      NodeMemory memory) {
+    this.inputs =
+        new ReplicaInputs<>(memory.budgets().clientInputBytes(), memory.budgets().peerInputBytes());
+    this.pools = memory.pools();
     this.channel = first.config().channelId();
     this.epoch = first;
     this.network = network;
@@ -142,9 +151,10 @@ public final class ReplicaHost implements AutoCloseable {
   /**
    * Offers a client request (an envelope under its tx id) to the replica. Completes with empty when
    * it is pending (or was pending already), or with the reason it was refused ("pool full: ...",
-   * "duplicate: ...", "request too large: ..."), also when this host's queue is full. Always
-   * completes: at the replica's next step, or with a refusal when the replica stopped first, so a
-   * caller may wait for it without a timeout.
+   * "duplicate: ...", "request too large: ...", "busy: ..." when the client requests already
+   * waiting for the replica hold their byte budget). Always completes: at the replica's next step,
+   * or with a refusal when the replica stopped first, so a caller may wait for it without a
+   * timeout.
    */
   public CompletableFuture<Optional<String>> submit(String txId, byte[] envelope) {
     return submit(txId, envelope, false);
@@ -165,9 +175,19 @@ public final class ReplicaHost implements AutoCloseable {
     ClientInput input = new ClientInput(request, forwarded, outcome);
     if (!member) {
       outcome.complete(Optional.of("not a consenter: this node follows channel '" + channel + "'"));
-    } else if (!running || !inputs.offer(input)) {
-      outcome.complete(Optional.of("pool full: the replica of channel '" + channel + "' is busy"));
-    } else if (!running && inputs.remove(input)) {
+    } else if (!running) {
+      outcome.complete(stopped());
+    } else if (!inputs.offerClient(input, request.size())) {
+      outcome.complete(
+          Optional.of(
+              "busy: the client requests waiting for the replica of channel '"
+                  + channel
+                  + "' hold "
+                  + inputs.clientBytes()
+                  + " bytes, at most "
+                  + inputs.clientBudget()
+                  + " may wait; retry later"));
+    } else if (!running && inputs.removeClient(input)) {
       // The replica thread stopped after the check above and may have drained the queue before
       // this input arrived: whoever removes the input from the queue completes it.
       outcome.complete(stopped());
@@ -181,18 +201,19 @@ public final class ReplicaHost implements AutoCloseable {
 
   /** Completes the outcome of every client input still queued: no step will take them now. */
   private void refuseQueued() {
-    List<Input> queued = new ArrayList<>();
-    while (inputs.drainTo(queued) > 0) {
+    List<ReplicaInputs.Queued<Input>> queued = new ArrayList<>();
+    while (inputs.drainTo(queued, BATCH) > 0) {
       refuse(queued);
       queued.clear();
     }
   }
 
-  private void refuse(List<Input> unanswered) {
-    for (Input input : unanswered) {
-      if (input instanceof ClientInput client) {
+  private void refuse(List<ReplicaInputs.Queued<Input>> unanswered) {
+    for (ReplicaInputs.Queued<Input> queued : unanswered) {
+      if (queued.input() instanceof ClientInput client) {
         client.outcome().complete(stopped());
       }
+      queued.release();
     }
   }
 
@@ -310,7 +331,8 @@ public final class ReplicaHost implements AutoCloseable {
     }
     switch (current.codec().decode(bytes)) {
       case Decoded.Valid<Message> valid -> {
-        if (!inputs.offer(new PeerInput(frameEpoch, from.getAsInt(), valid.value()))) {
+        PeerInput input = new PeerInput(frameEpoch, from.getAsInt(), valid.value());
+        if (!inputs.offerPeer(from.getAsInt(), input, bytes.length)) {
           drops.add(PeerDrops.Reason.QUEUE_FULL);
         }
       }
@@ -343,10 +365,11 @@ public final class ReplicaHost implements AutoCloseable {
 
   private void run() {
     long nextTick = System.nanoTime() + tickNanos;
-    List<Input> batch = new ArrayList<>(BATCH);
+    List<ReplicaInputs.Queued<Input>> batch = new ArrayList<>(BATCH);
     try {
       while (running) {
-        Input first = inputs.poll(Math.max(0, nextTick - System.nanoTime()), TimeUnit.NANOSECONDS);
+        ReplicaInputs.Queued<Input> first =
+            inputs.poll(Math.max(0, nextTick - System.nanoTime()), TimeUnit.NANOSECONDS);
         if (first != null) {
           batch.add(first);
           inputs.drainTo(batch, BATCH - 1);
@@ -369,42 +392,27 @@ public final class ReplicaHost implements AutoCloseable {
       // Inputs of a batch a failed step left unanswered (complete is a no-op on answered ones).
       refuse(batch);
       refuseQueued();
+      pools.add(-poolBytesCounted);
+      poolBytesCounted = 0;
     }
   }
 
-  private void stepAll(List<Input> batch, boolean tick) throws InterruptedException {
+  private void stepAll(List<ReplicaInputs.Queued<Input>> batch, boolean tick)
+      throws InterruptedException {
     EpochReplica current = epoch;
     List<Effects> stepped = new ArrayList<>(batch.size() + 1);
     ExecutedDecisions executed = new ExecutedDecisions(current.config());
-    for (Input input : batch) {
-      switch (input) {
-        case ClientInput client -> {
-          Effects effects =
-              executed.record(current.replica().step(new Event.ClientRequest(client.request())));
-          // Pool admission depends on nothing durable (pending requests are not logged; clients
-          // resend), so the client hears at once instead of after this batch's WAL sync.
-          Optional<String> refused = refusal(effects, client.request().id());
-          client.outcome().complete(refused);
-          if (refused.isEmpty() && !client.forwarded()) {
-            pendingForwards.admitted(client.request(), ticks);
-          }
-          stepped.add(persistAndSendNow(current, effects));
-        }
-        case PeerInput peer when peer.epoch() != current.epoch() ->
-            drops.add(PeerDrops.Reason.OLDER_EPOCH);
-        case PeerInput peer ->
-            stepped.add(
-                persistAndSendNow(
-                    current,
-                    executed.record(
-                        current.replica().step(new Event.Received(peer.from(), peer.message())))));
-      }
+    for (ReplicaInputs.Queued<Input> queued : batch) {
+      stepOne(current, queued.input(), stepped, executed);
+      queued.release();
+      countPoolBytes(current);
     }
     if (tick) {
       stepped.add(
           persistAndSendNow(current, executed.record(current.replica().step(new Event.Tick()))));
       ticks++;
     }
+    countPoolBytes(current);
     if (stepped.stream().anyMatch(effects -> !effects.persist().isEmpty())) {
       current.log().sync();
     }
@@ -425,6 +433,56 @@ public final class ReplicaHost implements AutoCloseable {
     }
     if (end.isPresent()) {
       switchEpoch(current, end.get());
+      countPoolBytes(epoch);
+    }
+  }
+
+  private void stepOne(
+      EpochReplica current, Input input, List<Effects> stepped, ExecutedDecisions executed) {
+    switch (input) {
+      case ClientInput client -> {
+        // The node's pools share one byte budget: a request beyond it is refused before the
+        // replica sees it, naming that bound (the replica's own refusal names its count bound).
+        Optional<String> refused =
+            pools.refusal(client.request().size() + MemoryBudgets.ITEM_OVERHEAD_BYTES);
+        if (refused.isEmpty()) {
+          Effects effects =
+              executed.record(current.replica().step(new Event.ClientRequest(client.request())));
+          // Pool admission depends on nothing durable (pending requests are not logged; clients
+          // resend), so the client hears at once instead of after this batch's WAL sync.
+          refused = refusal(effects, client.request().id());
+          stepped.add(persistAndSendNow(current, effects));
+        }
+        client.outcome().complete(refused);
+        if (refused.isEmpty() && !client.forwarded()) {
+          pendingForwards.admitted(client.request(), ticks);
+        }
+      }
+      case PeerInput peer when peer.epoch() != current.epoch() ->
+          drops.add(PeerDrops.Reason.OLDER_EPOCH);
+      case PeerInput peer ->
+          stepped.add(
+              persistAndSendNow(
+                  current,
+                  executed.record(
+                      current.replica().step(new Event.Received(peer.from(), peer.message())))));
+    }
+  }
+
+  /**
+   * Adds the change of this host's pool to the node's account: its requests' bytes and, per
+   * request, what holding one costs beyond them.
+   */
+  private void countPoolBytes(EpochReplica current) {
+    if (!member) {
+      return;
+    }
+    long bytes =
+        current.replica().poolBytes()
+            + (long) current.replica().poolSize() * MemoryBudgets.ITEM_OVERHEAD_BYTES;
+    if (bytes != poolBytesCounted) {
+      pools.add(bytes - poolBytesCounted);
+      poolBytesCounted = bytes;
     }
   }
 

@@ -92,6 +92,7 @@ final class NetworkMetrics {
               callback.call(stats.droppedSendQueueFull(), "send_queue_full");
               callback.call(stats.droppedUnknownChannel(), "unknown_channel");
               callback.call(stats.droppedMalformed(), "malformed");
+              callback.call(stats.droppedOversized(), "oversized");
             })
         .register(registry);
     CounterWithCallback.builder()

@@ -35,6 +35,9 @@ import org.hyperledger.fabric.protos.common.Envelope;
  */
 public final class ChannelRuntime implements ServedChannel, AutoCloseable {
 
+  private static final String POOL_FULL = "pool full: ";
+  private static final String RETRY_LATER = ", retry later";
+
   private static final int IDENTITY_CACHE = 4096;
 
   /** How long Broadcast waits for the replica thread to take a request (normally a few ms). */
@@ -118,7 +121,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
                         epochs,
                         newerEpochs::seen,
                         transitions::leftConsenters,
-                        node.tick()));
+                        node.tick(),
+                        node.memory()));
     host.ifPresent(h -> h.progress().listen(node.metrics().decisions(channel)));
     return new ChannelRuntime(
         ledger,
@@ -134,7 +138,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
                 node.network(),
                 () -> host.filter(ReplicaHost::member).map(ReplicaHost::epoch),
                 host.map(ReplicaHost::forwards).orElseGet(ForwardCounts::new),
-                admit));
+                admit,
+                node.memory().budgets().peerInputBytes()));
   }
 
   /** The newest committed config. */
@@ -268,11 +273,13 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
 
   /**
    * bft-core's refusals name their kind first ("pool full: ...", "duplicate: ...", "conflict:
-   * ...").
+   * ..."); a pool's names the bound it reached (its count, or the bytes of the node's pools), which
+   * the client hears.
    */
   private SubmitOutcome outcomeOf(String key, String refusal) {
-    if (refusal.startsWith("pool full")) {
-      return new SubmitOutcome.PoolFull(config().pbft().requestPoolSize());
+    if (refusal.startsWith(POOL_FULL)) {
+      return new SubmitOutcome.PoolFull(
+          refusal.substring(POOL_FULL.length()).replace(RETRY_LATER, ""));
     }
     if (refusal.startsWith("duplicate")) {
       return new SubmitOutcome.AlreadyProcessed();

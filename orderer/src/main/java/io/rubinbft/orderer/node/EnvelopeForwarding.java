@@ -4,11 +4,15 @@ import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.consensus.EpochReplica;
 import io.rubinbft.orderer.consensus.ForwardCounts;
 import io.rubinbft.orderer.consensus.ReplicaHost;
+import io.rubinbft.orderer.memory.ByteBudget;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.security.cert.X509Certificate;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -20,15 +24,15 @@ import org.slf4j.LoggerFactory;
  * timeout). A forwarding consenter may be Byzantine, so each envelope passes the same check as a
  * backup's proposal check before the pool takes it, on a worker thread of the channel's own;
  * senders are the consenters of this node's epoch, each within a budget of envelopes and bytes per
- * second. Whatever is dropped is counted by reason; duplicates of what is pending or decided cost a
- * pool lookup.
+ * second, and of bytes waiting for their check. Whatever is dropped is counted by reason;
+ * duplicates of what is pending or decided cost a pool lookup.
  */
 final class EnvelopeForwarding implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EnvelopeForwarding.class);
 
-  /** Received envelopes waiting for their check; more are dropped (the sender may resend). */
-  private static final int QUEUE = 4096;
+  /** A received envelope waiting for its check, holding its bytes of its sender's budget. */
+  private record Held(byte[] envelope, ByteBudget budget, long bytes) {}
 
   private final String topic;
   private final ClusterNetwork network;
@@ -36,19 +40,25 @@ final class EnvelopeForwarding implements AutoCloseable {
   private final Function<byte[], Optional<String>> admit;
   private final ForwardCounts counts;
   private final ForwardBudget budget = new ForwardBudget();
-  private final BlockingQueue<byte[]> received = new ArrayBlockingQueue<>(QUEUE);
+  private final long senderBudget;
+  private final Map<Integer, ByteBudget> budgets = new ConcurrentHashMap<>();
+  // Bounded in bytes per sender (senderBudget); beyond it envelopes are dropped (senders resend).
+  private final BlockingQueue<Held> received = new LinkedBlockingQueue<>();
   private final Thread worker;
 
   /**
    * @param epoch the consensus epoch this node orders in; empty while it follows the channel
    * @param admit checks a received envelope and offers it to the pool; answers why it is invalid
+   * @param senderBudget bytes of envelopes from one sender that may wait for their check
    */
   EnvelopeForwarding(
       String channel,
       ClusterNetwork network,
       Supplier<Optional<EpochReplica>> epoch,
       ForwardCounts counts,
-      Function<byte[], Optional<String>> admit) {
+      Function<byte[], Optional<String>> admit,
+      long senderBudget) {
+    this.senderBudget = senderBudget;
     this.topic = ReplicaHost.forwardTopic(channel);
     this.network = network;
     this.epoch = epoch;
@@ -67,16 +77,28 @@ final class EnvelopeForwarding implements AutoCloseable {
       counts.add(ForwardCounts.Received.NOT_A_MEMBER);
     } else if (!budget.spend(sender.getAsInt(), envelope.length, System.nanoTime())) {
       counts.add(ForwardCounts.Received.OVER_BUDGET);
-    } else if (!received.offer(envelope)) {
-      counts.add(ForwardCounts.Received.QUEUE_FULL);
+    } else {
+      ByteBudget budget =
+          budgets.computeIfAbsent(sender.getAsInt(), index -> new ByteBudget(senderBudget));
+      long bytes = envelope.length + MemoryBudgets.ITEM_OVERHEAD_BYTES;
+      if (budget.tryReserve(bytes)) {
+        received.add(new Held(envelope, budget, bytes));
+      } else {
+        counts.add(ForwardCounts.Received.QUEUE_FULL);
+      }
     }
   }
 
   private void checkAll() {
     try {
       while (!Thread.currentThread().isInterrupted()) {
-        byte[] envelope = received.take();
-        Optional<String> invalid = admit.apply(envelope);
+        Held held = received.take();
+        Optional<String> invalid;
+        try {
+          invalid = admit.apply(held.envelope());
+        } finally {
+          held.budget().release(held.bytes());
+        }
         if (invalid.isPresent()) {
           counts.add(ForwardCounts.Received.INVALID);
           LOG.warn("forwarded envelope on {} dropped: {}", topic, invalid.get());

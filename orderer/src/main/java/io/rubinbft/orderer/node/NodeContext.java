@@ -4,6 +4,7 @@ import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.metrics.OrdererMetrics;
 import io.rubinbft.orderer.onboarding.OnboardingSettings;
 import io.rubinbft.orderer.onboarding.PullContext;
@@ -24,6 +25,7 @@ import java.time.Duration;
  * @param metrics where the channels' replicas report their decisions
  * @param onboarding how channels joined with a later config block, followers and lagging consenters
  *     pull blocks from other orderers
+ * @param memory the node's byte budgets and the request-pool account its channels share
  */
 public record NodeContext(
     SigningIdentity identity,
@@ -34,7 +36,8 @@ public record NodeContext(
     Duration tick,
     Clock clock,
     OrdererMetrics metrics,
-    OnboardingSettings onboarding) {
+    OnboardingSettings onboarding,
+    NodeMemory memory) {
 
   /** 10 ms: SmartBFT's 200 ms batch interval is 20 ticks. */
   public static final Duration DEFAULT_TICK = Duration.ofMillis(10);

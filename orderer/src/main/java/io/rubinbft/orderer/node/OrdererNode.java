@@ -18,6 +18,9 @@ import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.memory.MemoryBudgets;
+import io.rubinbft.orderer.memory.MessageLimits;
+import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.metrics.OrdererMetrics;
 import io.rubinbft.orderer.onboarding.NodeTls;
 import io.rubinbft.orderer.onboarding.OnboardingSettings;
@@ -93,7 +96,8 @@ public final class OrdererNode implements AutoCloseable {
       opened.add(store);
       ChannelRegistry channels = new ChannelRegistry();
       opened.addFirst(channels);
-      ClusterNetwork network = startNetwork(config, channels);
+      NodeMemory memory = NodeMemory.ofThisJvm();
+      ClusterNetwork network = startNetwork(config, channels, memory.budgets());
       opened.addFirst(network);
       OrdererMetrics metrics =
           OrdererMetrics.register(
@@ -113,7 +117,8 @@ public final class OrdererNode implements AutoCloseable {
               NodeContext.DEFAULT_TICK,
               Clock.systemUTC(),
               metrics,
-              onboarding(config, provider)));
+              onboarding(config, provider),
+              memory));
       AtomicBroadcastService broadcast =
           new AtomicBroadcastService(
               channels,
@@ -231,8 +236,8 @@ public final class OrdererNode implements AutoCloseable {
         maxBackoff);
   }
 
-  private static ClusterNetwork startNetwork(NodeConfig config, ChannelRegistry channels)
-      throws IOException {
+  private static ClusterNetwork startNetwork(
+      NodeConfig config, ChannelRegistry channels, MemoryBudgets budgets) throws IOException {
     int port =
         config
             .cluster()
@@ -253,13 +258,14 @@ public final class OrdererNode implements AutoCloseable {
             LINK_SLOTS,
             LINK_SLOTS,
             defaults.slotBytes(),
-            defaults.maxMessageBytes(),
+            MessageLimits.TRANSPORT_MAX_MESSAGE_BYTES,
             defaults.acceptBacklog());
     return ClusterNetwork.start(
         ClusterTransports.open(config.cluster(), channelConfig),
         channelConfig,
         new InetSocketAddress(config.cluster().listenHost(), port),
-        channels.peerAuthenticator());
+        channels.peerAuthenticator(),
+        budgets.peerLinkBytes());
   }
 
   private static void closeAll(List<AutoCloseable> resources) {

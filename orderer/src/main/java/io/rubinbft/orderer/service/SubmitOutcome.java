@@ -46,11 +46,16 @@ public sealed interface SubmitOutcome {
     }
   }
 
-  /** The pool holds {@code capacity} requests already: the client should retry later. */
-  record PoolFull(int capacity) implements PoolRefusal {
+  /**
+   * The pool is at its bound: the client should retry later.
+   *
+   * @param bound the bound it reached, e.g. "100000 requests pending" (a channel's pool) or "N
+   *     bytes pending on this node, at most M" (the pools of all channels)
+   */
+  record PoolFull(String bound) implements PoolRefusal {
     @Override
     public String reason() {
-      return "request pool is full (" + capacity + " requests)";
+      return "request pool is full (" + bound + ")";
     }
   }
 

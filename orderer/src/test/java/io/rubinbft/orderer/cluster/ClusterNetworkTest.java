@@ -29,6 +29,8 @@ class ClusterNetworkTest {
 
   private record Received(X509Certificate peer, long epoch, String text) {}
 
+  private static final int MAX_MESSAGE = ChannelConfig.DEFAULT_MAX_MESSAGE_BYTES;
+
   private final List<ClusterNetwork> nodes = new ArrayList<>();
   private final List<BlockingQueue<Received>> inboxes = new ArrayList<>();
 
@@ -185,6 +187,67 @@ class ClusterNetworkTest {
     assertThat(nodes.get(0).traffic()).isPresent();
   }
 
+  /**
+   * A peer that took the TCP connection and then answers nothing (a stopped process: the kernel
+   * completes the connection, nobody reads) gets frames queued for it while the node keeps sending;
+   * its link holds at most its byte budget, the oldest frames dropped and counted, and another peer
+   * still gets every frame sent to it.
+   */
+  @Test
+  void aStoppedPeersLinkStaysWithinItsBudgetWhileMessagesKeepComing() throws Exception {
+    long budget = 256 << 10;
+    try (ServerSocket stopped = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      InetSocketAddress stoppedPeer = new InetSocketAddress("127.0.0.1", stopped.getLocalPort());
+      startNode(1, "fixture", new InetSocketAddress("127.0.0.1", 0), budget, MAX_MESSAGE);
+      startNode(2, "fixture", new InetSocketAddress("127.0.0.1", 0), budget, MAX_MESSAGE);
+      byte[] block = new byte[10 << 10];
+
+      for (int i = 0; i < 2_000; i++) {
+        nodes.get(0).send(stoppedPeer, "fixture", 0, block);
+        assertThat(nodes.get(0).queuedBytes(stoppedPeer))
+            .as("after frame %d", i)
+            .isLessThanOrEqualTo(budget);
+        if (i % 100 == 0) {
+          nodes.get(0).send(nodes.get(1).localAddress(), "fixture", i, bytes("live " + i));
+        }
+      }
+
+      for (int i = 0; i < 2_000; i += 100) {
+        Received received = inboxes.get(1).poll(30, TimeUnit.SECONDS);
+        assertThat(received).as("frame %d to the live peer", i).isNotNull();
+        assertThat(received.text()).isEqualTo("live " + i);
+      }
+      assertThat(nodes.get(0).stats().droppedSendQueueFull())
+          .as("frames for the stopped peer beyond its budget")
+          .isGreaterThanOrEqualTo(2_000 - budget / block.length - 1);
+      assertThat(nodes.get(0).failure()).isEmpty();
+    }
+  }
+
+  /**
+   * A frame larger than the transport carries is dropped when sent, and one larger than the peer
+   * accepts (it announced a smaller limit in its handshake) is dropped when its turn comes: neither
+   * throws on the network thread, and the link carries the next frame.
+   */
+  @Test
+  void anOversizedMessageIsDroppedWithoutClosingTheNetworkThread() throws Exception {
+    startNode(1, "fixture", new InetSocketAddress("127.0.0.1", 0), 64 << 20, 4 << 20);
+    startNode(2, "fixture", new InetSocketAddress("127.0.0.1", 0), 64 << 20, 1 << 20);
+    InetSocketAddress peer = nodes.get(1).localAddress();
+    nodes.get(0).send(peer, "fixture", 0, bytes("first"));
+    assertThat(inboxes.get(1).poll(30, TimeUnit.SECONDS).text()).isEqualTo("first");
+
+    nodes.get(0).send(peer, "fixture", 0, new byte[5 << 20]);
+    nodes.get(0).send(peer, "fixture", 0, new byte[2 << 20]);
+    nodes.get(0).send(peer, "fixture", 0, bytes("after"));
+
+    Received after = inboxes.get(1).poll(30, TimeUnit.SECONDS);
+    assertThat(after).as("the frame after the oversized ones").isNotNull();
+    assertThat(after.text()).isEqualTo("after");
+    assertThat(nodes.get(0).stats().droppedOversized()).isEqualTo(2);
+    assertThat(nodes.get(0).failure()).isEmpty();
+  }
+
   private void start(int count, String channel) throws Exception {
     for (int n = 1; n <= count; n++) {
       startNode(n, channel, new InetSocketAddress("127.0.0.1", 0));
@@ -193,18 +256,32 @@ class ClusterNetworkTest {
 
   /** Starts fixture orderer {@code n} at {@code listen}, its inbox next in {@link #inboxes}. */
   private void startNode(int n, String channel, InetSocketAddress listen) throws Exception {
+    startNode(n, channel, listen, 64 << 20, MAX_MESSAGE);
+  }
+
+  private void startNode(
+      int n, String channel, InetSocketAddress listen, long linkBudget, int maxMessageBytes)
+      throws Exception {
     List<X509Certificate> consenters = new ArrayList<>();
     for (int orderer = 1; orderer <= 4; orderer++) {
       consenters.add(tlsCertificate(orderer));
     }
     Path tls = FabricFixtures.orderer(n).resolve("tls");
     Identity identity = new Identity(tlsCertificate(n), Pem.privateKey(tls.resolve("server.key")));
+    ChannelConfig defaults = ChannelConfig.defaults(identity);
     ClusterNetwork node =
         ClusterNetwork.start(
             TcpTransport.open(),
-            ChannelConfig.defaults(identity),
+            new ChannelConfig(
+                identity,
+                defaults.sendSlots(),
+                defaults.receiveSlots(),
+                defaults.slotBytes(),
+                maxMessageBytes,
+                defaults.acceptBacklog()),
             listen,
-            PeerAuthenticator.pinned(consenters));
+            PeerAuthenticator.pinned(consenters),
+            linkBudget);
     BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
     node.register(
         channel,

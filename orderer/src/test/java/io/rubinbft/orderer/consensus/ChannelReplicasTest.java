@@ -2,9 +2,11 @@ package io.rubinbft.orderer.consensus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.ConfigBlockReader;
+import io.rubinbft.orderer.channel.Fixtures;
 import io.rubinbft.orderer.channel.PbftSettings;
 import java.time.Duration;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ChannelReplicasTest {
@@ -12,34 +14,37 @@ class ChannelReplicasTest {
   private static final long MB = 1L << 20;
 
   @Test
-  void poolHoldsAQuarterOfTheHeapInTypicalEnvelopes() {
-    PbftSettings fabricBench = settings(100, 100_000);
-
-    assertThat(ChannelReplicas.poolLimit(fabricBench, 128 * MB)).isEqualTo(8_192);
-    assertThat(ChannelReplicas.poolLimit(fabricBench, 6 * 1024 * MB)).isEqualTo(100_000);
-    assertThat(ChannelReplicas.poolLimit(settings(500, 100_000), MB)).isEqualTo(500);
+  void thePoolsCountBoundIsTheChannelsRequestPoolSizeAndHoldsABlock() {
+    assertThat(poolLimit(settings(100, 100_000))).isEqualTo(100_000);
+    assertThat(poolLimit(settings(500, 100))).isEqualTo(500);
   }
 
-  @Test
-  void poolLimitStaysWithinTheConfigAndTheHeapAndHoldsABlock() {
-    long seed = System.nanoTime();
-    System.out.println("seed " + seed);
-    Random random = new Random(seed);
-    for (int i = 0; i < 1_000; i++) {
-      int batch = 1 + random.nextInt(10_000);
-      int pool = 1 + random.nextInt(1_000_000);
-      long heap = MB + (long) (random.nextDouble() * 16 * 1024 * MB);
+  private static int poolLimit(PbftSettings pbft) {
+    return ChannelReplicas.replicaConfig(channel(pbft), 0, Duration.ofMillis(10)).poolLimit();
+  }
 
-      int limit = ChannelReplicas.poolLimit(settings(batch, pool), heap);
-
-      assertThat(limit).as("seed %d", seed).isGreaterThanOrEqualTo(batch);
-      if (limit > batch) {
-        assertThat(limit).as("seed %d", seed).isLessThanOrEqualTo(pool);
-        assertThat((long) limit * ChannelReplicas.TYPICAL_ENVELOPE_BYTES)
-            .as("seed %d", seed)
-            .isLessThanOrEqualTo(heap / ChannelReplicas.POOL_HEAP_FRACTION);
-      }
+  /** The fixture channel's config with {@code pbft} in place of its own settings. */
+  private static ChannelConfig channel(PbftSettings pbft) {
+    ChannelConfig genesis;
+    try {
+      genesis = ConfigBlockReader.read(Fixtures.parseBlock("bft-genesis.block"));
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
+    return new ChannelConfig(
+        genesis.channelId(),
+        genesis.blockNumber(),
+        genesis.sequence(),
+        genesis.config(),
+        genesis.capabilities(),
+        genesis.consensusState(),
+        genesis.consenters(),
+        genesis.smartBftOptions(),
+        pbft,
+        genesis.batchLimits(),
+        genesis.batchTimeout(),
+        genesis.ordererEndpoints(),
+        genesis.blockValidationPolicy());
   }
 
   private static PbftSettings settings(int batchMaxCount, int requestPoolSize) {

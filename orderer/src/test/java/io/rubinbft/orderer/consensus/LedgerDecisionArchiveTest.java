@@ -20,6 +20,7 @@ import io.rubinbft.ledger.Durability;
 import io.rubinbft.orderer.crypto.Sha256;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
@@ -64,23 +65,46 @@ class LedgerDecisionArchiveTest {
               ChannelReplicas.replicaConfig(cluster.channel, FRESH, Duration.ofMillis(10)),
               services);
 
-      Effects asked = fresh.step(new Event.Received(0, new Status(0, true, chain.size(), 0)));
-      FetchDecisions fetch = fetchIn(asked);
-      List<Decision> served =
-          archive.decisions(
-              new ArchiveRead(FRESH, fetch.from(), fetch.previous(), fetch.maxCount()));
-      Effects applied = fresh.step(new Event.Received(0, new Decisions(served, 0)));
+      // The fixture channel's window is small (its 10 MB batches), so the fresh replica catches
+      // up over several fetches, each answered from the ledger.
+      List<Decision> served = new ArrayList<>();
+      List<Decision> applied = new ArrayList<>();
+      FetchDecisions fetch = null;
+      while (fresh.status().lastDelivered() < chain.size()) {
+        Effects asked = fresh.step(new Event.Received(0, new Status(0, true, chain.size(), 0)));
+        fetch = fetchIn(asked);
+        List<Decision> answer =
+            archive.decisions(
+                new ArchiveRead(FRESH, fetch.from(), fetch.previous(), fetch.maxCount()));
+        assertThat(answer).hasSizeBetween(1, fetch.maxCount());
+        served.addAll(answer);
+        applied.addAll(fresh.step(new Event.Received(0, new Decisions(answer, 0))).decisions());
+      }
 
       assertThat(digests(served)).isEqualTo(cluster.decidedDigests(0));
-      assertThat(digests(applied.decisions())).isEqualTo(digests(served));
+      assertThat(digests(applied)).isEqualTo(digests(served));
       assertThat(fresh.status().drops()).isEmpty();
       assertThat(served.stream().map(ProposalBlocks::signedBlock).toList()).isEqualTo(chain);
 
       // From the middle, chained to the digest the asker holds, the same decisions again.
       List<Decision> fromSecond =
-          archive.decisions(
-              new ArchiveRead(FRESH, 2, served.getFirst().digest(), fetch.maxCount()));
+          archive.decisions(new ArchiveRead(FRESH, 2, served.getFirst().digest(), chain.size()));
       assertThat(digests(fromSecond)).isEqualTo(digests(served.subList(1, served.size())));
+
+      // An answer stops after its byte limit, with at least one block, each chained as asked.
+      long blockBytes = chain.get(1).getSerializedSize();
+      LedgerDecisionArchive small =
+          new LedgerDecisionArchive(
+              ledger,
+              cluster.channel.consenters(),
+              services.crypto(),
+              new Sha256(FabricTestCluster.PROVIDER),
+              blockBytes);
+      List<Decision> chunk =
+          small.decisions(new ArchiveRead(FRESH, 2, served.getFirst().digest(), chain.size()));
+      assertThat(chain).hasSizeGreaterThan(3);
+      assertThat(chunk).hasSizeBetween(1, 2);
+      assertThat(digests(chunk)).isEqualTo(digests(served.subList(1, 1 + chunk.size())));
       assertThat(
               archive.decisions(
                   new ArchiveRead(FRESH, chain.size() + 1, served.getLast().digest(), 8)))

@@ -28,6 +28,7 @@ import io.rubinbft.orderer.crypto.EcdsaSigner;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.tls.Pem;
 import java.net.InetSocketAddress;
@@ -299,7 +300,8 @@ class ReplicaHostTest {
         () -> {
           throw new IllegalStateException("this test orders no config block");
         },
-        TICK);
+        TICK,
+        NodeMemory.ofThisJvm());
   }
 
   /** The fixture's 20 s SmartBFT timeouts, shortened so a test sees a view change quickly. */

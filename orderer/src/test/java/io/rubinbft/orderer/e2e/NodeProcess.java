@@ -26,7 +26,21 @@ final class NodeProcess {
           "-XX:+UseSerialGC",
           "-XX:TieredStopAtLevel=1");
 
+  /**
+   * The launcher's memory defaults for {@code start} (deploy/image/dist/rubin-orderer): the 84 MB
+   * heap, its young generation and the exit on heap exhaustion, in place of the test heaps above.
+   */
+  private static final List<String> LAUNCHER_MEMORY =
+      List.of(
+          "-Xms64m",
+          "-Xmx84m",
+          "-XX:NewRatio=5",
+          "-XX:+UseCompactObjectHeaders",
+          "-XX:MaxDirectMemorySize=96m",
+          "-XX:+ExitOnOutOfMemoryError");
+
   private final String name;
+  private boolean launcherMemory;
   private final Path config;
   private final Path log;
   private final Map<String, String> environment;
@@ -56,7 +70,13 @@ final class NodeProcess {
     }
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElseThrow());
-    command.addAll(JVM_FLAGS);
+    command.addAll(
+        launcherMemory
+            ? JVM_FLAGS.stream().filter(flag -> !flag.startsWith("-Xm")).toList()
+            : JVM_FLAGS);
+    if (launcherMemory) {
+      command.addAll(LAUNCHER_MEMORY);
+    }
     command.add("-cp");
     command.add(classPath());
     command.add(Main.class.getName());
@@ -68,6 +88,35 @@ final class NodeProcess {
     builder.environment().put("FABRIC_LOGGING_SPEC", "info");
     builder.environment().putAll(environment);
     process = builder.start();
+  }
+
+  /** From the next start on, the launcher's memory defaults instead of the test heap. */
+  synchronized void useLauncherMemory() {
+    launcherMemory = true;
+  }
+
+  synchronized boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
+  /** SIGSTOP: the process keeps its sockets and memory and answers nothing until resumed. */
+  synchronized void pause() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause}. */
+  synchronized void resume() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  private void signal(String signal) throws IOException, InterruptedException {
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+            .redirectErrorStream(true)
+            .start();
+    if (kill.waitFor() != 0) {
+      throw new IOException("kill -" + signal + " " + process.pid() + " failed");
+    }
   }
 
   /** SIGKILL: no shutdown hook runs, nothing is flushed that was not already durable. */

@@ -56,7 +56,7 @@ final class RecordingChannel implements ServedChannel {
           : new SubmitOutcome.Conflicting(txId, OptionalLong.empty());
     }
     if (submissions.size() >= capacity) {
-      return new SubmitOutcome.PoolFull(capacity);
+      return new SubmitOutcome.PoolFull(capacity + " requests");
     }
     txIds.add(txId);
     submissions.add(new Submission(txId, envelope));

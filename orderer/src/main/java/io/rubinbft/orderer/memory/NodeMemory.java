@@ -1,0 +1,20 @@
+package io.rubinbft.orderer.memory;
+
+/**
+ * A node's byte budgets and the one request-pool account all its channels share.
+ *
+ * @param budgets the budgets derived from the heap
+ * @param pools the bytes the channels' request pools hold together
+ */
+public record NodeMemory(MemoryBudgets budgets, PoolBytes pools) {
+
+  /** The budgets of {@code budgets}, with an empty pool account. */
+  public static NodeMemory of(MemoryBudgets budgets) {
+    return new NodeMemory(budgets, new PoolBytes(budgets.requestPoolBytes()));
+  }
+
+  /** The budgets of this JVM's heap. */
+  public static NodeMemory ofThisJvm() {
+    return of(MemoryBudgets.ofThisJvm());
+  }
+}

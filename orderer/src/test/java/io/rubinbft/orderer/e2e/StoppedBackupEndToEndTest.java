@@ -1,0 +1,121 @@
+package io.rubinbft.orderer.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.loadgen.LoadReport;
+import io.rubinbft.orderer.loadgen.LoadSpec;
+import io.rubinbft.orderer.testing.ClientTlsFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Issue 18's stopped-backup run, with the launcher's memory defaults (84 MB heap, exit on heap
+ * exhaustion): a backup is stopped with SIGSTOP while thousands of 3 KB envelopes go to the three
+ * other orderers, then resumed. Frames for the stopped backup pile up on every other node's link to
+ * it, and before the byte budgets they filled the running nodes' heaps until they died. Asserts: no
+ * node dies, all four reach the same valid chain, and every envelope a quorum acknowledged is in it
+ * exactly once. Progress only, never speed.
+ */
+class StoppedBackupEndToEndTest {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StoppedBackupEndToEndTest.class);
+
+  /** Envelopes sent while the backup is stopped; {@code -Dstopped.transactions} to change. */
+  private static final int TRANSACTIONS = Integer.getInteger("stopped.transactions", 6_000);
+
+  @RegisterExtension static final ProcessClusters CLUSTERS = new ProcessClusters();
+
+  private ProcessCluster cluster;
+
+  @RegisterExtension
+  final TestExecutionExceptionHandler nodeLogsOnFailure =
+      ProcessCluster.logsOnFailure(() -> cluster);
+
+  @Test
+  void aBackupStoppedUnderLoadCostsNoNodeItsLifeAndCatchesUpWhenResumed() throws Exception {
+    Path dir = Files.createDirectories(Path.of("target", "multiproc")).toAbsolutePath();
+    cluster =
+        CLUSTERS.track(
+            ProcessCluster.create(Files.createTempDirectory(dir, "stopped-"), 100, false));
+    cluster.nodes().forEach(NodeProcess::useLauncherMemory);
+    EnvelopeFactory client = cluster.client();
+    cluster.start(cluster.nodes());
+    cluster.joinAll();
+    long leader = agreedLeader();
+    NodeProcess backup =
+        cluster.nodes().stream()
+            .filter(node -> cluster.consenterId(node) != leader)
+            .findFirst()
+            .orElseThrow();
+    List<NodeProcess> running = cluster.nodes().stream().filter(n -> n != backup).toList();
+
+    backup.pause();
+    LOG.info("backup {} stopped", backup.name());
+    LoadReport report;
+    try {
+      report =
+          cluster.load(
+              running,
+              new LoadSpec(
+                  ProcessCluster.CHANNEL,
+                  TRANSACTIONS,
+                  3_000,
+                  16,
+                  cluster.quorum(),
+                  OptionalDouble.empty(),
+                  Duration.ofMinutes(6)),
+              client,
+              ClientTlsFiles.serverOnly(cluster.ordererTlsCa()));
+      LOG.info("load run passed with the backup stopped:\n{}", report.format());
+    } finally {
+      backup.resume();
+      LOG.info("backup {} resumed", backup.name());
+    }
+
+    for (NodeProcess node : cluster.nodes()) {
+      assertThat(node.isAlive()).as("%s is alive", node.name()).isTrue();
+    }
+    long height = cluster.height(running.getFirst());
+    ProcessCluster.awaitCondition(
+        "the resumed backup catches up", () -> cluster.height(backup) >= height);
+    Chain chain =
+        cluster.identicalChains(client, ClientTlsFiles.serverOnly(cluster.ordererTlsCa()));
+    for (NodeProcess node : cluster.nodes()) {
+      assertThat(node.isAlive()).as("%s is alive", node.name()).isTrue();
+    }
+    Map<String, Integer> counts = chain.txIdCounts();
+    assertThat(counts.values()).allMatch(count -> count == 1, "every tx id occurs once");
+    assertThat(counts.keySet()).containsAll(report.delivery().acceptedTxIds());
+  }
+
+  private long agreedLeader() throws InterruptedException {
+    Set<Long> seen = new HashSet<>();
+    ProcessCluster.awaitCondition(
+        "the nodes agree on a leader",
+        () -> {
+          seen.clear();
+          for (NodeProcess node : cluster.nodes()) {
+            OptionalLong leader = cluster.leaderSeenBy(node);
+            if (leader.isEmpty()) {
+              return false;
+            }
+            seen.add(leader.getAsLong());
+          }
+          return seen.size() == 1;
+        });
+    return seen.iterator().next();
+  }
+}

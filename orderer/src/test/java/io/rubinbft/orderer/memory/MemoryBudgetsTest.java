@@ -1,0 +1,51 @@
+package io.rubinbft.orderer.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class MemoryBudgetsTest {
+
+  private static final long MB = 1L << 20;
+
+  /**
+   * With the launcher's 84 MB heap, every peer link, every peer's and the clients' input and the
+   * pools of all channels fit in the heap together with room for the node's own live data.
+   */
+  @Test
+  void theBudgetsOfTheLaunchersHeapLeaveMostOfItForTheNodesOwnData() {
+    MemoryBudgets budgets = MemoryBudgets.ofHeap(84 * MB);
+    int peers = 3;
+
+    long queues =
+        peers * (budgets.peerLinkBytes() + budgets.peerInputBytes())
+            + budgets.clientInputBytes()
+            + budgets.requestPoolBytes();
+
+    assertThat(queues).isLessThan(84 * MB / 2);
+    assertThat(budgets.requestPoolBytes()).isEqualTo(21 * MB);
+  }
+
+  @Test
+  void thePoolsRefusalNamesTheNodesByteBound() {
+    PoolBytes pools = new PoolBytes(1_000);
+    pools.add(900);
+
+    assertThat(pools.refusal(100)).isEmpty();
+    assertThat(pools.refusal(101))
+        .contains("pool full: 900 bytes pending on this node, at most 1000, retry later");
+    pools.add(-900);
+    assertThat(pools.used()).isZero();
+  }
+
+  @Test
+  void aBudgetTakesOneItemLargerThanItselfOnlyWhenEmpty() {
+    ByteBudget budget = new ByteBudget(100);
+
+    assertThat(budget.tryReserve(60)).isTrue();
+    assertThat(budget.tryReserve(60)).isFalse();
+    budget.release(60);
+    assertThat(budget.tryReserve(500)).isTrue();
+    assertThat(budget.tryReserve(1)).isFalse();
+  }
+}
