@@ -16,14 +16,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The audit's cross-view fork (../shared/repro/README.md, issue 17), as regression tests: four real
- * replicas, each view cutting off a different one, so that every replica signs commits for both
- * proposals at sequence 1 in different views. Before commit signatures named their view, those
- * signatures added up to a quorum for each proposal ("(2) unique certificate") and correct replicas
- * decided differently ("(1) agreement"). Now only commits of one view form a certificate, and a
- * replica signs k in view v only after signing k - 1 in v (or deciding it). Each scenario runs its
- * schedule to the end, then heals the network and requires every correct replica to decide sequence
- * 1 with no invariant violated. Deterministic; replay: {@code ./test.sh -pl bft-core
+ * The audit's cross-view fork (issue 17's reproduction), as regression tests: four real replicas,
+ * each view cutting off a different one, so that every replica signs commits for both proposals at
+ * sequence 1 in different views. Before commit signatures named their view, those signatures added
+ * up to a quorum for each proposal ("(2) unique certificate") and correct replicas decided
+ * differently ("(1) agreement"). Now only commits of one view form a certificate, and a replica
+ * signs k in view v only after signing k - 1 in v (or deciding it). Each scenario runs its schedule
+ * to the end, then heals the network and requires every correct replica to decide sequence 1 with
+ * no invariant violated. Deterministic; replay: {@code ./test.sh -pl bft-core
  * -Dtest=CrossViewCommitForkTest}.
  */
 class CrossViewCommitForkTest {

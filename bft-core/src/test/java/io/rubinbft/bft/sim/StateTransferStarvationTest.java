@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * and answers no fetch ({@link Attack#STATUS_FLOOD}). Before sources rotated with a deadline, the
  * lagging replica asked the first peer that claimed a higher height and distrusted only senders of
  * invalid data: replica 3 decided 0 of 128 requests in 6,000 ticks. Seed 77, from the audit's
- * reproduction (../shared/repro/README.md). Replay: {@code ./test.sh -pl bft-core
+ * reproduction (issue 17). Replay: {@code ./test.sh -pl bft-core
  * -Dtest=StateTransferStarvationTest}.
  */
 class StateTransferStarvationTest {

@@ -1,4 +1,4 @@
-package io.rubinbft.testdata;
+package io.rubinbft.repository;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

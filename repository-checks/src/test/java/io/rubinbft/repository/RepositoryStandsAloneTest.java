@@ -1,7 +1,8 @@
-package io.rubinbft.testdata;
+package io.rubinbft.repository;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.testdata.FabricTestData;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ class RepositoryStandsAloneTest {
 
   /** The repository's text files less this folder (it names the patterns) and Fabric's output. */
   private static List<Path> textFiles(Path root) throws IOException {
-    Path self = root.resolve("testdata/src/test/java/io/rubinbft/testdata");
+    Path self = root.resolve("repository-checks/src/test/java/io/rubinbft/repository");
     Path fabricData = root.resolve("testdata/fabric");
     List<Path> files =
         RepositoryFiles.textFiles(root).stream()

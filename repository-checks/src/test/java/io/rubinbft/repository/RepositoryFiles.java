@@ -1,5 +1,6 @@
-package io.rubinbft.testdata;
+package io.rubinbft.repository;
 
+import io.rubinbft.testdata.FabricTestData;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.MalformedInputException;
