@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite (README "Run the tests"): formatting, Checkstyle, architecture rules and
-# every module's tests (mvn verify), then the Helm chart checks (helm/test.sh), then rdma-net's
+# every module's tests (mvn verify, --fail-at-end: a failing module stops only the ones built on it), then the Helm chart checks (helm/test.sh), then rdma-net's
 # real-verbs tests in the Soft-RoCE guest (scripts/rdma-vm-tests.sh; a machine that cannot run
 # the guest fails here, saying why). Ends with one summary line over all three. Extra arguments
 # go to Maven and leave out the Helm and VM stages, e.g. ./test.sh -Plong or -pl ledger -am.
@@ -12,7 +12,7 @@ echo "test.sh: JDK $JAVA_HOME" >&2
 log=$(mktemp -t rubin-test.XXXXXX)
 trap 'rm -f "$log" "${vmlog:-}"' EXIT
 
-mvn -B -ntp -Dstyle.color=never -Drubin.commit="$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
+mvn -B -ntp -fae -Dstyle.color=never -Drubin.commit="$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
   verify "$@" 2>&1 | tee "$log"
 maven_status=${PIPESTATUS[0]}
 
