@@ -294,7 +294,10 @@ class ReconfigurationNodeTest {
     }
   }
 
-  /** A removed node follows: relation "follower", Broadcast refused, its ledger still served. */
+  /**
+   * A removed node follows: relation "follower", Broadcast refused as Fabric's follower refuses it
+   * (400 "channel does not exist"), its ledger still served.
+   */
   private void assertFollower(int node) throws Exception {
     OrdererNode follower = cluster.nodes.get(node);
     await(
@@ -307,7 +310,7 @@ class ReconfigurationNodeTest {
         new EnvelopeFactory(user, Clock.systemUTC())
             .transaction(LocalCluster.CHANNEL, new byte[100])
             .envelope();
-    assertThat(broadcast(follower, tx).getStatus()).isEqualTo(Status.SERVICE_UNAVAILABLE);
+    assertThat(broadcast(follower, tx).getStatus()).isEqualTo(Status.BAD_REQUEST);
     assertThat(cluster.fetch(follower, "newest").statusCode()).isEqualTo(200);
   }
 
