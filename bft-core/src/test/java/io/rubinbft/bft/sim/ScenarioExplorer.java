@@ -163,13 +163,20 @@ final class ScenarioExplorer {
     }
   }
 
-  static Result exhaustive(int rounds, long from, long count, Consumer<String> log) {
+  /**
+   * Runs scenarios {@code from} .. {@code from + count - 1} of the scrambled order. Stops at the
+   * first violation unless {@code keepGoing}, which logs every violation and returns the first.
+   */
+  static Result exhaustive(
+      int rounds, long from, long count, boolean keepGoing, Consumer<String> log) {
     long start = System.nanoTime();
     long cpuStart = cpuNow();
     Space space = new Space(rounds);
     long end =
         Math.min(from + count, space.size().min(BigInteger.valueOf(Long.MAX_VALUE)).longValue());
     long runs = 0;
+    String firstFailing = null;
+    String firstViolation = null;
     for (long chunk = from; chunk < end; chunk += CHUNK) {
       List<Scenario> scenarios = new ArrayList<>();
       for (long i = chunk; i < Math.min(end, chunk + CHUNK); i++) {
@@ -178,14 +185,22 @@ final class ScenarioExplorer {
       List<ScenarioRunner.Outcome> outcomes = runAll(scenarios, false);
       for (int k = 0; k < scenarios.size(); k++) {
         runs++;
-        if (outcomes.get(k).violation() != null) {
-          return new Result(
-              runs,
-              rounds,
-              scenarios.get(k).id(),
-              outcomes.get(k).violation(),
-              millisSince(start),
-              cpuSince(cpuStart));
+        String violation = outcomes.get(k).violation();
+        if (violation != null) {
+          if (!keepGoing) {
+            return new Result(
+                runs,
+                rounds,
+                scenarios.get(k).id(),
+                violation,
+                millisSince(start),
+                cpuSince(cpuStart));
+          }
+          log.accept("violation in " + scenarios.get(k).id() + ": " + violation);
+          if (firstFailing == null) {
+            firstFailing = scenarios.get(k).id();
+            firstViolation = violation;
+          }
         }
       }
       long done = chunk + scenarios.size();
@@ -197,7 +212,8 @@ final class ScenarioExplorer {
                 from, done, space.size(), rounds, done, runs * 1000.0 / millisSince(start)));
       }
     }
-    return new Result(runs, rounds, null, null, millisSince(start), cpuSince(cpuStart));
+    return new Result(
+        runs, rounds, firstFailing, firstViolation, millisSince(start), cpuSince(cpuStart));
   }
 
   /** Runs the scenarios on all cores; the outcomes come back in the scenarios' order. */

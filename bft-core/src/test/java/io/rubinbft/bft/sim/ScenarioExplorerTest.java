@@ -31,12 +31,13 @@ class ScenarioExplorerTest {
    */
   @Test
   void searchFindsNoFork() {
-    List<Scenario> headers = Scenario.headers(System.getProperty("explorer.headers", "x,3t,3s"));
+    List<Scenario> headers = Scenario.headers(System.getProperty("explorer.headers", "x,3s,3t"));
     long runs = Long.getLong("explorer.runs", 2_500);
     for (Scenario header : headers) {
       report(
           ScenarioExplorer.search(
-              List.of(header), Integer.getInteger("explorer.rounds", 6), runs, true, log()));
+              List.of(header), Integer.getInteger("explorer.rounds", 6), runs, true, log()),
+          true);
     }
   }
 
@@ -47,9 +48,10 @@ class ScenarioExplorerTest {
         ScenarioExplorer.search(
             Scenario.headers(System.getProperty("explorer.headers", "all")),
             Integer.getInteger("explorer.rounds", 4),
-            Long.getLong("explorer.runs", 2_000),
+            Long.getLong("explorer.runs", 1_500),
             false,
-            log()));
+            log()),
+        false);
   }
 
   /** Every scenario of a fixed number of rounds, each once; prints a checkpoint to resume from. */
@@ -61,7 +63,9 @@ class ScenarioExplorerTest {
             Integer.getInteger("explorer.rounds", 4),
             Long.getLong("explorer.from", 0),
             Long.getLong("explorer.count", 1_000_000),
-            log()));
+            Boolean.getBoolean("explorer.keepGoing"),
+            log()),
+        false);
   }
 
   @Test
@@ -70,7 +74,8 @@ class ScenarioExplorerTest {
     if (id == null) {
       return;
     }
-    String explained = ScenarioRunner.explain(Scenario.parse(id));
+    String explained =
+        ScenarioRunner.explain(Scenario.parse(id), Boolean.getBoolean("explorer.forks"));
     System.out.println(explained);
     assertThat(explained).as("scenario " + id).endsWith("no violation");
   }
@@ -88,14 +93,13 @@ class ScenarioExplorerTest {
     return line -> System.out.println("explorer: " + line);
   }
 
-  private static void report(ScenarioExplorer.Result result) {
+  private static void report(ScenarioExplorer.Result result, boolean forksOnly) {
     System.out.println("explorer: " + result.describe());
+    String replay = REPLAY + result.failing() + (forksOnly ? " -Dexplorer.forks=true" : "");
     if (result.failing() != null) {
-      System.out.println(ScenarioRunner.explain(Scenario.parse(result.failing())));
-      System.out.println("replay: " + REPLAY + result.failing());
+      System.out.println(ScenarioRunner.explain(Scenario.parse(result.failing()), forksOnly));
+      System.out.println("replay: " + replay);
     }
-    assertThat(result.failing())
-        .as(result.describe() + "; replay: " + REPLAY + result.failing())
-        .isNull();
+    assertThat(result.failing()).as(result.describe() + "; replay: " + replay).isNull();
   }
 }

@@ -153,9 +153,9 @@ final class ScenarioRunner {
   }
 
   /** Runs the scenario and returns what happened round by round, for a replay. */
-  static String explain(Scenario scenario) {
+  static String explain(Scenario scenario, boolean forksOnly) {
     StringBuilder trace = new StringBuilder();
-    Outcome outcome = new ScenarioRunner(scenario, false, trace).execute();
+    Outcome outcome = new ScenarioRunner(scenario, forksOnly, trace).execute();
     trace.append(outcome.violation() == null ? "no violation" : "VIOLATION " + outcome.violation());
     return trace.toString();
   }
@@ -173,6 +173,9 @@ final class ScenarioRunner {
       }
       return new Outcome(null, state, danger(), now);
     } catch (InvariantViolation | IllegalStateException failure) {
+      if (trace != null) {
+        trace.append(" ...").append(summary()).append(System.lineSeparator());
+      }
       return new Outcome(
           failure.getMessage() + " (round " + round + ", tick " + now + ")",
           state.isEmpty() ? state() : state,
@@ -182,8 +185,18 @@ final class ScenarioRunner {
   }
 
   private void runRound() {
-    submit();
     Scenario.Round r = scenario.rounds().get(round);
+    if (trace != null) {
+      trace.append(
+          String.format(
+              "round %d: view %d (leader %d), group %s, votes to %s:",
+              round,
+              views[round],
+              r.leader(),
+              nodesOf(r.group(nodes)),
+              nodesOf(r.voteReceivers())));
+    }
+    submit();
     for (int t = 0; t < ENTRY_BOUND && !leaderInstalled(r, views[round]); t++) {
       tick();
     }
@@ -191,15 +204,7 @@ final class ScenarioRunner {
       tick();
     }
     if (trace != null) {
-      trace.append(
-          String.format(
-              "round %d view %d (leader %d, group %s, votes to %s): %s%n",
-              round,
-              views[round],
-              r.leader(),
-              nodesOf(r.group(nodes)),
-              nodesOf(r.voteReceivers()),
-              summary()));
+      trace.append(summary()).append(System.lineSeparator());
     }
   }
 
@@ -405,8 +410,8 @@ final class ScenarioRunner {
     }
   }
 
+  /** Every commit any node emits, before the network touches it; then (2) is checked. */
   private void emitted(int node, Commit commit) {
-    checker.onCommitEmitted(commit.sender(), commit);
     signers
         .computeIfAbsent(commit.sequence(), q -> new HashMap<>())
         .computeIfAbsent(commit.digest(), d -> new HashSet<>())
@@ -418,6 +423,7 @@ final class ScenarioRunner {
           .get(node)
           .put(commit.sequence(), new long[] {commit.view(), digestId(commit.digest())});
     }
+    checker.onCommitEmitted(commit.sender(), commit);
   }
 
   private int digestId(Digest digest) {
