@@ -15,10 +15,8 @@ import java.util.function.Consumer;
  * replica ({@link ScenarioRunner}).
  *
  * <ul>
- *   <li>{@link #breadthFirst}: all scenarios of one round, then extends by one round only the
- *       scenarios whose rounds left a state no shorter scenario reached (the same header, the same
- *       abstract state: who is in which view, who decided and signed what, names normalised), so
- *       scenarios that differ only in what changed nothing are run once.
+ *   <li>{@link #search}: the fork hunt, best-first toward two quorums at one sequence, each
+ *       abstract state (who is in which view, who decided and signed what, names normalised) once.
  *   <li>{@link #exhaustive}: every scenario with a fixed number of rounds, each once, in a
  *       scrambled order (index i runs scenario (i * stride) mod size) so that any stretch of
  *       indices samples the whole space; a run resumes from its printed checkpoint index.
@@ -53,12 +51,14 @@ final class ScenarioExplorer {
 
   private record Candidate(Scenario scenario, long danger, long order) {}
 
-  static Result search(
-      List<Scenario> headers,
-      int maxRounds,
-      long maxRuns,
-      boolean forksOnly,
-      Consumer<String> log) {
+  /**
+   * The fork hunt: best-first toward a fork, checking (1) agreement and (2) unique certificate
+   * only. A scenario is extended by every round choice only if its last round brought some sequence
+   * closer to two quorums ({@link ScenarioRunner.Outcome#danger}) and it left an abstract state no
+   * scenario run before it left; the closest are extended first, the shorter of equally close ones
+   * first. Without a budget this runs every scenario of that pruned space up to {@code maxRounds}.
+   */
+  static Result search(List<Scenario> headers, int maxRounds, long maxRuns, Consumer<String> log) {
     long start = System.nanoTime();
     long cpuStart = cpuNow();
     Set<String> seen = new HashSet<>();
@@ -80,7 +80,7 @@ final class ScenarioExplorer {
         continue;
       }
       List<Scenario> children = prefix.choices().stream().map(prefix::with).toList();
-      List<ScenarioRunner.Outcome> outcomes = runAll(children, forksOnly);
+      List<ScenarioRunner.Outcome> outcomes = runAll(children, true);
       for (int i = 0; i < children.size(); i++) {
         Scenario scenario = children.get(i);
         ScenarioRunner.Outcome outcome = outcomes.get(i);
@@ -96,7 +96,7 @@ final class ScenarioExplorer {
               cpuSince(cpuStart));
         }
         boolean closer = outcome.danger() > parent.danger();
-        if ((closer || !forksOnly) && seen.add(scenario.header() + outcome.state())) {
+        if (closer && seen.add(scenario.header() + outcome.state())) {
           queue.add(new Candidate(scenario, outcome.danger(), order++));
         }
       }
@@ -177,6 +177,7 @@ final class ScenarioExplorer {
     long runs = 0;
     String firstFailing = null;
     String firstViolation = null;
+    long violations = 0;
     for (long chunk = from; chunk < end; chunk += CHUNK) {
       List<Scenario> scenarios = new ArrayList<>();
       for (long i = chunk; i < Math.min(end, chunk + CHUNK); i++) {
@@ -196,6 +197,7 @@ final class ScenarioExplorer {
                 millisSince(start),
                 cpuSince(cpuStart));
           }
+          violations++;
           log.accept("violation in " + scenarios.get(k).id() + ": " + violation);
           if (firstFailing == null) {
             firstFailing = scenarios.get(k).id();
@@ -207,9 +209,15 @@ final class ScenarioExplorer {
       if (done / CHECKPOINT_EVERY != chunk / CHECKPOINT_EVERY) {
         log.accept(
             String.format(
-                "checkpoint: scenarios %,d to %,d of %,d (%d rounds) done, no violation;"
+                "checkpoint: scenarios %,d to %,d of %,d (%d rounds) done, %,d violations;"
                     + " resume with -Dexplorer.from=%d (%.0f scenarios/s)",
-                from, done, space.size(), rounds, done, runs * 1000.0 / millisSince(start)));
+                from,
+                done,
+                space.size(),
+                rounds,
+                violations,
+                done,
+                runs * 1000.0 / millisSince(start)));
       }
     }
     return new Result(
