@@ -1,6 +1,7 @@
 package io.rubinbft.bft.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -74,9 +75,7 @@ class ScenarioExplorerTest {
   @Test
   void replay() {
     String id = System.getProperty("explorer.replay");
-    if (id == null) {
-      return;
-    }
+    assumeTrue(id != null, "-Dexplorer.replay=<scenario id> names the scenario to replay");
     String explained =
         ScenarioRunner.explain(Scenario.parse(id), Boolean.getBoolean("explorer.forks"));
     System.out.println(explained);
