@@ -1,8 +1,6 @@
 package io.rubinbft.bft.sim;
 
-import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
-import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
@@ -20,20 +18,13 @@ import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.IntStream;
 
 /**
@@ -51,10 +42,10 @@ import java.util.stream.IntStream;
 final class ScenarioRunner {
 
   /** Small timeouts, so that forcing a view costs few ticks. */
-  static final ReplicaConfig CONFIG =
+  private static final ReplicaConfig CONFIG =
       new ReplicaConfig(4, 0, 4, 1 << 16, 0, 8, 4, 500, 1024, 3, 2, 32, 64, 10_000);
 
-  static final int HEAL_BOUND = 3_000;
+  private static final int HEAL_BOUND = 3_000;
   private static final int ENTRY_BOUND = 150;
   private static final int SETTLE_TICKS = 2;
   private static final int CLIENT_RESEND_TICKS = 10;
@@ -62,11 +53,9 @@ final class ScenarioRunner {
   private static final long KEY_SEED = 7;
 
   /** What a run found: a violation (null if none) and the state the rounds left, abstracted. */
-  record Outcome(String violation, String state, long danger, long ticks) {}
+  record Outcome(String violation, String state, long danger) {}
 
   private record Envelope(int from, int to, Message message) {}
-
-  private record SignatureKey(int signer, ByteBuffer signature) {}
 
   private final Scenario scenario;
   private final int nodes;
@@ -76,12 +65,7 @@ final class ScenarioRunner {
       new InvariantChecker(4, keys, 0, InvariantChecker.fixed(4));
   private final Replica[] replicas;
   private final Byzantine[] byzantine;
-  private final List<Set<RequestId>> decided = new ArrayList<>();
-  private final List<Map<Long, Digest>> decisions = new ArrayList<>();
-  private final List<Map<Long, long[]>> lastSigned = new ArrayList<>();
-  private final Map<SignatureKey, Long> commitViews = new HashMap<>();
-  private final Map<Digest, Integer> digestIds = new HashMap<>();
-  private final Map<Long, Map<Digest, Set<Integer>>> signers = new HashMap<>();
+  private final ScenarioObservations observed;
   private final List<Request> submitted = new ArrayList<>();
   private final ArrayDeque<Envelope> network = new ArrayDeque<>();
   private final List<Integer> members = List.of(0, 1, 2, 3);
@@ -99,6 +83,7 @@ final class ScenarioRunner {
     this.views = viewsOf(scenario);
     this.replicas = new Replica[nodes];
     this.byzantine = new Byzantine[nodes];
+    this.observed = new ScenarioObservations(nodes);
     SimApplication application = new SimApplication();
     for (int node = 0; node < nodes; node++) {
       int index = scenario.index(node);
@@ -106,9 +91,6 @@ final class ScenarioRunner {
           new ReplicaServices(
               keys.crypto(index), keys.signer(index, new Random(node)), application, application);
       replicas[node] = Replica.start(CONFIG.withSelf(index), services);
-      decided.add(new HashSet<>());
-      decisions.add(new TreeMap<>());
-      lastSigned.add(new TreeMap<>());
     }
     Set<Attack> attacks =
         switch (scenario.adversary()) {
@@ -126,7 +108,7 @@ final class ScenarioRunner {
   }
 
   /** The view each round runs: the first after the previous round's whose primary is its leader. */
-  static long[] viewsOf(Scenario scenario) {
+  private static long[] viewsOf(Scenario scenario) {
     long[] views = new long[scenario.rounds().size()];
     long previous = -1;
     for (int i = 0; i < views.length; i++) {
@@ -145,8 +127,8 @@ final class ScenarioRunner {
   }
 
   /**
-   * Runs the scenario checking only for forks: (1) agreement and (2) unique certificate; the other
-   * invariants are not checked and the network does not heal.
+   * Runs the scenario hunting forks: no (6) one-view check and no heal, so no liveness check;
+   * (1)-(3) and (5) are checked as always.
    */
   static Outcome runForForks(Scenario scenario) {
     return new ScenarioRunner(scenario, true, null).execute();
@@ -171,7 +153,7 @@ final class ScenarioRunner {
       if (!forksOnly) {
         heal();
       }
-      return new Outcome(null, state, danger(), now);
+      return new Outcome(null, state, observed.danger());
     } catch (InvariantViolation | IllegalStateException failure) {
       if (trace != null) {
         trace.append(" ...").append(summary()).append(System.lineSeparator());
@@ -179,8 +161,7 @@ final class ScenarioRunner {
       return new Outcome(
           failure.getMessage() + " (round " + round + ", tick " + now + ")",
           state.isEmpty() ? state() : state,
-          danger(),
-          now);
+          observed.danger());
     }
   }
 
@@ -223,7 +204,7 @@ final class ScenarioRunner {
       if (t % CLIENT_RESEND_TICKS == 0) {
         for (Request request : submitted) {
           for (int node = 0; node < nodes; node++) {
-            if (!decided.get(node).contains(request.id())) {
+            if (!observed.hasDecided(node, request.id())) {
               offer(node, request);
             }
           }
@@ -242,7 +223,7 @@ final class ScenarioRunner {
 
   private boolean allDecided() {
     for (int node = 0; node < 4; node++) {
-      if (correct(node) && decided.get(node).size() < submitted.size()) {
+      if (correct(node) && observed.decidedRequests(node) < submitted.size()) {
         return false;
       }
     }
@@ -351,22 +332,13 @@ final class ScenarioRunner {
           checkOneView(node, decision);
         }
       }
-      decisions.get(node).put(decision.sequence(), decision.digest());
-      decision.proposal().requests().forEach(r -> decided.get(node).add(r.id()));
+      observed.decided(node, decision);
     }
   }
 
   /** (6) A decision needs a quorum of commits of one view (PBFT's committed-local). */
   private void checkOneView(int node, Decision decision) {
-    Set<Long> certificateViews = new TreeSet<>();
-    for (CommitSignature signature : decision.certificate()) {
-      Long view =
-          commitViews.get(
-              new SignatureKey(signature.replica(), ByteBuffer.wrap(signature.signature())));
-      if (view != null) {
-        certificateViews.add(view);
-      }
-    }
+    Set<Long> certificateViews = observed.certificateViews(decision);
     if (certificateViews.size() > 1) {
       throw new InvariantViolation(
           "(6) one view: replica "
@@ -402,32 +374,14 @@ final class ScenarioRunner {
     for (Outbound outbound : actual) {
       Message sent = outbound.message();
       if (sent instanceof Commit commit) {
-        emitted(node, commit);
+        // Every commit any node emits counts, before the network touches it.
+        observed.commitEmitted(node, commit);
+        checker.onCommitEmitted(commit.sender(), commit);
       }
       if (allowed(node, to, sent)) {
         network.add(new Envelope(node, to, sent));
       }
     }
-  }
-
-  /** Every commit any node emits, before the network touches it; then (2) is checked. */
-  private void emitted(int node, Commit commit) {
-    signers
-        .computeIfAbsent(commit.sequence(), q -> new HashMap<>())
-        .computeIfAbsent(commit.digest(), d -> new HashSet<>())
-        .add(commit.sender());
-    if (commitViews.putIfAbsent(
-            new SignatureKey(commit.sender(), ByteBuffer.wrap(commit.signature())), commit.view())
-        == null) {
-      lastSigned
-          .get(node)
-          .put(commit.sequence(), new long[] {commit.view(), digestId(commit.digest())});
-    }
-    checker.onCommitEmitted(commit.sender(), commit);
-  }
-
-  private int digestId(Digest digest) {
-    return digestIds.computeIfAbsent(digest, d -> digestIds.size());
   }
 
   /** Which links carry a message: by the view it belongs to, or by the round for view-less ones. */
@@ -476,89 +430,20 @@ final class ScenarioRunner {
     };
   }
 
-  /**
-   * How close the rounds came to a fork: at the worst sequence, the signers of the runner-up digest
-   * (weighted) plus those of the leading one, counted only up to one more than the runner-up's (a
-   * leader far ahead is a decision, not a fork in the making). A quorum behind each of two digests
-   * is a fork.
-   */
-  private long danger() {
-    long worst = 0;
-    for (Map<Digest, Set<Integer>> bySequence : signers.values()) {
-      List<Integer> counts =
-          bySequence.values().stream().map(Set::size).sorted((a, b) -> b - a).toList();
-      long runnerUp = counts.size() > 1 ? counts.get(1) : 0;
-      long score = 10L * runnerUp + Math.min(counts.get(0), runnerUp + 1);
-      worst = Math.max(worst, score);
-    }
-    return worst;
-  }
-
-  /**
-   * The state the rounds left, with digests and views renamed by first appearance so that scenarios
-   * that differ only in names meet: per node its view (relative to the last round's), whether
-   * installed, what it decided and the latest commit it signed per sequence.
-   */
-  private String state() {
-    Map<Long, Integer> viewRank = new TreeMap<>();
-    lastSigned.forEach(m -> m.values().forEach(s -> viewRank.put(s[0], 0)));
-    int rank = 0;
-    for (Map.Entry<Long, Integer> e : viewRank.entrySet()) {
-      e.setValue(rank++);
-    }
-    Map<Integer, Integer> names = new LinkedHashMap<>();
-    StringBuilder b = new StringBuilder();
-    long last = views.length == 0 ? 0 : views[views.length - 1];
+  private ReplicaStatus[] statuses() {
+    ReplicaStatus[] statuses = new ReplicaStatus[nodes];
     for (int node = 0; node < nodes; node++) {
-      b.append('|');
-      if (replicas[node] == null) {
-        b.append("down");
-        continue;
-      }
-      ReplicaStatus status = replicas[node].status();
-      b.append(Math.max(-4, Math.min(4, status.view() - last)))
-          .append(status.viewInstalled() ? 'i' : 'c')
-          .append(" d");
-      for (Map.Entry<Long, Digest> d : decisions.get(node).entrySet()) {
-        b.append(d.getKey()).append(':').append(name(names, digestId(d.getValue()))).append(',');
-      }
-      b.append(" s");
-      for (Map.Entry<Long, long[]> s : lastSigned.get(node).entrySet()) {
-        b.append(s.getKey())
-            .append(':')
-            .append(viewRank.get(s.getValue()[0]))
-            .append('/')
-            .append(name(names, (int) s.getValue()[1]))
-            .append(',');
-      }
+      statuses[node] = replicas[node] == null ? null : replicas[node].status();
     }
-    return b.toString();
+    return statuses;
   }
 
-  private static int name(Map<Integer, Integer> names, int id) {
-    return names.computeIfAbsent(id, k -> names.size());
+  private String state() {
+    return observed.state(statuses(), views.length == 0 ? 0 : views[views.length - 1]);
   }
 
   private String summary() {
-    StringBuilder b = new StringBuilder();
-    for (int node = 0; node < nodes; node++) {
-      b.append(node == Scenario.TWIN_NODE ? " twin" : " r" + node).append('=');
-      if (replicas[node] == null) {
-        b.append("down");
-        continue;
-      }
-      ReplicaStatus status = replicas[node].status();
-      b.append('v').append(status.view()).append(status.viewInstalled() ? "" : "?");
-      b.append(" decided ").append(decisions.get(node).keySet());
-      b.append(" signed {");
-      lastSigned
-          .get(node)
-          .forEach(
-              (seq, s) ->
-                  b.append(seq).append("@v").append(s[0]).append(":d").append(s[1]).append(' '));
-      b.append('}');
-    }
-    return b.toString();
+    return observed.summary(statuses());
   }
 
   private static String nodesOf(int mask) {
