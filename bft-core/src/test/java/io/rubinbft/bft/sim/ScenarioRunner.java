@@ -1,5 +1,6 @@
 package io.rubinbft.bft.sim;
 
+import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Epoch;
@@ -37,7 +38,7 @@ import java.util.stream.IntStream;
  * <p>Checked after every step: (1) agreement, (2) no two proposals at one sequence with a quorum of
  * valid commit signatures (every commit any node emitted counts), (3) in-order delivery, (5) no
  * request ordered twice (all by the {@link InvariantChecker}), (6) every decision's certificate
- * holds commits of one view, and (4) liveness after the heal.
+ * holds valid commit signatures of the view it names, and (4) liveness after the heal.
  */
 final class ScenarioRunner {
 
@@ -336,10 +337,32 @@ final class ScenarioRunner {
     }
   }
 
-  /** (6) A decision needs a quorum of commits of one view (PBFT's committed-local). */
+  /**
+   * (6) A decision needs a quorum of commits of one view (PBFT's committed-local): every signature
+   * of its certificate is a valid commit signature in the view the decision names, and every
+   * emitted commit that carried one of those signatures was of that view. The second half holds
+   * even if a bug let a signature of one view verify in another.
+   */
   private void checkOneView(int node, Decision decision) {
+    for (CommitSignature signature : decision.certificate()) {
+      if (!keys.verifyCommit(
+          signature.replica(), decision.view(), decision.digest(), signature.signature())) {
+        throw new InvariantViolation(
+            "(6) one view: replica "
+                + node
+                + " decided "
+                + decision.digest()
+                + " at "
+                + decision.sequence()
+                + " in view "
+                + decision.view()
+                + " on a signature of replica "
+                + signature.replica()
+                + " that is no commit signature of that view");
+      }
+    }
     Set<Long> certificateViews = observed.certificateViews(decision);
-    if (certificateViews.size() > 1) {
+    if (!certificateViews.stream().allMatch(v -> v == decision.view())) {
       throw new InvariantViolation(
           "(6) one view: replica "
               + node
@@ -347,6 +370,8 @@ final class ScenarioRunner {
               + decision.digest()
               + " at "
               + decision.sequence()
+              + " in view "
+              + decision.view()
               + " on commits of views "
               + certificateViews);
     }
