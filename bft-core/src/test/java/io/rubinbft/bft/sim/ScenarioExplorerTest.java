@@ -52,7 +52,7 @@ class ScenarioExplorerTest {
         ScenarioExplorer.exhaustive(
             Integer.getInteger("explorer.rounds", 4),
             Long.getLong("explorer.from", 0),
-            Long.getLong("explorer.runs", 1_500),
+            Long.getLong("explorer.runs", 3_000),
             false,
             log()),
         false);
