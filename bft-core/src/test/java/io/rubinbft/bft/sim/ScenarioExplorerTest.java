@@ -3,7 +3,13 @@ package io.rubinbft.bft.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * </pre>
  *
  * Bounds: {@code -Dexplorer.runs}, {@code -Dexplorer.rounds}, {@code -Dexplorer.headers} ("all" or
- * ids such as "x,3t"); the long run: {@code -Dexplorer.from}, {@code -Dexplorer.count}.
+ * ids such as "x,3t"); the long run: {@code -Dexplorer.from}, {@code -Dexplorer.count}, {@code
+ * -Dexplorer.log} (a file its progress and checkpoints are appended to while it runs).
  */
 class ScenarioExplorerTest {
 
@@ -91,12 +98,31 @@ class ScenarioExplorerTest {
     }
   }
 
-  private static java.util.function.Consumer<String> log() {
-    return line -> System.out.println("explorer: " + line);
+  /**
+   * Progress lines go to standard output and, with {@code -Dexplorer.log=<file>}, are appended to
+   * that file as they come: Surefire keeps a test's output in a buffer, and a long run's
+   * checkpoints must be readable while it runs.
+   */
+  private static Consumer<String> log() {
+    String file = System.getProperty("explorer.log");
+    return line -> {
+      System.out.println("explorer: " + line);
+      if (file != null) {
+        try {
+          Files.writeString(
+              Path.of(file),
+              "explorer: " + line + System.lineSeparator(),
+              StandardOpenOption.CREATE,
+              StandardOpenOption.APPEND);
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot append to -Dexplorer.log=" + file, e);
+        }
+      }
+    };
   }
 
   private static void report(ScenarioExplorer.Result result, boolean forksOnly) {
-    System.out.println("explorer: " + result.describe());
+    log().accept(result.describe());
     String replay = REPLAY + result.failing() + (forksOnly ? " -Dexplorer.forks=true" : "");
     if (result.failing() != null) {
       System.out.println(ScenarioRunner.explain(Scenario.parse(result.failing()), forksOnly));
