@@ -203,8 +203,8 @@ class ConsenterSetEndToEndTest {
       try (OrdererChannels connection = cluster.connect(List.of(changed), tls)) {
         Envelope transaction = client.transaction(ProcessCluster.CHANNEL, new byte[100]).envelope();
         assertThat(ClientCalls.broadcast(connection.channels().getFirst(), transaction).getStatus())
-            .as("Broadcast to %s, which follows", changed)
-            .isEqualTo(Status.SERVICE_UNAVAILABLE);
+            .as("Broadcast to %s, which follows (Fabric's follower: 400)", changed)
+            .isEqualTo(Status.BAD_REQUEST);
       }
     }
     for (NodeProcess node : nodes(members)) {
