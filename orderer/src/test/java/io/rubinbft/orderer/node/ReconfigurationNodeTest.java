@@ -222,7 +222,7 @@ class ReconfigurationNodeTest {
    * runs, and waits until the members that stay ordered it.
    *
    * @param leaving the node the change removes, or -1: the load's Deliver stream avoids it, its
-   *     Broadcast answers SERVICE_UNAVAILABLE once it follows
+   *     Broadcast answers BAD_REQUEST once it follows
    * @return the config block's number: the new epoch
    */
   private long reconfigure(Set<Integer> members, UnaryOperator<List<Consenter>> change, int leaving)
