@@ -3,10 +3,10 @@ package io.rubinbft.orderer.channel;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.testdata.FabricTestData;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -28,15 +28,11 @@ public final class Fixtures {
   }
 
   public static Path path(String relative) {
-    return root().resolve(relative);
+    return FabricTestData.path(relative);
   }
 
   public static byte[] bytes(String relative) {
-    try {
-      return Files.readAllBytes(path(relative));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return FabricTestData.bytes(relative);
   }
 
   /** Block {@code number} as orderer1 serves it ({@code blocks/bft-NNN.block}). */

@@ -30,7 +30,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.MetadataSignature;
 import org.hyperledger.fabric.protos.common.OrdererBlockMetadata;
@@ -59,7 +58,7 @@ class CommitViewSignaturesTest {
       Block decidedInViewZero = cluster.chain(0).getFirst();
       List<ReplicaServices> services = new ArrayList<>();
       for (int r = 0; r < FabricTestCluster.NODES; r++) {
-        services.add(services(cluster, r));
+        services.add(cluster.genesisOnlyServices(r));
       }
       ChannelLedger viewZeroLedger = store.createChannel("view-zero");
       viewZeroLedger.append(cluster.genesis.toByteArray(), Durability.SYNCED);
@@ -127,23 +126,6 @@ class CommitViewSignaturesTest {
             services.crypto(),
             new Sha256(FabricTestCluster.PROVIDER))
         .decisions(new ArchiveRead(3, 1, io.rubinbft.bft.Digest.GENESIS, 1));
-  }
-
-  private static ReplicaServices services(FabricTestCluster cluster, int replica) throws Exception {
-    long consenterId = cluster.channel.consenters().consenters().get(replica).id();
-    ConfigStates configs =
-        FabricTestCluster.configStates(
-            n -> n == 0 ? Optional.of(cluster.genesis) : Optional.empty(), cluster.genesis);
-    return ChannelReplicas.services(
-        cluster.channel,
-        new FabricProposals(
-            cluster.genesis,
-            configs,
-            FabricTestCluster.orderedIn(List.of()),
-            new Sha256(FabricTestCluster.PROVIDER)),
-        consenterId,
-        FabricTestCluster.enrollmentKey(consenterId),
-        FabricTestCluster.PROVIDER);
   }
 
   private static BlockSignatureVerifier verifier(FabricTestCluster cluster) {

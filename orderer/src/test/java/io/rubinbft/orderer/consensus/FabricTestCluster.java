@@ -230,6 +230,22 @@ final class FabricTestCluster implements AutoCloseable {
   }
 
   /**
+   * Replica {@code replica}'s services when it holds the genesis block only: the config in force is
+   * the genesis config and nothing is ordered yet.
+   */
+  ReplicaServices genesisOnlyServices(int replica) throws Exception {
+    long consenterId = channel.consenters().consenters().get(replica).id();
+    ConfigStates configs =
+        configStates(n -> n == 0 ? Optional.of(genesis) : Optional.empty(), genesis);
+    return ChannelReplicas.services(
+        channel,
+        new FabricProposals(genesis, configs, orderedIn(List.of()), new Sha256(PROVIDER)),
+        consenterId,
+        enrollmentKey(consenterId),
+        PROVIDER);
+  }
+
+  /**
    * The transactions ordered in {@code chain} (blocks from 1), found by scanning it: decisions are
    * appended to it as they are executed, so no decision waits unwritten.
    */

@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +52,7 @@ class LedgerDecisionArchiveTest {
       for (Block block : chain) {
         ledger.append(block.toByteArray(), Durability.SYNCED);
       }
-      ReplicaServices services = services(cluster);
+      ReplicaServices services = cluster.genesisOnlyServices(FRESH);
       LedgerDecisionArchive archive =
           new LedgerDecisionArchive(
               ledger,
@@ -110,24 +109,6 @@ class LedgerDecisionArchiveTest {
                   new ArchiveRead(FRESH, chain.size() + 1, served.getLast().digest(), 8)))
           .isEmpty();
     }
-  }
-
-  private static ReplicaServices services(FabricTestCluster cluster) throws Exception {
-    long consenterId = cluster.channel.consenters().consenters().get(FRESH).id();
-    // The fresh replica holds the genesis block only: the config in force is the genesis config.
-    ConfigStates configs =
-        FabricTestCluster.configStates(
-            n -> n == 0 ? Optional.of(cluster.genesis) : Optional.empty(), cluster.genesis);
-    return ChannelReplicas.services(
-        cluster.channel,
-        new FabricProposals(
-            cluster.genesis,
-            configs,
-            FabricTestCluster.orderedIn(List.of()),
-            new Sha256(FabricTestCluster.PROVIDER)),
-        consenterId,
-        FabricTestCluster.enrollmentKey(consenterId),
-        FabricTestCluster.PROVIDER);
   }
 
   private static List<Digest> digests(List<Decision> decisions) {

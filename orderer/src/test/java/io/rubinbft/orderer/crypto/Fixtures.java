@@ -1,10 +1,10 @@
 package io.rubinbft.orderer.crypto;
 
 import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.testdata.FabricTestData;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Config;
@@ -23,11 +23,7 @@ public final class Fixtures {
 
   /** The bytes of a fixture file, by its path relative to the fixtures folder. */
   public static byte[] bytes(String relativePath) {
-    try {
-      return Files.readAllBytes(root().resolve(relativePath));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return FabricTestData.bytes(relativePath);
   }
 
   public static String text(String relativePath) {
