@@ -215,6 +215,7 @@ public final class Replica {
       viewChanges.retransmit();
       transfer.announce();
     }
+    transfer.serveWaitingReads();
     viewChanges.onTick();
     normal.proposeReady();
   }

@@ -21,7 +21,12 @@ import java.util.Optional;
  * distrust period and never starves the fetches from the others. A replica in an older view gets
  * the current new-view proof, at most once per status interval. Decisions older than those a
  * replica holds in memory come from its host's durable store ({@link ArchiveRead}), so a replica
- * any distance behind catches up.
+ * any distance behind catches up: at most one read per peer and status interval, and a fetch that
+ * comes sooner waits for its peer's next read instead of being dropped. It must not be dropped: a
+ * replica behind asks its sources in turn, as fast as statuses arrive (every peer's and its own, at
+ * independent phases), so it asks one source again within less than an interval, and a dropped
+ * fetch would be a silent source to it, distrusted for 10 intervals and more, though it is correct.
+ * A fetch waits at most one interval, within its deadline of {@link #FETCH_DEADLINE_INTERVALS}.
  */
 final class StateTransfer {
 
@@ -45,6 +50,10 @@ final class StateTransfer {
   private final Map<Integer, Integer> consecutiveFailures = new HashMap<>();
   private final Map<Integer, Long> lastAsked = new HashMap<>();
   private final Map<Integer, Long> archiveReadAllowedAt = new HashMap<>();
+
+  /** Per peer: its latest fetch from the archive that came before its next read was allowed. */
+  private final Map<Integer, FetchDecisions> waitingReads = new HashMap<>();
+
   private final Map<Integer, Long> newViewSentAt = new HashMap<>();
   private int source = -1;
   private long fetchDeadline;
@@ -136,24 +145,54 @@ final class StateTransfer {
   /**
    * Answers from memory, or, for decisions this replica no longer holds, asks the host to answer
    * from its durable store: at most once per peer and status interval, as a storage read costs more
-   * than a message and a Byzantine peer could ask for old decisions without end.
+   * than a message and a Byzantine peer could ask for old decisions without end. A fetch that comes
+   * sooner waits for that time ({@link #serveWaitingReads}); a peer's newer fetch replaces it, as a
+   * replica has one fetch under way at a time.
    */
   void onFetch(FetchDecisions fetch) {
-    int count = Math.min(fetch.maxCount(), ctx.config.window());
+    FetchDecisions replaced = waitingReads.remove(fetch.sender());
+    if (replaced != null) {
+      ctx.drops.drop("busy: archive read for " + fetch.sender() + " replaced by a newer fetch");
+    }
     if (fetch.from() <= ctx.log.lastDelivered() && ctx.log.decision(fetch.from()) == null) {
-      long allowedAt = archiveReadAllowedAt.getOrDefault(fetch.sender(), 0L);
-      if (ctx.now < allowedAt) {
-        ctx.drops.drop("busy: archive read for " + fetch.sender() + " until tick " + allowedAt);
+      if (ctx.now < archiveReadAllowedAt.getOrDefault(fetch.sender(), 0L)) {
+        waitingReads.put(fetch.sender(), fetch);
         return;
       }
-      archiveReadAllowedAt.put(fetch.sender(), ctx.now + ctx.config.statusIntervalTicks());
-      ctx.out.readArchive(new ArchiveRead(fetch.sender(), fetch.from(), fetch.previous(), count));
+      readArchive(fetch);
       return;
     }
-    var decisions = ctx.log.decisionsFrom(fetch.from(), count);
+    var decisions = ctx.log.decisionsFrom(fetch.from(), count(fetch));
     if (!decisions.isEmpty()) {
       ctx.out.sendNow(fetch.sender(), new Decisions(decisions, ctx.self));
     }
+  }
+
+  /** Reads the archive for the waiting fetches whose peers' next read is allowed now. */
+  void serveWaitingReads() {
+    if (waitingReads.isEmpty()) {
+      return;
+    }
+    var waiting = waitingReads.values().iterator();
+    while (waiting.hasNext()) {
+      FetchDecisions fetch = waiting.next();
+      if (ctx.now >= archiveReadAllowedAt.get(fetch.sender())) {
+        waiting.remove();
+        // Still older than the decisions held in memory: those only move forward.
+        readArchive(fetch);
+      }
+    }
+  }
+
+  private void readArchive(FetchDecisions fetch) {
+    archiveReadAllowedAt.put(fetch.sender(), ctx.now + ctx.config.statusIntervalTicks());
+    ctx.out.readArchive(
+        new ArchiveRead(fetch.sender(), fetch.from(), fetch.previous(), count(fetch)));
+  }
+
+  /** How many decisions an answer to {@code fetch} holds at most. */
+  private int count(FetchDecisions fetch) {
+    return Math.min(fetch.maxCount(), ctx.config.window());
   }
 
   void onDecisions(Decisions answer) {

@@ -68,6 +68,72 @@ class StateTransferScenarioTest {
     assertThat(cluster.decidedAt(3)).isEqualTo(cluster.decidedAt(1));
   }
 
+  /**
+   * A replica far behind catches up from the others' ledgers at the pace of the statuses it hears,
+   * as in issue 18's stopped-backup run: each peer announces at a phase of its own (replicas start
+   * at different times), and each status finds no fetch under way (answers take less time than
+   * statuses are apart), so the replica asks its three sources in turn four times per status
+   * interval, one of them again within three quarters of an interval: sooner than that source reads
+   * its archive for it again. When such a fetch was dropped, the correct source looked silent and
+   * was distrusted for 10 intervals and more: catching up took 411 ticks, not 59, with two such
+   * drops at each source, and the replica moved to view 1 alone. The others keep one window of
+   * decisions in memory, as the orderer does. Seed 36; replay: {@code ./test.sh -pl bft-core
+   * -Dtest=StateTransferScenarioTest}.
+   */
+  @Test
+  void replicaFarBehindCatchesUpAtThePaceOfStatusesOfDifferentPhases() {
+    ReplicaConfig sim = Cluster.simConfig(4);
+    int interval = 16;
+    ReplicaConfig config =
+        new ReplicaConfig(
+            sim.replicas(),
+            sim.self(),
+            sim.batchMaxCount(),
+            sim.batchMaxBytes(),
+            sim.batchTimeoutTicks(),
+            sim.window(),
+            sim.checkpointInterval(),
+            sim.poolLimit(),
+            sim.requestMaxBytes(),
+            sim.requestTimeoutTicks(),
+            sim.viewChangeTimeoutTicks(),
+            interval,
+            sim.window(),
+            sim.decidedIdMemory());
+    int quarter = interval / 4;
+    Cluster cluster = Cluster.of(4, 36, config);
+    // Replicas 1 and 2 restart a quarter and half an interval after 0 started, so they announce a
+    // quarter and half an interval after it; 3 stops.
+    long ticks = 0;
+    for (int replica = 1; replica < 4; replica++) {
+      cluster.runTicks(quarter);
+      ticks += quarter;
+      cluster.crash(replica);
+      if (replica < 3) {
+        cluster.restart(replica);
+      }
+    }
+    long outage = 10L * config.window();
+    cluster.submit((int) (outage * config.batchMaxCount()));
+    ticks += cluster.runUntilAllDecided(20_000);
+    assertThat(cluster.status(0).lastDelivered()).isGreaterThanOrEqualTo(outage);
+    // 3 restarts to announce three quarters of an interval after 0.
+    cluster.runTicks(Math.floorMod(3L * quarter - ticks, interval));
+    cluster.restart(3);
+
+    long catchUp = cluster.runUntilAllDecided(5000);
+
+    String replay =
+        "seed 36; replay: ./test.sh -pl bft-core"
+            + " -Dtest=StateTransferScenarioTest#replicaFarBehindCatchesUpAtThePaceOfStatusesOfDifferentPhases";
+    assertThat(catchUp).as("ticks to catch up; %s", replay).isLessThanOrEqualTo(8L * interval);
+    for (int source = 0; source < 3; source++) {
+      assertThat(cluster.status(source).drops())
+          .as("drops at source %d; %s", source, replay)
+          .doesNotContainKey("busy");
+    }
+  }
+
   /** The same through a Byzantine source that lies in its archive answers too. */
   @Test
   void lyingArchiveIsDetectedAndAnotherIsTried() {
