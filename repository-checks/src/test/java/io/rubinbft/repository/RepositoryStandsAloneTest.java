@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A clone of the repository with nothing beside it must build and pass its tests: no source,
  * script, build file or document may name a path outside the repository (the development machine's
- * {@code ../shared} folder or its absolute work folders). {@code .ci/run} proves the same by
- * running the suite in a fresh clone in an empty folder.
+ * notes folder kept beside the checkout or its absolute work folders). {@code .ci/run} proves the
+ * same by running the suite in a fresh clone in an empty folder.
  */
 class RepositoryStandsAloneTest {
 
