@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -71,7 +72,7 @@ class AdversaryEndToEndTest {
   private static final long HUGE = 1L << 40;
 
   /** How long each attack lasts at least, the load's run included. */
-  private static final long ATTACK_MILLIS = Long.getLong("adversary.attack.millis", 3_000);
+  private static final long ATTACK_MILLIS = Long.getLong("adversary.attack.millis", 2_500);
 
   private ClusterUnderAttack cluster;
   private HonestNodes honest;
@@ -148,6 +149,23 @@ class AdversaryEndToEndTest {
   }
 
   private void underAttack(Named attack, int transactions, int round) throws Exception {
+    try {
+      underAttackOnce(attack, transactions, round);
+    } catch (AssertionError | Exception e) {
+      throw new AssertionError(
+          "attack '"
+              + attack.name()
+              + "' failed: "
+              + e.getMessage()
+              + "\nreplay: ./test.sh -pl orderer -am -Dtest='AdversaryEndToEndTest#"
+              + "honestNodesKeepOrderingUnderEveryAttack' -Dadversary.attacks='"
+              + attack.name()
+              + "' -Dsurefire.failIfNoSpecifiedTests=false",
+          e);
+    }
+  }
+
+  private void underAttackOnce(Named attack, int transactions, int round) throws Exception {
     long started = System.nanoTime();
     LoadReport report;
     try (AutoCloseable running = attack.attack().start()) {
@@ -168,7 +186,20 @@ class AdversaryEndToEndTest {
     LOG.info("adversary: load {}:\n{}", what, report.format());
   }
 
+  /**
+   * Every attack, or those whose name contains one of the comma-separated parts of {@code
+   * -Dadversary.attacks}.
+   */
   private List<Named> attacks() {
+    String only = System.getProperty("adversary.attacks", "");
+    return everyAttack().stream()
+        .filter(
+            attack ->
+                only.isBlank() || Arrays.stream(only.split(",")).anyMatch(attack.name()::contains))
+        .toList();
+  }
+
+  private List<Named> everyAttack() {
     return List.of(
         // The impersonated node was the leader: connected and authenticated, it proposes nothing.
         new Named("silent primary", () -> () -> {}),
