@@ -59,8 +59,8 @@ import org.slf4j.LoggerFactory;
  * Progress, never speed.
  *
  * <p>Short version in the default suite (one cluster, a few transactions per attack); {@code
- * -Plong} runs the soak: the same attacks in rounds for {@code -Dadversary.soak.minutes} (10 by
- * default) with larger loads.
+ * -Plong} runs the soak: the same attacks in rounds (at least one) for {@code
+ * -Dadversary.soak.minutes} (10 by default) with loads of 200 transactions.
  */
 class AdversaryEndToEndTest {
 
@@ -117,11 +117,14 @@ class AdversaryEndToEndTest {
     long minutes = Long.getLong("adversary.soak.minutes", 10);
     long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
     List<Named> attacks = startClusterAndImpersonateTheLeader();
-    for (int round = 1; System.nanoTime() < end; round++) {
+    int round = 0;
+    do {
+      round++;
       for (Named attack : attacks) {
         underAttack(attack, 200, round);
       }
-    }
+    } while (System.nanoTime() < end);
+    LOG.info("adversary soak: {} rounds of {} attacks", round, attacks.size());
     finish();
   }
 
