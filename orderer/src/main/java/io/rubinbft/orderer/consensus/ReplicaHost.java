@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * starts the next epoch's replica from the block's decision with the old one's handover; a node not
  * among the new consenters stops ordering (a follower). Peer messages travel tagged with their
  * sender's epoch: another epoch's never reach the replica; an older one's is dropped (and a member
- * of the previous epoch that sent it is told of this one), a newer one's tells the channel this
- * node may be behind a reconfiguration.
+ * of the previous epoch that sent it is told of this one), a newer one's, once f+1 members of this
+ * epoch sent one ({@link NewerEpochClaims}; a non-member's is dropped first), tells the channel
+ * this node may be behind a reconfiguration.
  *
  * <p>A client envelope this node's pool took and did not see decided within the channel's {@code
  * request_forward_timeout} goes to the primary, and after one more timeout to every other consenter
@@ -101,6 +102,7 @@ public final class ReplicaHost implements AutoCloseable {
   // The members of the epoch before this one: told of the new epoch when they send old frames.
   private volatile ReplicaDirectory previousMembers;
   private final Map<InetSocketAddress, Long> lastNotice = new ConcurrentHashMap<>();
+  private final NewerEpochClaims newerEpochClaims = new NewerEpochClaims();
   private volatile ReplicaStatus status;
   private volatile boolean member = true;
   private volatile boolean running = true;
@@ -112,8 +114,8 @@ public final class ReplicaHost implements AutoCloseable {
    *
    * @param ordered told of each decision when it is executed, before anything later is answered
    * @param starter starts each later epoch's replica
-   * @param newerEpochSeen told (on the network thread) of each frame of an epoch newer than this
-   *     node's: the catch-up hook
+   * @param newerEpochSeen told (on the network thread) of each newer epoch than this node's that
+   *     f+1 members of its epoch sent frames of: the catch-up hook
    * @param leftConsenters told (on the replica thread, which ends after it) when an epoch started
    *     without this node
    * @param memory the budgets of this host's input queue, and the request-pool account it shares
@@ -319,14 +321,22 @@ public final class ReplicaHost implements AutoCloseable {
       noticeNewerEpoch(current, peer);
       return;
     }
-    if (frameEpoch > current.epoch()) {
-      drops.add(PeerDrops.Reason.NEWER_EPOCH);
-      newerEpochSeen.accept(frameEpoch);
-      return;
-    }
+    // Membership first: only what the members of this epoch claim may start a catch-up.
     OptionalInt from = current.directory().replicaOf(peer);
     if (from.isEmpty() || !member) {
       drops.add(PeerDrops.Reason.NOT_A_MEMBER);
+      return;
+    }
+    if (frameEpoch > current.epoch()) {
+      drops.add(PeerDrops.Reason.NEWER_EPOCH);
+      newerEpochClaims
+          .claim(
+              current.epoch(),
+              current.directory().size(),
+              current.config().consenters().quorums().f(),
+              from.getAsInt(),
+              frameEpoch)
+          .ifPresent(newerEpochSeen::accept);
       return;
     }
     switch (current.codec().decode(bytes)) {

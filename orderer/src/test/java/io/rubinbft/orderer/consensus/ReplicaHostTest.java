@@ -164,7 +164,40 @@ class ReplicaHostTest {
       awaitCount(() -> drops.count(PeerDrops.Reason.NEWER_EPOCH), "newer epoch");
       awaitCount(() -> drops.count(PeerDrops.Reason.NOT_A_MEMBER), "not a member");
     }
-    assertThat(newerEpochsSeen).containsExactly(9L);
+    assertThat(newerEpochsSeen).as("one member's claim of epoch 9 starts no catch-up").isEmpty();
+
+    submit(10, List.of(0, 1, 2));
+    awaitTransactions(10, List.of(0, 1, 2));
+    assertSameValidChains(List.of(0, 1, 2));
+  }
+
+  /**
+   * A liar (a stranger the network admits, or one Byzantine member) claiming a huge epoch, or a
+   * higher one each time, starts no catch-up: only an epoch that f+1 members of this epoch claim
+   * (at least one correct) does, and the catch-up hook hears the newest such epoch once.
+   */
+  @Test
+  void aNewerEpochStartsACatchUpOnlyWhenFPlusOneMembersClaimIt() throws Exception {
+    epoch = 5;
+    startCluster(ClusterTransport.TCP, 3);
+    InetSocketAddress first = networks.get(0).localAddress();
+    PeerDrops drops = hosts.get(0).drops();
+    try (ClusterNetwork outsider = startNetwork(outsiderTls(), consenterTls())) {
+      outsider.send(first, "fixture", 1L << 40, new byte[] {1});
+      awaitCount(() -> drops.count(PeerDrops.Reason.NOT_A_MEMBER), "not a member");
+    }
+    ClusterNetwork liar = networks.get(3);
+    for (long claimed = 1L << 40; claimed < (1L << 40) + 50; claimed++) {
+      liar.send(first, "fixture", claimed, new byte[] {1});
+    }
+    awaitCount(() -> drops.count(PeerDrops.Reason.NEWER_EPOCH), 50, "newer epoch");
+    assertThat(newerEpochsSeen).as("one liar's claims start no catch-up").isEmpty();
+
+    networks.get(2).send(first, "fixture", 7, new byte[] {1});
+    awaitCount(() -> drops.count(PeerDrops.Reason.NEWER_EPOCH), 51, "newer epoch");
+    assertThat(newerEpochsSeen)
+        .as("claimed by two members, one of them correct")
+        .containsExactly(7L);
 
     submit(10, List.of(0, 1, 2));
     awaitTransactions(10, List.of(0, 1, 2));
@@ -172,11 +205,16 @@ class ReplicaHostTest {
   }
 
   private static void awaitCount(LongSupplier count, String what) throws InterruptedException {
+    awaitCount(count, 1, what);
+  }
+
+  private static void awaitCount(LongSupplier count, long expected, String what)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (count.getAsLong() == 0 && System.nanoTime() < deadline) {
+    while (count.getAsLong() < expected && System.nanoTime() < deadline) {
       Thread.sleep(20);
     }
-    assertThat(count.getAsLong()).as("frames dropped: %s", what).isEqualTo(1);
+    assertThat(count.getAsLong()).as("frames dropped: %s", what).isEqualTo(expected);
   }
 
   private void startCluster(ClusterTransport transport) throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The replica thread's input queue: bounded in bytes per source. */
@@ -27,6 +28,28 @@ class ReplicaInputsTest {
     assertThat(inputs.peerBytes(0)).isLessThanOrEqualTo(BUDGET);
     assertThat(inputs.offerPeer(1, "vote", MESSAGE)).as("another peer").isTrue();
     assertThat(inputs.offerClient("envelope", MESSAGE)).as("a client").isTrue();
+  }
+
+  /**
+   * The replica thread takes the sources in turn, so what a flooding peer queued (each vote a
+   * signature check) delays another peer's vote or a client's request by one of its inputs per
+   * turn, not by all of them.
+   */
+  @Test
+  void theReplicaTakesTheSourcesInTurnSoAFloodersBacklogDelaysOthersByOneInputEach()
+      throws Exception {
+    while (inputs.offerPeer(0, "flood", MESSAGE)) {}
+    inputs.offerPeer(1, "vote", MESSAGE);
+    inputs.offerClient("envelope", MESSAGE);
+    inputs.offerPeer(1, "second vote", MESSAGE);
+
+    List<ReplicaInputs.Queued<String>> taken = new ArrayList<>();
+    taken.add(inputs.poll(1, TimeUnit.SECONDS));
+    inputs.drainTo(taken, 5);
+    assertThat(taken.stream().map(ReplicaInputs.Queued::input).toList())
+        .containsExactly("flood", "vote", "envelope", "flood", "second vote", "flood");
+    inputs.drainTo(taken, Integer.MAX_VALUE);
+    assertThat(taken).hasSize((int) (BUDGET / CHARGED) + 3);
   }
 
   @Test

@@ -385,15 +385,21 @@ final class ProcessCluster implements AutoCloseable {
    */
   Chain identicalChains(EnvelopeFactory reader, ClientTlsFiles tls)
       throws IOException, InterruptedException {
+    return identicalChains(nodes, reader, tls);
+  }
+
+  /** As {@link #identicalChains(EnvelopeFactory, ClientTlsFiles)}, among {@code among} only. */
+  Chain identicalChains(List<NodeProcess> among, EnvelopeFactory reader, ClientTlsFiles tls)
+      throws IOException, InterruptedException {
     long height = 0;
-    for (NodeProcess node : nodes) {
+    for (NodeProcess node : among) {
       height = Math.max(height, height(node));
     }
     long target = height;
     List<Chain> chains = new ArrayList<>();
-    try (OrdererChannels connections = connect(nodes, tls)) {
-      for (int i = 0; i < nodes.size(); i++) {
-        NodeProcess node = nodes.get(i);
+    try (OrdererChannels connections = connect(among, tls)) {
+      for (int i = 0; i < among.size(); i++) {
+        NodeProcess node = among.get(i);
         awaitCondition(node + " reaches height " + target, () -> height(node) >= target);
         Chain chain =
             Chain.read(

@@ -1,0 +1,561 @@
+package io.rubinbft.orderer.adversary;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.grpc.Grpc;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.TlsChannelCredentials;
+import io.grpc.stub.StreamObserver;
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.Prepare;
+import io.rubinbft.net.ChannelConfig;
+import io.rubinbft.net.Identity;
+import io.rubinbft.orderer.bootstrap.NetworkSummary;
+import io.rubinbft.orderer.e2e.ClusterUnderAttack;
+import io.rubinbft.orderer.loadgen.LoadReport;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
+import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
+import org.hyperledger.fabric.protos.orderer.DeliverResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Issue 22's adversary suite: four real node processes (the launcher's 84 MB heaps) under attacks
+ * by a Byzantine consenter that holds a real consenter's keys (its process killed, the adversary
+ * speaking for it through the production cluster network or rdma-net's selector) and by a stranger
+ * without keys, each while gateway-style loads order transactions on the three honest nodes.
+ *
+ * <p>For every attack: the load sent during it passes (everything a quorum acknowledged is
+ * delivered once, in blocks with a quorum of signatures) within {@link #LOAD_DEADLINE}, the
+ * recovery bound (the silent primary's included: a view change after SmartBFT's 20 s request
+ * timeout); then every honest node is alive, logged no dead thread, answers {@code /healthz} 200,
+ * and holds at most its heap and direct-memory budget ({@link HonestNodes}). At the end the honest
+ * nodes' chains are valid and identical and hold every acknowledged transaction exactly once.
+ * Progress, never speed.
+ *
+ * <p>Short version in the default suite (one cluster, a few transactions per attack); {@code
+ * -Plong} runs the soak: the same attacks in rounds (at least one) for {@code
+ * -Dadversary.soak.minutes} (10 by default) with loads of 200 transactions.
+ */
+class AdversaryEndToEndTest {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AdversaryEndToEndTest.class);
+
+  /** How long a load under attack may take: the recovery bound every attack must meet. */
+  static final Duration LOAD_DEADLINE = Duration.ofSeconds(90);
+
+  private static final long HUGE = 1L << 40;
+
+  /** How long each attack lasts at least, the load's run included. */
+  private static final long ATTACK_MILLIS = Long.getLong("adversary.attack.millis", 2_500);
+
+  private ClusterUnderAttack cluster;
+  private HonestNodes honest;
+  private ByzantineConsenter byzantine;
+  private int impersonated;
+  private Identity stolen;
+  private final Random random = new Random(22);
+
+  @RegisterExtension
+  final TestExecutionExceptionHandler nodeLogsOnFailure =
+      ClusterUnderAttack.logsOnFailure(() -> cluster);
+
+  /** One attack: starts it, and stops it when the returned handle is closed. */
+  private interface Attack {
+    AutoCloseable start() throws Exception;
+  }
+
+  private record Named(String name, Attack attack) {}
+
+  @AfterEach
+  void stop() throws Exception {
+    if (byzantine != null) {
+      byzantine.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void honestNodesKeepOrderingUnderEveryAttack() throws Exception {
+    List<Named> attacks = startClusterAndImpersonateTheLeader();
+    for (Named attack : attacks) {
+      underAttack(attack, 12, 1);
+    }
+    finish();
+  }
+
+  @Test
+  @Tag("long")
+  void soakUnderEveryAttack() throws Exception {
+    long minutes = Long.getLong("adversary.soak.minutes", 10);
+    long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
+    List<Named> attacks = startClusterAndImpersonateTheLeader();
+    int round = 0;
+    do {
+      round++;
+      for (Named attack : attacks) {
+        underAttack(attack, 200, round);
+      }
+    } while (System.nanoTime() < end);
+    LOG.info("adversary soak: {} rounds of {} attacks", round, attacks.size());
+    finish();
+  }
+
+  private List<Named> startClusterAndImpersonateTheLeader() throws Exception {
+    Path dir = Files.createDirectories(Path.of("target", "multiproc")).toAbsolutePath();
+    cluster = ClusterUnderAttack.start(Files.createTempDirectory(dir, "adversary-"), 10);
+    honest = new HonestNodes(cluster);
+    report("no attack", cluster.load(12, 300, 4, LOAD_DEADLINE));
+    impersonated = cluster.indexOfConsenter(cluster.agreedLeader());
+    stolen = ByzantineConsenter.keysOf(cluster.network(), impersonated);
+    cluster.impersonate(impersonated);
+    byzantine =
+        ByzantineConsenter.start(
+            cluster.network(), impersonated, ByzantineConsenter.honestLimits(stolen));
+    return attacks();
+  }
+
+  private void finish() throws Exception {
+    byzantine.close();
+    byzantine = null;
+    report("after the attacks", cluster.load(12, 300, 4, LOAD_DEADLINE));
+    int checked = cluster.assertNoAcknowledgedTransactionLost();
+    LOG.info("adversary: {} acknowledged transactions, none lost", checked);
+    honest.assertUnharmed("at the end");
+  }
+
+  private void underAttack(Named attack, int transactions, int round) throws Exception {
+    try {
+      underAttackOnce(attack, transactions, round);
+    } catch (AssertionError | Exception e) {
+      throw new AssertionError(
+          "attack '"
+              + attack.name()
+              + "' failed: "
+              + e.getMessage()
+              + "\nreplay: ./test.sh -pl orderer -am -Dtest='AdversaryEndToEndTest#"
+              + "honestNodesKeepOrderingUnderEveryAttack' -Dadversary.attacks='"
+              + attack.name()
+              + "' -Dsurefire.failIfNoSpecifiedTests=false",
+          e);
+    }
+  }
+
+  private void underAttackOnce(Named attack, int transactions, int round) throws Exception {
+    long started = System.nanoTime();
+    LoadReport report;
+    try (AutoCloseable running = attack.attack().start()) {
+      report = cluster.load(transactions, 300, 4, LOAD_DEADLINE);
+      // Every attack lasts at least this long, the load's run or not.
+      Thread.sleep(Math.max(0, ATTACK_MILLIS - (System.nanoTime() - started) / 1_000_000));
+    }
+    honest.assertUnharmed(attack.name());
+    LOG.info(
+        "adversary round {}: {} passed in {} ms",
+        round,
+        attack.name(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    report(attack.name(), report);
+  }
+
+  private static void report(String what, LoadReport report) {
+    LOG.info("adversary: load {}:\n{}", what, report.format());
+  }
+
+  /**
+   * Every attack, or those whose name contains one of the comma-separated parts of {@code
+   * -Dadversary.attacks}.
+   */
+  private List<Named> attacks() {
+    String only = System.getProperty("adversary.attacks", "");
+    return everyAttack().stream()
+        .filter(
+            attack ->
+                only.isBlank() || Arrays.stream(only.split(",")).anyMatch(attack.name()::contains))
+        .toList();
+  }
+
+  private List<Named> everyAttack() {
+    return List.of(
+        // The impersonated node was the leader: connected and authenticated, it proposes nothing.
+        new Named("silent primary", () -> () -> {}),
+        new Named(
+            "undecodable consensus messages",
+            () -> byzantineFlood(() -> randomBytes(1 + random.nextInt(2_000)), 0)),
+        new Named(
+            "frames of channels nobody serves",
+            () ->
+                new Flood(
+                    "unknown-channel",
+                    Duration.ofMillis(1),
+                    () ->
+                        byzantine.sendToAllOnChannel(
+                            "nochannel" + random.nextInt(1_000), 0, randomBytes(100)))),
+        new Named(
+            "lying epochs, a higher one each time",
+            () -> {
+              AtomicLong epoch = new AtomicLong(HUGE);
+              Flood flood =
+                  new Flood(
+                      "epochs",
+                      Duration.ofMillis(1),
+                      () -> byzantine.sendToAll(epoch.getAndIncrement(), randomBytes(50)));
+              return () -> {
+                flood.close();
+                // NewerEpochs logs each newer epoch it acts on: one liar's claims are not acted on.
+                honest.assertNotLogged("a consenter runs epoch");
+              };
+            }),
+        new Named(
+            "status claiming height and view 2^40",
+            () ->
+                byzantineFlood(
+                    () ->
+                        byzantine.encode(
+                            new io.rubinbft.bft.message.Status(HUGE, true, HUGE, byzantine.self())),
+                    0)),
+        new Named(
+            "state-transfer requests for the whole chain",
+            () ->
+                byzantineFlood(
+                    () ->
+                        byzantine.encode(
+                            new FetchDecisions(
+                                1, Digest.GENESIS, Integer.MAX_VALUE, byzantine.self())),
+                    0)),
+        new Named(
+            "state-transfer requests from height 2^40",
+            () ->
+                byzantineFlood(
+                    () ->
+                        byzantine.encode(
+                            new FetchDecisions(
+                                HUGE, Digest.GENESIS, Integer.MAX_VALUE, byzantine.self())),
+                    0)),
+        new Named(
+            "prepares and commits with bad signatures",
+            () -> {
+              AtomicLong sequence = new AtomicLong();
+              return byzantineFlood(
+                  () -> {
+                    long s = sequence.incrementAndGet();
+                    Digest digest = new Digest(randomBytes(32));
+                    return s % 2 == 0
+                        ? byzantine.encode(
+                            new Prepare(s % 4, s % 64, digest, byzantine.self(), randomBytes(72)))
+                        : byzantine.encode(
+                            new Commit(s % 4, s % 64, digest, byzantine.self(), randomBytes(72)));
+                  },
+                  0);
+            }),
+        new Named("replays of what the honest nodes sent in older views", this::replays),
+        new Named(
+            "messages of 16 MiB, the largest a link carries",
+            () ->
+                new Flood(
+                    "largest",
+                    Duration.ofMillis(300),
+                    () -> byzantine.sendToAll(0, randomBytes((16 << 20) - 1024)))),
+        new Named("malformed cluster frames", this::malformedFrames),
+        new Named("a handshake announcing absurd limits", this::absurdLimits),
+        new Named("withheld credit: a receiver that never reads", this::withheldCredit),
+        new Named("reconnecting again and again", this::reconnects),
+        new Named(
+            "idle connections to every cluster port",
+            () -> strangerOnEvery(Port.CLUSTER, 60, new byte[0])),
+        new Named(
+            "cluster handshakes that never finish",
+            () -> strangerOnEvery(Port.CLUSTER, 20, Stranger.CLUSTER_HELLO_NEVER_FINISHED)),
+        new Named("garbage bytes to every cluster port", () -> garbageOnEvery(Port.CLUSTER)),
+        new Named(
+            "idle connections and unfinished TLS handshakes to every gRPC port",
+            () -> {
+              Stranger stranger = strangerOnEvery(Port.GRPC, 40, new byte[0]);
+              for (int index : cluster.honest()) {
+                stranger.connect(port(index, Port.GRPC), 20, Stranger.TLS_HELLO_NEVER_FINISHED);
+              }
+              return stranger;
+            }),
+        new Named("garbage bytes to every gRPC port", () -> garbageOnEvery(Port.GRPC)),
+        new Named("slowloris on every operations port", () -> slowloris(Port.OPERATIONS)),
+        new Named("slowloris on every admin port", () -> slowloris(Port.ADMIN)),
+        new Named(
+            "unfinished TLS handshakes to every admin port",
+            () -> strangerOnEvery(Port.ADMIN, 40, Stranger.TLS_HELLO_NEVER_FINISHED)),
+        new Named(
+            "garbage bytes to every HTTP port",
+            () -> {
+              garbageOnEvery(Port.ADMIN).close();
+              return garbageOnEvery(Port.OPERATIONS);
+            }),
+        new Named("gRPC messages larger than any channel orders", this::oversizedGrpcMessages),
+        new Named("hundreds of streams on one gRPC connection", this::manyStreams));
+  }
+
+  private AutoCloseable byzantineFlood(java.util.function.Supplier<byte[]> message, long epoch) {
+    return new Flood(
+        "byzantine", Duration.ofMillis(1), () -> byzantine.sendToAll(epoch, message.get()));
+  }
+
+  /**
+   * The honest nodes' own signed votes, status and view messages, recorded since the start (view 0,
+   * before the silent primary was replaced), sent back to them in a loop.
+   */
+  private AutoCloseable replays() {
+    List<byte[]> recorded = byzantine.recorded();
+    assertThat(recorded).as("messages the honest nodes sent the impersonated node").isNotEmpty();
+    AtomicInteger next = new AtomicInteger();
+    return byzantineFlood(() -> recorded.get(next.getAndIncrement() % recorded.size()), 0);
+  }
+
+  /** Frames whose channel-name length is out of range, or whose epoch is negative. */
+  private AutoCloseable malformedFrames() throws IOException {
+    RawConsenterLinks raw = new RawConsenterLinks(ByzantineConsenter.honestLimits(stolen));
+    for (int index : cluster.honest()) {
+      raw.flood(
+          clusterAddress(index),
+          () -> {
+            byte[] frame = randomBytes(64);
+            if (random.nextBoolean()) {
+              ByteBuffer.wrap(frame).putShort((short) 0xffff);
+            } else {
+              ByteBuffer.wrap(frame).putShort((short) 9).put(new byte[9]).putLong(-1);
+            }
+            return frame;
+          });
+    }
+    return () -> {
+      raw.close();
+      double dropped = 0;
+      for (int index : cluster.honest()) {
+        dropped +=
+            honest.sample(index, "cluster_messages_dropped_total", Map.of("reason", "malformed"));
+      }
+      assertThat(dropped).as("malformed frames dropped and counted").isPositive();
+    };
+  }
+
+  /**
+   * The impersonated node comes back announcing a largest message of 1 byte and the fewest,
+   * smallest slots rdma-net allows: the honest nodes' frames for it no longer fit.
+   */
+  private AutoCloseable absurdLimits() throws IOException {
+    byzantine.close();
+    byzantine =
+        ByzantineConsenter.start(
+            cluster.network(), impersonated, new ChannelConfig(stolen, 5, 5, 8192, 1, 1));
+    return () -> replaceByzantine(ByzantineConsenter.honestLimits(stolen));
+  }
+
+  /**
+   * The impersonated node accepts the honest nodes' connections and never reads: their frames for
+   * it fill its receive window and then wait on their side, within their link budget.
+   */
+  private AutoCloseable withheldCredit() throws IOException {
+    byzantine.close();
+    RawConsenterLinks raw = new RawConsenterLinks(ByzantineConsenter.honestLimits(stolen));
+    raw.listenWithoutReading(clusterAddress(impersonated));
+    return () -> {
+      raw.close();
+      replaceByzantine(ByzantineConsenter.honestLimits(stolen));
+    };
+  }
+
+  /** The impersonated node's cluster network closed and started again every 300 ms. */
+  private AutoCloseable reconnects() {
+    return new Flood(
+        "reconnects",
+        Duration.ofMillis(300),
+        () -> {
+          replaceByzantine(ByzantineConsenter.honestLimits(stolen));
+          byzantine.sendToAll(0, randomBytes(10));
+        });
+  }
+
+  private void replaceByzantine(ChannelConfig limits) throws IOException {
+    byzantine.close();
+    byzantine = ByzantineConsenter.start(cluster.network(), impersonated, limits);
+  }
+
+  private AutoCloseable slowloris(Port port) throws IOException {
+    Stranger stranger = strangerOnEvery(port, 40, new byte[] {'G'});
+    Flood trickle = new Flood("slowloris", Duration.ofSeconds(1), stranger::trickle);
+    return () -> {
+      trickle.close();
+      stranger.close();
+    };
+  }
+
+  /**
+   * Broadcast messages of {@link io.rubinbft.orderer.memory.MessageLimits} plus 128 KiB, beyond
+   * what any channel can order, to every honest node: each is refused with RESOURCE_EXHAUSTED
+   * though MaxRecvMsgSize (100 MB) would allow it.
+   */
+  private AutoCloseable oversizedGrpcMessages() {
+    List<ManagedChannel> channels = grpcChannels();
+    Envelope oversized =
+        Envelope.newBuilder()
+            .setPayload(
+                ByteString.copyFrom(
+                    new byte
+                        [io.rubinbft.orderer.memory.MessageLimits.TRANSPORT_MAX_MESSAGE_BYTES
+                            + (128 << 10)]))
+            .build();
+    Flood flood =
+        new Flood(
+            "oversized-grpc",
+            Duration.ofMillis(500),
+            () -> {
+              for (ManagedChannel channel : channels) {
+                assertThat(refusal(channel, oversized)).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+              }
+            });
+    return () -> {
+      flood.close();
+      channels.forEach(ManagedChannel::shutdownNow);
+    };
+  }
+
+  private static Status.Code refusal(ManagedChannel channel, Envelope envelope) throws Exception {
+    CompletableFuture<Status.Code> refused = new CompletableFuture<>();
+    StreamObserver<Envelope> requests =
+        AtomicBroadcastGrpc.newStub(channel)
+            .broadcast(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(BroadcastResponse value) {
+                    refused.complete(Status.Code.OK);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    refused.complete(Status.fromThrowable(t).getCode());
+                  }
+
+                  @Override
+                  public void onCompleted() {
+                    refused.complete(Status.Code.OK);
+                  }
+                });
+    requests.onNext(envelope);
+    return refused.get(30, TimeUnit.SECONDS);
+  }
+
+  /** 300 Deliver streams held open on one connection to every honest node. */
+  private AutoCloseable manyStreams() {
+    List<ManagedChannel> channels = grpcChannels();
+    List<StreamObserver<Envelope>> streams = new ArrayList<>();
+    for (ManagedChannel channel : channels) {
+      for (int i = 0; i < 300; i++) {
+        streams.add(
+            AtomicBroadcastGrpc.newStub(channel)
+                .deliver(
+                    new StreamObserver<DeliverResponse>() {
+                      @Override
+                      public void onNext(DeliverResponse value) {}
+
+                      @Override
+                      public void onError(Throwable t) {}
+
+                      @Override
+                      public void onCompleted() {}
+                    }));
+      }
+    }
+    return () -> channels.forEach(ManagedChannel::shutdownNow);
+  }
+
+  private List<ManagedChannel> grpcChannels() {
+    List<ManagedChannel> channels = new ArrayList<>();
+    for (int index : cluster.honest()) {
+      try {
+        channels.add(
+            Grpc.newChannelBuilderForAddress(
+                    "localhost",
+                    node(index).broadcastPort(),
+                    TlsChannelCredentials.newBuilder()
+                        .trustManager(node(index).tlsCaCert().toFile())
+                        .build())
+                .maxInboundMessageSize(1 << 20)
+                .build());
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return channels;
+  }
+
+  private enum Port {
+    CLUSTER,
+    GRPC,
+    ADMIN,
+    OPERATIONS
+  }
+
+  private Stranger strangerOnEvery(Port port, int connections, byte[] first) throws IOException {
+    Stranger stranger = new Stranger();
+    for (int index : cluster.honest()) {
+      stranger.connect(port(index, port), connections, first);
+    }
+    return stranger;
+  }
+
+  private Stranger garbageOnEvery(Port port) throws IOException {
+    Stranger stranger = new Stranger();
+    for (int index : cluster.honest()) {
+      stranger.garbage(port(index, port), 20, 4_096);
+    }
+    return stranger;
+  }
+
+  private int port(int index, Port port) {
+    NetworkSummary.Node node = node(index);
+    return switch (port) {
+      case CLUSTER -> node.clusterPort();
+      case GRPC -> node.broadcastPort();
+      case ADMIN -> node.adminPort();
+      case OPERATIONS -> node.operationsPort();
+    };
+  }
+
+  private InetSocketAddress clusterAddress(int index) {
+    return new InetSocketAddress(node(index).host(), node(index).clusterPort());
+  }
+
+  private NetworkSummary.Node node(int index) {
+    return cluster.network().nodes().get(index);
+  }
+
+  private byte[] randomBytes(int length) {
+    byte[] bytes = new byte[length];
+    random.nextBytes(bytes);
+    return bytes;
+  }
+}
