@@ -15,15 +15,18 @@ public interface HostApplication {
   /**
    * Executes a decision: after the WAL records of its batch are durable, in sequence order, never
    * past the decision that ends the epoch.
+   *
+   * @throws InterruptedException when the host is stopped while the application waits for room
    */
-  void execute(Decision decision);
+  void execute(Decision decision) throws InterruptedException;
 
   /**
    * Returns once the application's durable store holds {@code anchor}, the decision that ended the
    * epoch: the next epoch's WAL replaces this one's only then, so that a restart finds the epoch
-   * its WAL belongs to.
+   * its WAL belongs to. An application whose {@link #execute} is durable when it returns has
+   * nothing to wait for.
    *
    * @throws InterruptedException when the host is stopped while waiting
    */
-  void awaitDurable(Decision anchor) throws InterruptedException;
+  default void awaitDurable(Decision anchor) throws InterruptedException {}
 }

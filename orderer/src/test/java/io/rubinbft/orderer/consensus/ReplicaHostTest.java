@@ -297,6 +297,7 @@ class ReplicaHostTest {
           throw new IllegalStateException("this test orders no config block");
         },
         newerEpochsSeen::add,
+        () -> {},
         () -> {
           throw new IllegalStateException("this test orders no config block");
         },
