@@ -16,7 +16,6 @@ import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.host.EpochHost;
 import io.rubinbft.bft.host.FrameCheck;
 import io.rubinbft.bft.host.HostApplication;
-import io.rubinbft.bft.host.HostedEpoch;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
@@ -62,7 +61,7 @@ public final class ReconfigCluster {
   private final SimNode[] nodes;
 
   /** Each node's host while it runs a replica; null while down, not (or no longer) a member. */
-  private final List<EpochHost<NodeEpoch>> hosts;
+  private final List<EpochHost<SimHostedEpoch>> hosts;
 
   private final SimEpoch[] epochs;
   private final boolean[] down;
@@ -454,12 +453,12 @@ public final class ReconfigCluster {
    * the run.
    */
   private void step(int id, Event event) {
-    EpochHost<NodeEpoch> host = hosts.get(id);
+    EpochHost<SimHostedEpoch> host = hosts.get(id);
     lowBeforeStep = host.epoch().replica().status().lowWatermark();
-    EpochHost.Batch<NodeEpoch> batch;
+    EpochHost.Batch<SimHostedEpoch> batch;
     try {
       batch = host.stepAndFinish(event);
-    } catch (CrashedBeforeSync crash) {
+    } catch (SimHostedEpoch.CrashedBeforeSync crash) {
       crash(id);
       restartAt.put(id, now + storageFaultDownTicks);
       return;
@@ -486,89 +485,33 @@ public final class ReconfigCluster {
   }
 
   /** A host of {@code node}'s replica in its current epoch. */
-  private EpochHost<NodeEpoch> host(int node) {
+  private EpochHost<SimHostedEpoch> host(int node) {
     return new EpochHost<>(
-        new NodeEpoch(node, epochs[node], nodes[node].replica),
+        nodeEpoch(node, epochs[node], nodes[node].replica),
         new NodeLedger(node),
         (ended, anchor, handover) ->
             startEpoch(node, anchor, membersIn(anchor), handover)
-                .map(replica -> new NodeEpoch(node, epochs[node], replica)));
+                .map(replica -> nodeEpoch(node, epochs[node], replica)));
   }
 
-  /** A node's crash right after a WAL append, before the sync: the step's records are lost. */
-  private static final class CrashedBeforeSync extends RuntimeException {
-    CrashedBeforeSync() {
-      super(null, null, false, false);
-    }
+  /** One node's epoch: the simulated network through the node's Byzantine behaviour, if any. */
+  private SimHostedEpoch nodeEpoch(int id, SimEpoch epoch, Replica replica) {
+    return new SimHostedEpoch(
+        nodes[id].durable,
+        epoch.number(),
+        replica,
+        messages -> sendAll(id, epoch, messages),
+        reads -> serve(id, epoch, reads),
+        () -> random.nextDouble() < crashBeforeSyncRate && !roguesActive.contains(id),
+        decision -> new MembershipApplication(epoch.members()).endsEpoch(decision.proposal()));
   }
 
-  /**
-   * One node's epoch as the host sees it: the simulated network (through the node's Byzantine
-   * behaviour, if any), its WAL (which may crash before the sync, {@link #storageFaults}), and its
-   * ledger serving archive reads.
-   */
-  private final class NodeEpoch implements HostedEpoch {
-
-    private final int id;
-    private final SimEpoch epoch;
-    private final Replica replica;
-
-    NodeEpoch(int id, SimEpoch epoch, Replica replica) {
-      this.id = id;
-      this.epoch = epoch;
-      this.replica = replica;
-    }
-
-    @Override
-    public long number() {
-      return epoch.number();
-    }
-
-    @Override
-    public Replica replica() {
-      return replica;
-    }
-
-    @Override
-    public void send(List<Outbound> messages) {
-      sendAll(id, epoch, messages);
-    }
-
-    @Override
-    public void serve(List<ArchiveRead> reads) {
-      for (ArchiveRead read : reads) {
-        List<Decision> archived = nodes[id].archived(read);
-        if (!archived.isEmpty()) {
-          ReconfigCluster.this.send(
-              id, epoch, read.replica(), new Decisions(archived, epoch.indexOf(id)));
-        }
+  private void serve(int id, SimEpoch epoch, List<ArchiveRead> reads) {
+    for (ArchiveRead read : reads) {
+      List<Decision> archived = nodes[id].archived(read);
+      if (!archived.isEmpty()) {
+        send(id, epoch, read.replica(), new Decisions(archived, epoch.indexOf(id)));
       }
-    }
-
-    @Override
-    public void append(List<io.rubinbft.bft.WalRecord> records) {
-      if (records.isEmpty()) {
-        return;
-      }
-      if (random.nextDouble() < crashBeforeSyncRate && !roguesActive.contains(id)) {
-        throw new CrashedBeforeSync();
-      }
-      nodes[id].durable.addAll(records);
-    }
-
-    @Override
-    public void sync() {
-      // Appended records are durable at once in the simulator.
-    }
-
-    @Override
-    public void close() {
-      // The next epoch's WAL starts empty (SimNode.startEpoch).
-    }
-
-    @Override
-    public boolean endsEpoch(Decision decision) {
-      return new MembershipApplication(epoch.members()).endsEpoch(decision.proposal());
     }
   }
 
@@ -678,12 +621,44 @@ public final class ReconfigCluster {
     if (node.correct()) {
       history.executed(decision.sequence(), next);
       checker.onDecision(id, decision, epoch.members());
+      checkOneView(id, decision, epoch);
     } else if (decision.sequence() != node.lastExecuted() + 1) {
       return false; // a Byzantine host's ledger is its own business, but it stays gap-free
     }
     node.ledger.add(decision);
     decision.proposal().requests().forEach(request -> node.decided.add(request.id()));
     return true;
+  }
+
+  /**
+   * (6) One view: every signature of the certificate is a commit signature, in the view the
+   * decision names, of the member of its epoch it claims to be from.
+   */
+  private void checkOneView(int id, Decision decision, SimEpoch epoch) {
+    for (CommitSignature signature : decision.certificate()) {
+      int index = signature.replica();
+      if (index < 0
+          || index >= epoch.members().size()
+          || !keys.verifyCommit(
+              epoch.members().get(index),
+              decision.view(),
+              decision.digest(),
+              signature.signature())) {
+        throw new InvariantViolation(
+            "(6) one view: node "
+                + id
+                + " executed "
+                + decision.digest()
+                + " at "
+                + decision.sequence()
+                + " in view "
+                + decision.view()
+                + " on a signature of replica "
+                + index
+                + " that is no commit signature of that view in epoch "
+                + epoch.number());
+      }
+    }
   }
 
   private static List<Integer> membersIn(Decision anchor) {
@@ -724,7 +699,7 @@ public final class ReconfigCluster {
   private void switchByCatchUp(int id, Decision anchor) {
     List<Integer> members = membersIn(anchor);
     Handover handover = handover(nodes[id], anchor.sequence(), members);
-    EpochHost<NodeEpoch> stopped = hosts.get(id);
+    EpochHost<SimHostedEpoch> stopped = hosts.get(id);
     if (stopped != null) {
       stopped.close();
     }
