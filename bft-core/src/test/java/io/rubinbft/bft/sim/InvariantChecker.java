@@ -62,6 +62,34 @@ final class InvariantChecker {
   }
 
   /**
+   * (6) One view: every signature of {@code decision}'s certificate is a commit signature, in the
+   * view the decision names, of the member of {@code members} (the executing node's epoch) whose
+   * replica index it claims.
+   */
+  void checkOneViewSignatures(int node, Decision decision, List<Integer> members) {
+    for (CommitSignature signature : decision.certificate()) {
+      int index = signature.replica();
+      if (index < 0
+          || index >= members.size()
+          || !keys.verifyCommit(
+              members.get(index), decision.view(), decision.digest(), signature.signature())) {
+        throw new InvariantViolation(
+            "(6) one view: replica "
+                + node
+                + " decided "
+                + decision.digest()
+                + " at "
+                + decision.sequence()
+                + " in view "
+                + decision.view()
+                + " on a signature of replica "
+                + index
+                + " that is no commit signature of that view");
+      }
+    }
+  }
+
+  /**
    * A correct node delivered (executed) {@code decision}; {@code members} maps the certificate's
    * replica indices to node ids (the executing node's epoch).
    */

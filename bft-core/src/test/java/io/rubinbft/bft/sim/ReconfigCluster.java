@@ -621,44 +621,13 @@ public final class ReconfigCluster {
     if (node.correct()) {
       history.executed(decision.sequence(), next);
       checker.onDecision(id, decision, epoch.members());
-      checkOneView(id, decision, epoch);
+      checker.checkOneViewSignatures(id, decision, epoch.members());
     } else if (decision.sequence() != node.lastExecuted() + 1) {
       return false; // a Byzantine host's ledger is its own business, but it stays gap-free
     }
     node.ledger.add(decision);
     decision.proposal().requests().forEach(request -> node.decided.add(request.id()));
     return true;
-  }
-
-  /**
-   * (6) One view: every signature of the certificate is a commit signature, in the view the
-   * decision names, of the member of its epoch it claims to be from.
-   */
-  private void checkOneView(int id, Decision decision, SimEpoch epoch) {
-    for (CommitSignature signature : decision.certificate()) {
-      int index = signature.replica();
-      if (index < 0
-          || index >= epoch.members().size()
-          || !keys.verifyCommit(
-              epoch.members().get(index),
-              decision.view(),
-              decision.digest(),
-              signature.signature())) {
-        throw new InvariantViolation(
-            "(6) one view: node "
-                + id
-                + " executed "
-                + decision.digest()
-                + " at "
-                + decision.sequence()
-                + " in view "
-                + decision.view()
-                + " on a signature of replica "
-                + index
-                + " that is no commit signature of that view in epoch "
-                + epoch.number());
-      }
-    }
   }
 
   private static List<Integer> membersIn(Decision anchor) {

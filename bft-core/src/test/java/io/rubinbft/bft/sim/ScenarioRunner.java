@@ -1,6 +1,5 @@
 package io.rubinbft.bft.sim;
 
-import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
@@ -367,23 +366,7 @@ final class ScenarioRunner {
    * even if a bug let a signature of one view verify in another.
    */
   private void checkOneView(int node, Decision decision) {
-    for (CommitSignature signature : decision.certificate()) {
-      if (!keys.verifyCommit(
-          signature.replica(), decision.view(), decision.digest(), signature.signature())) {
-        throw new InvariantViolation(
-            "(6) one view: replica "
-                + node
-                + " decided "
-                + decision.digest()
-                + " at "
-                + decision.sequence()
-                + " in view "
-                + decision.view()
-                + " on a signature of replica "
-                + signature.replica()
-                + " that is no commit signature of that view");
-      }
-    }
+    checker.checkOneViewSignatures(node, decision, members);
     Set<Long> certificateViews = observed.certificateViews(decision);
     if (!certificateViews.stream().allMatch(v -> v == decision.view())) {
       throw new InvariantViolation(
