@@ -73,20 +73,27 @@ final class InvariantChecker {
           || index >= members.size()
           || !keys.verifyCommit(
               members.get(index), decision.view(), decision.digest(), signature.signature())) {
-        throw new InvariantViolation(
-            "(6) one view: replica "
-                + node
-                + " decided "
-                + decision.digest()
-                + " at "
-                + decision.sequence()
-                + " in view "
-                + decision.view()
-                + " on a signature of replica "
-                + index
-                + " that is no commit signature of that view");
+        throw oneViewViolation(
+            node,
+            decision,
+            "a signature of replica " + index + " that is no commit signature of that view");
       }
     }
+  }
+
+  /** A (6) one-view violation: {@code node} decided {@code decision} on {@code what}. */
+  static InvariantViolation oneViewViolation(int node, Decision decision, String what) {
+    return new InvariantViolation(
+        "(6) one view: replica "
+            + node
+            + " decided "
+            + decision.digest()
+            + " at "
+            + decision.sequence()
+            + " in view "
+            + decision.view()
+            + " on "
+            + what);
   }
 
   /**

@@ -369,17 +369,8 @@ final class ScenarioRunner {
     checker.checkOneViewSignatures(node, decision, members);
     Set<Long> certificateViews = observed.certificateViews(decision);
     if (!certificateViews.stream().allMatch(v -> v == decision.view())) {
-      throw new InvariantViolation(
-          "(6) one view: replica "
-              + node
-              + " decided "
-              + decision.digest()
-              + " at "
-              + decision.sequence()
-              + " in view "
-              + decision.view()
-              + " on commits of views "
-              + certificateViews);
+      throw InvariantChecker.oneViewViolation(
+          node, decision, "commits of views " + certificateViews);
     }
   }
 
