@@ -158,6 +158,11 @@ public final class Replica {
     return ctx.pool.size();
   }
 
+  /** The parameters this replica runs with. */
+  public ReplicaConfig config() {
+    return ctx.config;
+  }
+
   public ReplicaStatus status() {
     return new ReplicaStatus(
         ctx.view,

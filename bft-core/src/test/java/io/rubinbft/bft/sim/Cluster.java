@@ -2,7 +2,6 @@ package io.rubinbft.bft.sim;
 
 import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
-import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
@@ -10,6 +9,7 @@ import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.host.EpochHost;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
@@ -41,6 +41,10 @@ public final class Cluster {
   private final SimNetwork<Message> network;
   private final SimNode[] nodes;
 
+  /** Each node's host, made anew for each new replica (after a restart). */
+  @SuppressWarnings("unchecked")
+  private final EpochHost<SimHostedEpoch>[] hosts;
+
   /** Node id = replica index: the one member set of this cluster. */
   private final List<Integer> everyone;
 
@@ -70,6 +74,7 @@ public final class Cluster {
             anchor == null ? 0 : anchor.sequence(),
             InvariantChecker.fixed(replicas));
     this.nodes = new SimNode[replicas];
+    this.hosts = new EpochHost[replicas];
     this.everyone = IntStream.range(0, replicas).boxed().toList();
     this.epoch = anchor == null ? Epoch.GENESIS : Epoch.after(anchor);
     SimApplication application = new SimApplication();
@@ -318,57 +323,74 @@ public final class Cluster {
   }
 
   /**
-   * A Byzantine replica runs correct code on state its own lies made inconsistent, so it may trip
-   * its own invariant checks; it then just stops, as Byzantine replicas may. A correct one fails
-   * the run.
+   * Steps the node's host (bft-core's {@link EpochHost}, the orderer's) with one event as a batch
+   * of its own. A Byzantine replica runs correct code on state its own lies made inconsistent, so
+   * it may trip its own invariant checks; it then just stops, as Byzantine replicas may. A correct
+   * one fails the run.
    */
   private void step(SimNode node, Event event) {
     lowBeforeStep = node.replica.status().lowWatermark();
-    Effects effects;
     try {
-      effects = node.replica.step(event);
+      hostOf(node).stepAndFinish(event);
+    } catch (SimHostedEpoch.CrashedBeforeSync crash) {
+      node.crash();
     } catch (IllegalStateException brokenByItsOwnLies) {
       if (node.correct()) {
         throw brokenByItsOwnLies;
       }
       node.crash();
-      return;
+    } catch (InterruptedException e) {
+      throw new IllegalStateException("the simulator's ledger never waits", e);
     }
-    handle(node, effects);
   }
 
-  private void handle(SimNode node, Effects effects) {
-    sendAll(node, effects.sendNow());
-    for (ArchiveRead read : effects.archiveReads()) {
+  /** The host of the node's replica; a new one after a restart (a new replica). */
+  private EpochHost<SimHostedEpoch> hostOf(SimNode node) {
+    EpochHost<SimHostedEpoch> host = hosts[node.id];
+    if (host == null || host.epoch().replica() != node.replica) {
+      host =
+          new EpochHost<>(
+              new SimHostedEpoch(
+                  node.durable,
+                  epoch.sequence(),
+                  node.replica,
+                  messages -> sendAll(node, messages),
+                  reads -> serve(node, reads),
+                  () -> random.nextDouble() < crashBeforeSyncRate,
+                  decision -> false),
+              decision -> execute(node, decision),
+              (ended, anchor, handover) -> {
+                throw new IllegalStateException("this cluster runs one epoch");
+              });
+      hosts[node.id] = host;
+    }
+    return host;
+  }
+
+  private void serve(SimNode node, List<ArchiveRead> reads) {
+    for (ArchiveRead read : reads) {
       List<Decision> archived = node.archived(read);
       if (!archived.isEmpty()) {
         send(node, read.replica(), new Decisions(archived, node.id));
       }
     }
-    if (!effects.persist().isEmpty()) {
-      if (random.nextDouble() < crashBeforeSyncRate) {
-        node.crash();
-        return;
-      }
-      node.durable.addAll(effects.persist());
+  }
+
+  private void execute(SimNode node, Decision decision) {
+    if (node.correct()) {
+      checker.onDecision(node.id, decision, everyone);
     }
-    sendAll(node, effects.sendAfterPersist());
-    for (Decision decision : effects.decisions()) {
-      if (node.correct()) {
-        checker.onDecision(node.id, decision, everyone);
-      }
-      decision.proposal().requests().forEach(r -> node.decided.add(r.id()));
-      if (decision.sequence() != node.lastExecuted() + 1) {
-        throw new IllegalStateException(
-            "replica "
-                + node.id
-                + " handed over "
-                + decision.sequence()
-                + " after "
-                + node.lastExecuted());
-      }
-      node.ledger.add(decision);
+    decision.proposal().requests().forEach(r -> node.decided.add(r.id()));
+    if (decision.sequence() != node.lastExecuted() + 1) {
+      throw new IllegalStateException(
+          "replica "
+              + node.id
+              + " handed over "
+              + decision.sequence()
+              + " after "
+              + node.lastExecuted());
     }
+    node.ledger.add(decision);
   }
 
   private void sendAll(SimNode node, List<Outbound> outbounds) {

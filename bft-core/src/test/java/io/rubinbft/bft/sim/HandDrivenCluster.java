@@ -1,17 +1,18 @@
 package io.rubinbft.bft.sim;
 
 import io.rubinbft.bft.Decision;
-import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.host.EpochHost;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
@@ -36,6 +37,8 @@ final class HandDrivenCluster {
 
   final SimKeys keys = new SimKeys(REPLICAS, 7);
   final Replica[] replicas = new Replica[REPLICAS];
+  private final List<EpochHost<SimHostedEpoch>> hosts =
+      new ArrayList<>(Collections.nCopies(REPLICAS, null));
   final List<TreeMap<Long, Decision>> decided = new ArrayList<>();
   final List<Commit> emitted = new ArrayList<>();
   final List<String> violations = new ArrayList<>();
@@ -71,10 +74,39 @@ final class HandDrivenCluster {
     return now;
   }
 
+  /** Steps a replica through bft-core's {@link EpochHost}, the host the orderer runs. */
   void step(int replica, Event event) {
-    Effects effects = replicas[replica].step(event);
-    List<Outbound> out = new ArrayList<>(effects.sendNow());
-    out.addAll(effects.sendAfterPersist());
+    try {
+      hostOf(replica).stepAndFinish(event);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException("this cluster's ledger never waits", e);
+    }
+  }
+
+  /** The host of {@code replicas[replica]}; a new one when a test replaced the replica. */
+  private EpochHost<SimHostedEpoch> hostOf(int replica) {
+    EpochHost<SimHostedEpoch> host = hosts.get(replica);
+    if (host == null || host.epoch().replica() != replicas[replica]) {
+      host =
+          new EpochHost<>(
+              new SimHostedEpoch(
+                  new ArrayList<>(),
+                  0,
+                  replicas[replica],
+                  messages -> sendAll(replica, messages),
+                  reads -> {},
+                  () -> false,
+                  decision -> false),
+              decision -> execute(replica, decision),
+              (ended, anchor, handover) -> {
+                throw new IllegalStateException("this cluster runs one epoch");
+              });
+      hosts.set(replica, host);
+    }
+    return host;
+  }
+
+  private void sendAll(int replica, List<Outbound> out) {
     for (Outbound outbound : out) {
       if (outbound.to().isPresent()) {
         send(replica, outbound.to().getAsInt(), outbound.message());
@@ -86,11 +118,12 @@ final class HandDrivenCluster {
         }
       }
     }
-    for (Decision decision : effects.decisions()) {
-      decided.get(replica).put(decision.sequence(), decision);
-      if (replica != byzantine) {
-        check(() -> checker.onDecision(replica, decision, List.of(0, 1, 2, 3)));
-      }
+  }
+
+  private void execute(int replica, Decision decision) {
+    decided.get(replica).put(decision.sequence(), decision);
+    if (replica != byzantine) {
+      check(() -> checker.onDecision(replica, decision, List.of(0, 1, 2, 3)));
     }
   }
 

@@ -62,6 +62,41 @@ final class InvariantChecker {
   }
 
   /**
+   * (6) One view: every signature of {@code decision}'s certificate is a commit signature, in the
+   * view the decision names, of the member of {@code members} (the executing node's epoch) whose
+   * replica index it claims.
+   */
+  void checkOneViewSignatures(int node, Decision decision, List<Integer> members) {
+    for (CommitSignature signature : decision.certificate()) {
+      int index = signature.replica();
+      if (index < 0
+          || index >= members.size()
+          || !keys.verifyCommit(
+              members.get(index), decision.view(), decision.digest(), signature.signature())) {
+        throw oneViewViolation(
+            node,
+            decision,
+            "a signature of replica " + index + " that is no commit signature of that view");
+      }
+    }
+  }
+
+  /** A (6) one-view violation: {@code node} decided {@code decision} on {@code what}. */
+  static InvariantViolation oneViewViolation(int node, Decision decision, String what) {
+    return new InvariantViolation(
+        "(6) one view: replica "
+            + node
+            + " decided "
+            + decision.digest()
+            + " at "
+            + decision.sequence()
+            + " in view "
+            + decision.view()
+            + " on "
+            + what);
+  }
+
+  /**
    * A correct node delivered (executed) {@code decision}; {@code members} maps the certificate's
    * replica indices to node ids (the executing node's epoch).
    */

@@ -4,7 +4,6 @@ import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
-import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Handover;
@@ -14,34 +13,41 @@ import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.host.EpochHost;
+import io.rubinbft.bft.host.FrameCheck;
+import io.rubinbft.bft.host.HostApplication;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 /**
- * Nodes with stable ids and keys whose member set changes while clients submit, hosted as the
- * orderer hosts its replicas (docs/RECONFIG.md): membership changes go ALONE in their proposal; a
- * host that executes one ends its epoch there (the old replica's handover, a new WAL, a new replica
- * of the new member set, or none if removed); messages travel framed with their epoch, an older
- * epoch's are dropped, and a newer epoch's make the host catch up by copying decisions from the
- * sender's ledger, checking each certificate against the member set of its epoch. Built from the
- * simulator's parts: {@link SimNode}s, {@link SimNetwork}, {@link SimKeys} and the {@link
- * InvariantChecker} over {@link EpochHistory}; one seed drives everything.
+ * Nodes with stable ids and keys whose member set changes while clients submit, each hosted by the
+ * production host, bft-core's {@link EpochHost} (the orderer's {@code ReplicaHost} runs the same):
+ * membership changes go ALONE in their proposal; a host that executes one ends its epoch there (the
+ * old replica's handover, a new WAL, a new replica of the new member set, or none if removed);
+ * messages travel framed with their epoch and pass {@link FrameCheck}: an older epoch's are
+ * dropped, and a newer epoch's make the node catch up by copying decisions from the sender's
+ * ledger, checking each certificate against the member set of its epoch; a view change that stalls
+ * ({@link io.rubinbft.bft.host.StalledViewChange}) makes it pull too. This class provides the
+ * host's ports (network, WAL, ledger, the next epoch's replica) from the simulator's parts: {@link
+ * SimNode}s, {@link SimNetwork}, {@link SimKeys} and the {@link InvariantChecker} over {@link
+ * EpochHistory}; one seed drives everything.
  */
 public final class ReconfigCluster {
 
@@ -53,11 +59,12 @@ public final class ReconfigCluster {
   private final SimKeys keys;
   private final SimNetwork<Framed> network;
   private final SimNode[] nodes;
+
+  /** Each node's host while it runs a replica; null while down, not (or no longer) a member. */
+  private final List<EpochHost<SimHostedEpoch>> hosts;
+
   private final SimEpoch[] epochs;
   private final boolean[] down;
-
-  /** Since when each node's replica has been changing views without installing one; -1 if not. */
-  private final long[] changingViewsSince;
 
   private final EpochHistory history;
   private final InvariantChecker checker;
@@ -90,14 +97,14 @@ public final class ReconfigCluster {
     this.nodes = new SimNode[nodeCount];
     this.epochs = new SimEpoch[nodeCount];
     this.down = new boolean[nodeCount];
-    this.changingViewsSince = new long[nodeCount];
-    Arrays.fill(changingViewsSince, -1);
+    this.hosts = new ArrayList<>();
     for (int id = 0; id < nodeCount; id++) {
       epochs[id] = SimEpoch.genesis(genesis);
       nodes[id] =
           id < members
               ? new SimNode(id, config(genesis, id), services(id, genesis), null)
               : new SimNode(id);
+      hosts.add(id < members ? host(id) : null);
     }
   }
 
@@ -134,6 +141,7 @@ public final class ReconfigCluster {
   public void crash(int node) {
     down[node] = true;
     nodes[node].crash();
+    hosts.set(node, null);
   }
 
   /** The node starts again in the epoch it was in, recovering its replica if it is a member. */
@@ -143,6 +151,7 @@ public final class ReconfigCluster {
       if (epochs[node].hasMember(node)) {
         try {
           nodes[node].restart();
+          hosts.set(node, host(node));
         } catch (IllegalStateException brokenByItsOwnLies) {
           stopByzantine(node, brokenByItsOwnLies);
         }
@@ -198,7 +207,7 @@ public final class ReconfigCluster {
   }
 
   /**
-   * How many catch-ups a stalled view change started ({@link #pullIfViewChangeStalled}) that
+   * How many catch-ups a stalled view change started ({@link #pullAfterStalledViewChange}) that
    * executed at least one decision.
    */
   public int pullsAfterStalledViewChanges() {
@@ -354,11 +363,10 @@ public final class ReconfigCluster {
       deliver(message.from(), message.to(), message.message());
     }
     for (int id = 0; id < nodes.length; id++) {
-      if (!down[id] && nodes[id].replica != null) {
+      if (running(id)) {
         step(id, new Event.Tick());
       }
-      pullIfViewChangeStalled(id);
-      if (!down[id] && nodes[id].replica != null && !nodes[id].correct()) {
+      if (running(id) && !nodes[id].correct()) {
         sendAll(id, epochs[id], nodes[id].byzantine.onTick(now));
       }
       if (rogues.containsKey(id) && !history.newest().contains(id)) {
@@ -387,8 +395,7 @@ public final class ReconfigCluster {
   /** Clients reach every running node; only members order, a rogue ignores them. */
   private void offerToAll(Request request) {
     for (int id = 0; id < nodes.length; id++) {
-      if (!down[id]
-          && nodes[id].replica != null
+      if (running(id)
           && !roguesActive.contains(id)
           && (nodes[id].correct() || nodes[id].byzantine.acceptsRequest(request))) {
         step(id, new Event.ClientRequest(request));
@@ -400,27 +407,39 @@ public final class ReconfigCluster {
     if (down[to]) {
       return;
     }
-    if (framed.epoch() > epochs[to].number() && !roguesActive.contains(to)) {
+    if (frameCheck(to, from, framed) == FrameCheck.NEWER_EPOCH && !roguesActive.contains(to)) {
+      // The orderer pulls blocks in the background and drops the frame; here the catch-up is
+      // instant, so the frame is checked again against the epoch it reached.
       catchUp(to, from, framed.epoch());
     }
     SimEpoch epoch = epochs[to];
-    if (framed.epoch() != epoch.number()) {
-      drop(framed.epoch() < epoch.number() ? "older epoch" : "newer epoch");
-      return;
-    }
-    int sender = epoch.indexOf(from);
-    if (sender < 0) {
-      drop("not a member");
-    } else if (nodes[to].replica == null) {
-      drop("no replica");
-    } else {
-      if (!nodes[to].correct()) {
-        sendAll(to, epoch, nodes[to].byzantine.onReceived(framed.message()));
-      }
-      if (nodes[to].replica != null) {
-        step(to, new Event.Received(sender, framed.message()));
+    switch (frameCheck(to, from, framed)) {
+      case OLDER_EPOCH -> drop("older epoch");
+      case NEWER_EPOCH -> drop("newer epoch");
+      case NOT_A_MEMBER -> drop(epoch.indexOf(from) < 0 ? "not a member" : "no replica");
+      case DELIVER -> {
+        if (!nodes[to].correct()) {
+          sendAll(to, epoch, nodes[to].byzantine.onReceived(framed.message()));
+        }
+        if (running(to)) {
+          step(to, new Event.Received(epoch.indexOf(from), framed.message()));
+        }
       }
     }
+  }
+
+  private FrameCheck frameCheck(int to, int from, Framed framed) {
+    int sender = epochs[to].indexOf(from);
+    return FrameCheck.of(
+        epochs[to].number(),
+        running(to),
+        framed.epoch(),
+        sender < 0 ? OptionalInt.empty() : OptionalInt.of(sender));
+  }
+
+  /** Whether {@code node} runs a replica: up, and a member of its epoch. */
+  private boolean running(int node) {
+    return !down[node] && hosts.get(node) != null;
   }
 
   private void drop(String reason) {
@@ -428,20 +447,33 @@ public final class ReconfigCluster {
   }
 
   /**
-   * A Byzantine replica runs correct code on state its own lies made inconsistent, so it may trip
-   * its own invariant checks; it then stops and restarts later (its host recovers it), as a
-   * Byzantine node may. A correct one fails the run.
+   * Steps the node's host with one event as a batch of its own. A Byzantine replica runs correct
+   * code on state its own lies made inconsistent, so it may trip its own invariant checks; it then
+   * stops and restarts later (its host recovers it), as a Byzantine node may. A correct one fails
+   * the run.
    */
   private void step(int id, Event event) {
-    lowBeforeStep = nodes[id].replica.status().lowWatermark();
-    Effects effects;
+    EpochHost<SimHostedEpoch> host = hosts.get(id);
+    lowBeforeStep = host.epoch().replica().status().lowWatermark();
+    EpochHost.Batch<SimHostedEpoch> batch;
     try {
-      effects = nodes[id].replica.step(event);
+      batch = host.stepAndFinish(event);
+    } catch (SimHostedEpoch.CrashedBeforeSync crash) {
+      crash(id);
+      restartAt.put(id, now + storageFaultDownTicks);
+      return;
     } catch (IllegalStateException brokenByItsOwnLies) {
       stopByzantine(id, brokenByItsOwnLies);
       return;
+    } catch (InterruptedException e) {
+      throw new IllegalStateException("the simulator's ledger never waits", e);
     }
-    handle(id, effects);
+    if (batch.switched().isPresent() && batch.switched().get().next().isEmpty()) {
+      hosts.set(id, null);
+    }
+    if (batch.viewChangeStalled()) {
+      pullAfterStalledViewChange(id);
+    }
   }
 
   private void stopByzantine(int id, IllegalStateException failure) {
@@ -452,39 +484,56 @@ public final class ReconfigCluster {
     restartAt.put(id, now + BYZANTINE_RESTART_TICKS);
   }
 
-  private void handle(int id, Effects effects) {
-    SimNode node = nodes[id];
-    SimEpoch epoch = epochs[id];
-    sendAll(id, epoch, effects.sendNow());
-    for (ArchiveRead read : effects.archiveReads()) {
-      List<Decision> archived = node.archived(read);
+  /** A host of {@code node}'s replica in its current epoch. */
+  private EpochHost<SimHostedEpoch> host(int node) {
+    return new EpochHost<>(
+        nodeEpoch(node, epochs[node], nodes[node].replica),
+        new NodeLedger(node),
+        (ended, anchor, handover) ->
+            startEpoch(node, anchor, membersIn(anchor), handover)
+                .map(replica -> nodeEpoch(node, epochs[node], replica)));
+  }
+
+  /** One node's epoch: the simulated network through the node's Byzantine behaviour, if any. */
+  private SimHostedEpoch nodeEpoch(int id, SimEpoch epoch, Replica replica) {
+    return new SimHostedEpoch(
+        nodes[id].durable,
+        epoch.number(),
+        replica,
+        messages -> sendAll(id, epoch, messages),
+        reads -> serve(id, epoch, reads),
+        () -> random.nextDouble() < crashBeforeSyncRate && !roguesActive.contains(id),
+        decision -> new MembershipApplication(epoch.members()).endsEpoch(decision.proposal()));
+  }
+
+  private void serve(int id, SimEpoch epoch, List<ArchiveRead> reads) {
+    for (ArchiveRead read : reads) {
+      List<Decision> archived = nodes[id].archived(read);
       if (!archived.isEmpty()) {
         send(id, epoch, read.replica(), new Decisions(archived, epoch.indexOf(id)));
       }
     }
-    if (!effects.persist().isEmpty()) {
-      if (random.nextDouble() < crashBeforeSyncRate && !roguesActive.contains(id)) {
-        crash(id);
-        restartAt.put(id, now + storageFaultDownTicks);
-        return;
-      }
-      node.durable.addAll(effects.persist());
+  }
+
+  /** The node's application: its ledger, the invariant checks, its executed requests. */
+  private final class NodeLedger implements HostApplication {
+
+    private final int id;
+
+    NodeLedger(int id) {
+      this.id = id;
     }
-    sendAll(id, epoch, effects.sendAfterPersist());
-    for (Decision decision : effects.decisions()) {
-      if (roguesActive.contains(id) || (!nodes[id].correct() && epochs[id] != epoch)) {
-        continue;
+
+    @Override
+    public void execute(Decision decision) {
+      if (!roguesActive.contains(id)) {
+        record(id, decision);
       }
-      if (epochs[id] != epoch) {
-        throw new InvariantViolation(
-            "(6) epoch end: node "
-                + id
-                + " delivered "
-                + decision.sequence()
-                + " after its epoch ended at "
-                + epochs[id].number());
-      }
-      execute(id, decision);
+    }
+
+    @Override
+    public void awaitDurable(Decision anchor) {
+      // The simulator's ledger holds a decision once executed.
     }
   }
 
@@ -549,8 +598,11 @@ public final class ReconfigCluster {
     }
   }
 
-  /** The application executes a decision; one that ends the epoch switches the host. */
-  private void execute(int id, Decision decision) {
+  /**
+   * The application executes a decision (the host's, or a catch-up copy); returns whether it was
+   * new to the ledger.
+   */
+  private boolean record(int id, Decision decision) {
     SimNode node = nodes[id];
     SimEpoch epoch = epochs[id];
     Decision earlier = node.executed(decision.sequence());
@@ -560,31 +612,40 @@ public final class ReconfigCluster {
         throw new InvariantViolation(
             "(1) agreement: node " + id + " copied and decided different digests at " + earlier);
       }
-      return;
+      return false;
     }
-    MembershipApplication application = new MembershipApplication(epoch.members());
     Optional<List<Integer>> next =
-        application.endsEpoch(decision.proposal())
-            ? MembershipApplication.membersIn(decision.proposal())
+        new MembershipApplication(epoch.members()).endsEpoch(decision.proposal())
+            ? Optional.of(membersIn(decision))
             : Optional.empty();
     if (node.correct()) {
       history.executed(decision.sequence(), next);
       checker.onDecision(id, decision, epoch.members());
+      checker.checkOneViewSignatures(id, decision, epoch.members());
     } else if (decision.sequence() != node.lastExecuted() + 1) {
-      return; // a Byzantine host's ledger is its own business, but it stays gap-free
+      return false; // a Byzantine host's ledger is its own business, but it stays gap-free
     }
     node.ledger.add(decision);
     decision.proposal().requests().forEach(request -> node.decided.add(request.id()));
-    next.ifPresent(members -> switchEpoch(id, decision, members));
+    return true;
   }
 
-  private void switchEpoch(int id, Decision anchor, List<Integer> members) {
+  private static List<Integer> membersIn(Decision anchor) {
+    return MembershipApplication.membersIn(anchor.proposal()).orElseThrow();
+  }
+
+  /**
+   * The host's epoch starter: the replica of the epoch after {@code anchor} with {@code handover},
+   * a new (empty) WAL, or none when the node is not a member. A rogue removed by it keeps running
+   * its old replica instead, framed with the old epoch ({@link Rogue}).
+   */
+  private Optional<Replica> startEpoch(
+      int id, Decision anchor, List<Integer> members, Handover handover) {
     SimNode node = nodes[id];
     if (rogues.containsKey(id) && !members.contains(id)) {
       roguesActive.add(id);
-      return;
+      return Optional.ofNullable(node.replica);
     }
-    Handover handover = handover(node, anchor.sequence(), members);
     epochs[id] = SimEpoch.after(anchor, members);
     if (members.contains(id)) {
       if (!node.correct()) {
@@ -592,10 +653,27 @@ public final class ReconfigCluster {
             new Byzantine.Seat(members.indexOf(id), Epoch.after(anchor), members.size()));
       }
       node.startEpoch(config(members, id), services(id, members), anchor, handover);
-    } else {
-      node.crash();
-      node.durable.clear();
+      return Optional.of(node.replica);
     }
+    node.crash();
+    node.durable.clear();
+    return Optional.empty();
+  }
+
+  /**
+   * A catch-up copy that ends the node's epoch: the host stops (its replica did not deliver the
+   * anchor), and the node runs the next epoch's replica from its ledger, as the orderer serves the
+   * channel again in the epoch its ledger reached after pulling blocks.
+   */
+  private void switchByCatchUp(int id, Decision anchor) {
+    List<Integer> members = membersIn(anchor);
+    Handover handover = handover(nodes[id], anchor.sequence(), members);
+    EpochHost<SimHostedEpoch> stopped = hosts.get(id);
+    if (stopped != null) {
+      stopped.close();
+    }
+    Optional<Replica> next = startEpoch(id, anchor, members, handover);
+    hosts.set(id, next.isPresent() && !down[id] ? host(id) : null);
   }
 
   /**
@@ -627,7 +705,12 @@ public final class ReconfigCluster {
       if (copy.isEmpty()) {
         return;
       }
-      execute(id, copy.get());
+      Decision decision = copy.get();
+      SimEpoch before = epochs[id];
+      if (record(id, decision)
+          && new MembershipApplication(before.members()).endsEpoch(decision.proposal())) {
+        switchByCatchUp(id, decision);
+      }
     }
   }
 
@@ -656,29 +739,17 @@ public final class ReconfigCluster {
   }
 
   /**
-   * A host whose replica has been changing views for a view-change timeout without installing one
-   * asks the ledgers of its epoch's members (removed ones included: they keep serving theirs) which
-   * epoch they are in, and catches up to the newest one claimed, as a SmartBFT orderer syncs from
-   * its cluster when a view change times out; then again every timeout while it stays stalled. It
-   * may be behind an epoch end that only nodes which left the member set executed: the members
-   * still in its epoch cannot form a quorum of view changes without them, and no member of the new
-   * epoch sends it a newer-epoch frame when all of them are stalled or Byzantine. Every copy is
-   * checked as in any catch-up; a claim nobody serves ends the pull.
+   * A host whose view change stalled past its patience ({@link
+   * io.rubinbft.bft.host.StalledViewChange}) asks the ledgers of its epoch's members (removed ones
+   * included: they keep serving theirs) which epoch they are in, and catches up to the newest one
+   * claimed, as a SmartBFT orderer syncs from its cluster when a view change times out. It may be
+   * behind an epoch end that only nodes which left the member set executed: the members still in
+   * its epoch cannot form a quorum of view changes without them, and no member of the new epoch
+   * sends it a newer-epoch frame when all of them are stalled or Byzantine. Every copy is checked
+   * as in any catch-up; a claim nobody serves ends the pull.
    */
-  private void pullIfViewChangeStalled(int id) {
-    if (down[id] || nodes[id].replica == null || roguesActive.contains(id)) {
-      changingViewsSince[id] = -1;
-      return;
-    }
-    if (nodes[id].replica.status().viewInstalled()) {
-      changingViewsSince[id] = -1;
-      return;
-    }
-    if (changingViewsSince[id] < 0) {
-      changingViewsSince[id] = now;
-    }
-    long stalled = now - changingViewsSince[id];
-    if (stalled == 0 || stalled % nodes[id].config.viewChangeTimeoutTicks() != 0) {
+  private void pullAfterStalledViewChange(int id) {
+    if (roguesActive.contains(id)) {
       return;
     }
     int source = id;

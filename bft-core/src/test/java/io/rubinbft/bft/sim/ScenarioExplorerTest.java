@@ -103,7 +103,7 @@ class ScenarioExplorerTest {
    * that file as they come: Surefire keeps a test's output in a buffer, and a long run's
    * checkpoints must be readable while it runs.
    */
-  private static Consumer<String> log() {
+  static Consumer<String> log() {
     String file = System.getProperty("explorer.log");
     return line -> {
       System.out.println("explorer: " + line);

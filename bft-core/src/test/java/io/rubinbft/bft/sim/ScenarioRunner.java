@@ -1,8 +1,6 @@
 package io.rubinbft.bft.sim;
 
-import io.rubinbft.bft.CommitSignature;
 import io.rubinbft.bft.Decision;
-import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
@@ -10,6 +8,7 @@ import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.host.EpochHost;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
@@ -22,6 +21,7 @@ import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
@@ -65,6 +65,10 @@ final class ScenarioRunner {
   private final InvariantChecker checker =
       new InvariantChecker(4, keys, 0, InvariantChecker.fixed(4));
   private final Replica[] replicas;
+
+  /** Each node's host; stepped only while its replica runs. */
+  private final List<EpochHost<SimHostedEpoch>> hosts;
+
   private final Byzantine[] byzantine;
   private final ScenarioObservations observed;
   private final List<Request> submitted = new ArrayList<>();
@@ -83,6 +87,7 @@ final class ScenarioRunner {
     this.nodes = scenario.nodes();
     this.views = viewsOf(scenario);
     this.replicas = new Replica[nodes];
+    this.hosts = new ArrayList<>(Collections.nCopies(nodes, null));
     this.byzantine = new Byzantine[nodes];
     this.observed = new ScenarioObservations(nodes);
     SimApplication application = new SimApplication();
@@ -92,6 +97,22 @@ final class ScenarioRunner {
           new ReplicaServices(
               keys.crypto(index), keys.signer(index, new Random(node)), application, application);
       replicas[node] = Replica.start(CONFIG.withSelf(index), services);
+      int self = node;
+      hosts.set(
+          node,
+          new EpochHost<>(
+              new SimHostedEpoch(
+                  new ArrayList<>(),
+                  0,
+                  replicas[node],
+                  messages -> sendAll(self, messages),
+                  reads -> {},
+                  () -> false,
+                  decision -> false),
+              decision -> execute(self, decision),
+              (ended, anchor, handover) -> {
+                throw new IllegalStateException("a scenario runs one epoch");
+              }));
     }
     Set<Attack> attacks =
         switch (scenario.adversary()) {
@@ -308,10 +329,12 @@ final class ScenarioRunner {
     }
   }
 
+  /** Steps the node's host (bft-core's {@link EpochHost}, the orderer's) with one event. */
   private void step(int node, Event event) {
-    Effects effects;
     try {
-      effects = replicas[node].step(event);
+      hosts.get(node).stepAndFinish(event);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException("the explorer's ledger never waits", e);
     } catch (IllegalStateException brokenByItsOwnLies) {
       if (correct(node)) {
         throw new IllegalStateException(
@@ -322,19 +345,18 @@ final class ScenarioRunner {
             brokenByItsOwnLies);
       }
       replicas[node] = null;
-      return;
     }
-    sendAll(node, effects.sendNow());
-    sendAll(node, effects.sendAfterPersist());
-    for (Decision decision : effects.decisions()) {
-      if (correct(node)) {
-        checker.onDecision(scenario.index(node), decision, members);
-        if (!forksOnly) {
-          checkOneView(node, decision);
-        }
+  }
+
+  /** The node's application: the invariant checks and what it decided. */
+  private void execute(int node, Decision decision) {
+    if (correct(node)) {
+      checker.onDecision(scenario.index(node), decision, members);
+      if (!forksOnly) {
+        checkOneView(node, decision);
       }
-      observed.decided(node, decision);
     }
+    observed.decided(node, decision);
   }
 
   /**
@@ -344,36 +366,11 @@ final class ScenarioRunner {
    * even if a bug let a signature of one view verify in another.
    */
   private void checkOneView(int node, Decision decision) {
-    for (CommitSignature signature : decision.certificate()) {
-      if (!keys.verifyCommit(
-          signature.replica(), decision.view(), decision.digest(), signature.signature())) {
-        throw new InvariantViolation(
-            "(6) one view: replica "
-                + node
-                + " decided "
-                + decision.digest()
-                + " at "
-                + decision.sequence()
-                + " in view "
-                + decision.view()
-                + " on a signature of replica "
-                + signature.replica()
-                + " that is no commit signature of that view");
-      }
-    }
+    checker.checkOneViewSignatures(node, decision, members);
     Set<Long> certificateViews = observed.certificateViews(decision);
     if (!certificateViews.stream().allMatch(v -> v == decision.view())) {
-      throw new InvariantViolation(
-          "(6) one view: replica "
-              + node
-              + " decided "
-              + decision.digest()
-              + " at "
-              + decision.sequence()
-              + " in view "
-              + decision.view()
-              + " on commits of views "
-              + certificateViews);
+      throw InvariantChecker.oneViewViolation(
+          node, decision, "commits of views " + certificateViews);
     }
   }
 

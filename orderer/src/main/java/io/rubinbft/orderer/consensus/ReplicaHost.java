@@ -4,14 +4,19 @@ import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Event;
-import io.rubinbft.bft.Handover;
 import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.Rejection;
 import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.host.EpochHost;
+import io.rubinbft.bft.host.FrameCheck;
+import io.rubinbft.bft.host.HostApplication;
+import io.rubinbft.bft.host.HostedEpoch;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
+import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.wire.Decoded;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.channel.ChannelConfig;
@@ -39,19 +44,22 @@ import org.slf4j.LoggerFactory;
 /**
  * Drives one channel's bft-core replica on a thread of its own (the host of docs/ARCHITECTURE.md
  * principles 1, 2 and 10): client requests and peer messages arrive through one bounded queue, time
- * arrives as ticks, and each batch of steps is carried out in bft-core's order: send-now messages,
- * then the WAL records appended and synced once for the batch, then the votes and decisions that
- * waited for them.
+ * arrives as ticks, and each batch of steps is carried out by bft-core's {@link EpochHost} (the
+ * component the simulator and the scenario explorer run too) in bft-core's order: send-now
+ * messages, then the WAL records appended and synced once for the batch, then the votes and
+ * decisions that waited for them. This class provides its ports: the network, the WAL, the ledger
+ * and the next epoch's replica ({@link EpochStarter}).
  *
  * <p>The replica runs in consensus epochs (docs/RECONFIG.md). When it executes a config block that
  * starts a new epoch ({@link EpochRule}), the host drops the epoch's replica at once (its decisions
  * after the block are discarded by every member alike), waits until the block is in the ledger, and
  * starts the next epoch's replica from the block's decision with the old one's handover; a node not
  * among the new consenters stops ordering (a follower). Peer messages travel tagged with their
- * sender's epoch: another epoch's never reach the replica; an older one's is dropped (and a member
- * of the previous epoch that sent it is told of this one), a newer one's, once f+1 members of this
- * epoch sent one ({@link NewerEpochClaims}; a non-member's is dropped first), tells the channel
- * this node may be behind a reconfiguration.
+ * sender's epoch ({@link FrameCheck}): another epoch's never reach the replica; an older one's is
+ * dropped (and a member of the previous epoch that sent it is told of this one), a newer one's,
+ * once f+1 members of this epoch sent one ({@link NewerEpochClaims}; a non-member's is dropped
+ * first), tells the channel this node may be behind a reconfiguration, and so does a view change
+ * that stalls ({@link io.rubinbft.bft.host.StalledViewChange}).
  *
  * <p>A client envelope this node's pool took and did not see decided within the channel's {@code
  * request_forward_timeout} goes to the primary, and after one more timeout to every other consenter
@@ -87,7 +95,9 @@ public final class ReplicaHost implements AutoCloseable {
   private final LedgerWriter ledgerWriter;
   private final EpochStarter starter;
   private final LongConsumer newerEpochSeen;
+  private final Runnable viewChangeStalled;
   private final Runnable leftConsenters;
+  private final EpochHost<Hosted> host;
   private final long tickNanos;
   private final ReplicaInputs<Input> inputs;
   private final PoolBytes pools;
@@ -116,6 +126,8 @@ public final class ReplicaHost implements AutoCloseable {
    * @param starter starts each later epoch's replica
    * @param newerEpochSeen told (on the network thread) of each newer epoch than this node's that
    *     f+1 members of its epoch sent frames of: the catch-up hook
+   * @param viewChangeStalled told (on the replica thread: must not block) when the replica's view
+   *     change stalled past its patience: this node may be behind an epoch end
    * @param leftConsenters told (on the replica thread, which ends after it) when an epoch started
    *     without this node
    * @param memory the budgets of this host's input queue, and the request-pool account it shares
@@ -128,6 +140,7 @@ public final class ReplicaHost implements AutoCloseable {
       OrderedTransactions ordered,
       EpochStarter starter,
       LongConsumer newerEpochSeen,
+      Runnable viewChangeStalled,
       Runnable leftConsenters,
       Duration tick,
       NodeMemory memory) {
@@ -142,7 +155,14 @@ public final class ReplicaHost implements AutoCloseable {
     this.ledgerWriter = new LedgerWriter(ledger, ordered);
     this.starter = starter;
     this.newerEpochSeen = newerEpochSeen;
+    this.viewChangeStalled = viewChangeStalled;
     this.leftConsenters = leftConsenters;
+    this.host =
+        new EpochHost<>(
+            new Hosted(first),
+            new Application(),
+            (ended, anchor, handover) ->
+                starter.start(ended.nextConfig, anchor, handover).map(Hosted::new));
     this.tickNanos = tick.toNanos();
     this.status = first.replica().status();
     this.pendingForwards = new PendingForwards(first.config().pbft().requestPoolSize());
@@ -309,40 +329,39 @@ public final class ReplicaHost implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     ledgerWriter.close();
-    if (member) {
-      epoch.log().close();
-    }
+    host.close();
   }
 
   private void onPeerMessage(X509Certificate peer, long frameEpoch, byte[] bytes) {
     EpochReplica current = epoch;
-    if (frameEpoch < current.epoch()) {
-      drops.add(PeerDrops.Reason.OLDER_EPOCH);
-      noticeNewerEpoch(current, peer);
-      return;
-    }
-    // Membership first: only what the members of this epoch claim may start a catch-up.
     OptionalInt from = current.directory().replicaOf(peer);
-    if (from.isEmpty() || !member) {
-      drops.add(PeerDrops.Reason.NOT_A_MEMBER);
-      return;
+    switch (FrameCheck.of(current.epoch(), member, frameEpoch, from)) {
+      case OLDER_EPOCH -> {
+        drops.add(PeerDrops.Reason.OLDER_EPOCH);
+        noticeNewerEpoch(current, peer);
+      }
+      case NEWER_EPOCH -> {
+        drops.add(PeerDrops.Reason.NEWER_EPOCH);
+        // Only what f+1 members of this epoch claim may start a catch-up (one liar cannot).
+        newerEpochClaims
+            .claim(
+                current.epoch(),
+                current.directory().size(),
+                current.config().consenters().quorums().f(),
+                from.getAsInt(),
+                frameEpoch)
+            .ifPresent(newerEpochSeen::accept);
+      }
+      case NOT_A_MEMBER -> drops.add(PeerDrops.Reason.NOT_A_MEMBER);
+      case DELIVER -> offerPeer(current, frameEpoch, from.getAsInt(), bytes);
     }
-    if (frameEpoch > current.epoch()) {
-      drops.add(PeerDrops.Reason.NEWER_EPOCH);
-      newerEpochClaims
-          .claim(
-              current.epoch(),
-              current.directory().size(),
-              current.config().consenters().quorums().f(),
-              from.getAsInt(),
-              frameEpoch)
-          .ifPresent(newerEpochSeen::accept);
-      return;
-    }
+  }
+
+  private void offerPeer(EpochReplica current, long frameEpoch, int from, byte[] bytes) {
     switch (current.codec().decode(bytes)) {
       case Decoded.Valid<Message> valid -> {
-        PeerInput input = new PeerInput(frameEpoch, from.getAsInt(), valid.value());
-        if (!inputs.offerPeer(from.getAsInt(), input, bytes.length)) {
+        PeerInput input = new PeerInput(frameEpoch, from, valid.value());
+        if (!inputs.offerPeer(from, input, bytes.length)) {
           drops.add(PeerDrops.Reason.QUEUE_FULL);
         }
       }
@@ -410,45 +429,32 @@ public final class ReplicaHost implements AutoCloseable {
   private void stepAll(List<ReplicaInputs.Queued<Input>> batch, boolean tick)
       throws InterruptedException {
     EpochReplica current = epoch;
-    List<Effects> stepped = new ArrayList<>(batch.size() + 1);
-    ExecutedDecisions executed = new ExecutedDecisions(current.config());
     for (ReplicaInputs.Queued<Input> queued : batch) {
-      stepOne(current, queued.input(), stepped, executed);
+      stepOne(current, queued.input());
       queued.release();
       countPoolBytes(current);
     }
     if (tick) {
-      stepped.add(
-          persistAndSendNow(current, executed.record(current.replica().step(new Event.Tick()))));
+      host.step(new Event.Tick());
       ticks++;
     }
     countPoolBytes(current);
-    if (stepped.stream().anyMatch(effects -> !effects.persist().isEmpty())) {
-      current.log().sync();
-    }
-    Optional<EpochEnd> end = Optional.empty();
-    for (Effects effects : stepped) {
-      send(current, effects.sendAfterPersist());
-      for (int i = 0; i < effects.decisions().size() && end.isEmpty(); i++) {
-        Decision decision = effects.decisions().get(i);
-        ledgerWriter.write(decision);
-        pendingForwards.decided(decision);
-        end = EpochEnd.at(current.config(), decision);
-      }
-    }
-    progress.afterSteps(stepped, System.nanoTime());
+    EpochHost.Batch<Hosted> done = host.finish();
+    progress.afterSteps(done.stepped(), System.nanoTime());
     status = current.replica().status();
     if (tick) {
       forwardDue(current);
     }
-    if (end.isPresent()) {
-      switchEpoch(current, end.get());
+    if (done.viewChangeStalled()) {
+      viewChangeStalled.run();
+    }
+    if (done.switched().isPresent()) {
+      switched(current, done.switched().get());
       countPoolBytes(epoch);
     }
   }
 
-  private void stepOne(
-      EpochReplica current, Input input, List<Effects> stepped, ExecutedDecisions executed) {
+  private void stepOne(EpochReplica current, Input input) {
     switch (input) {
       case ClientInput client -> {
         // The node's pools share one byte budget: a request beyond it is refused before the
@@ -456,12 +462,10 @@ public final class ReplicaHost implements AutoCloseable {
         Optional<String> refused =
             pools.refusal(client.request().size() + MemoryBudgets.ITEM_OVERHEAD_BYTES);
         if (refused.isEmpty()) {
-          Effects effects =
-              executed.record(current.replica().step(new Event.ClientRequest(client.request())));
           // Pool admission depends on nothing durable (pending requests are not logged; clients
           // resend), so the client hears at once instead of after this batch's WAL sync.
-          refused = refusal(effects, client.request().id());
-          stepped.add(persistAndSendNow(current, effects));
+          refused =
+              refusal(host.step(new Event.ClientRequest(client.request())), client.request().id());
         }
         client.outcome().complete(refused);
         if (refused.isEmpty() && !client.forwarded()) {
@@ -470,12 +474,7 @@ public final class ReplicaHost implements AutoCloseable {
       }
       case PeerInput peer when peer.epoch() != current.epoch() ->
           drops.add(PeerDrops.Reason.OLDER_EPOCH);
-      case PeerInput peer ->
-          stepped.add(
-              persistAndSendNow(
-                  current,
-                  executed.record(
-                      current.replica().step(new Event.Received(peer.from(), peer.message())))));
+      case PeerInput peer -> host.step(new Event.Received(peer.from(), peer.message()));
     }
   }
 
@@ -497,27 +496,18 @@ public final class ReplicaHost implements AutoCloseable {
   }
 
   /**
-   * Ends {@code current} at its config block: nothing of it is executed beyond the anchor. The
-   * block must be in the ledger before the next epoch's WAL replaces this one's, so that a restart
-   * finds the epoch the WAL belongs to.
+   * After the host ended {@code current} at its config block (nothing of it executed beyond the
+   * anchor, the block in the ledger before the next epoch's WAL replaced this one's, so that a
+   * restart finds the epoch the WAL belongs to): the next epoch's peers, or following.
    */
-  private void switchEpoch(EpochReplica current, EpochEnd end) throws InterruptedException {
-    Decision anchor = end.anchor();
-    Handover handover = current.replica().handover(anchor.sequence());
-    while (!ledger.awaitHeight(anchor.sequence() + 1, LEDGER_POLL)) {
-      if (ledgerWriter.failure().isPresent() || !running) {
-        throw new IllegalStateException(
-            "config block " + anchor.sequence() + " did not reach the ledger: epoch not switched");
-      }
-    }
-    current.log().close();
-    Optional<EpochReplica> next = starter.start(end.config(), anchor, handover);
+  private void switched(EpochReplica current, EpochHost.Switch<Hosted> end) {
+    Optional<EpochReplica> next = end.next().map(hosted -> hosted.epoch);
     disconnectRemoved(current, next);
     if (next.isEmpty()) {
       LOG.info(
           "channel {}: config block {} leaves this node out of the consenters: following",
           channel,
-          anchor.sequence());
+          end.anchor().sequence());
       member = false;
       running = false;
       network.unregister(channel);
@@ -531,7 +521,7 @@ public final class ReplicaHost implements AutoCloseable {
     LOG.info(
         "channel {}: epoch {} started with {} consenters, this node replica {}",
         channel,
-        anchor.sequence(),
+        end.anchor().sequence(),
         next.get().directory().size(),
         next.get().self());
   }
@@ -587,13 +577,6 @@ public final class ReplicaHost implements AutoCloseable {
     return Optional.empty();
   }
 
-  private Effects persistAndSendNow(EpochReplica current, Effects effects) {
-    send(current, effects.sendNow());
-    serveFromLedger(current, effects.archiveReads());
-    current.log().append(effects.persist());
-    return effects;
-  }
-
   /**
    * Old decisions for a peer catching up, read on this thread: bft-core asks at most once per peer
    * and status interval, for at most a window of blocks.
@@ -626,38 +609,94 @@ public final class ReplicaHost implements AutoCloseable {
   }
 
   /**
-   * Tells {@link #ordered} of each decision as soon as a step yields it, before the next input is
-   * stepped and answered: a copy of a request that was just decided is then found ordered, though
-   * its block waits for this batch's WAL sync. A decision is a quorum's, so it stands whether or
-   * not this node crashes before the sync. Decisions after an epoch-ending one are not executed
-   * ({@link #stepAll}) and not recorded: their requests go back into the next epoch's pool.
+   * One epoch's ports for the {@link EpochHost}: its WAL, the cluster network framed with the
+   * epoch, the ledger for archive reads, and the switch rule ({@link EpochRule}), which also finds
+   * the config the next epoch runs.
    */
-  private final class ExecutedDecisions {
+  private final class Hosted implements HostedEpoch {
 
-    private final ChannelConfig epochConfig;
-    private boolean epochEnded;
+    private final EpochReplica epoch;
 
-    ExecutedDecisions(ChannelConfig epochConfig) {
-      this.epochConfig = epochConfig;
+    /** The config of the decided block that ends this epoch, once the switch rule found one. */
+    private ChannelConfig nextConfig;
+
+    Hosted(EpochReplica epoch) {
+      this.epoch = epoch;
     }
 
-    Effects record(Effects effects) {
-      for (Decision decision : effects.decisions()) {
-        if (epochEnded) {
-          break;
-        }
-        ordered.executed(decision);
-        epochEnded = EpochEnd.at(epochConfig, decision).isPresent();
-      }
-      return effects;
+    @Override
+    public long number() {
+      return epoch.epoch();
+    }
+
+    @Override
+    public Replica replica() {
+      return epoch.replica();
+    }
+
+    @Override
+    public void send(List<Outbound> messages) {
+      ReplicaHost.this.send(epoch, messages);
+    }
+
+    @Override
+    public void serve(List<ArchiveRead> reads) {
+      serveFromLedger(epoch, reads);
+    }
+
+    @Override
+    public void append(List<WalRecord> records) {
+      epoch.log().append(records);
+    }
+
+    @Override
+    public void sync() {
+      epoch.log().sync();
+    }
+
+    @Override
+    public void close() {
+      epoch.log().close();
+    }
+
+    @Override
+    public boolean endsEpoch(Decision decision) {
+      Optional<ChannelConfig> next = EpochRule.nextEpoch(epoch.config(), decision);
+      next.ifPresent(config -> nextConfig = config);
+      return next.isPresent();
     }
   }
 
-  /** A decided config block that ends the epoch, and the config the next epoch runs. */
-  private record EpochEnd(Decision anchor, ChannelConfig config) {
+  /**
+   * The ledger behind the host. {@link #ordered} hears of each decision as soon as a step yields
+   * it, before the next input is stepped and answered: a copy of a request that was just decided is
+   * then found ordered, though its block waits for this batch's WAL sync. A decision is a quorum's,
+   * so it stands whether or not this node crashes before the sync. Decisions after an epoch-ending
+   * one are neither recorded nor executed: their requests go back into the next epoch's pool.
+   */
+  private final class Application implements HostApplication {
 
-    static Optional<EpochEnd> at(ChannelConfig epochConfig, Decision decision) {
-      return EpochRule.nextEpoch(epochConfig, decision).map(next -> new EpochEnd(decision, next));
+    @Override
+    public void decided(Decision decision) {
+      ordered.executed(decision);
+    }
+
+    @Override
+    public void execute(Decision decision) throws InterruptedException {
+      ledgerWriter.write(decision);
+      pendingForwards.decided(decision);
+    }
+
+    @Override
+    public void awaitDurable(Decision anchor) throws InterruptedException {
+      while (!ledger.awaitHeight(anchor.sequence() + 1, LEDGER_POLL)) {
+        if (ledgerWriter.failure().isPresent() || !running) {
+          throw new IllegalStateException(
+              "config block "
+                  + anchor.sequence()
+                  + " did not reach the ledger: epoch not switched");
+        }
+      }
     }
   }
 }

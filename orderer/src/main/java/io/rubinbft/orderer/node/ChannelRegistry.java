@@ -9,6 +9,7 @@ import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.msp.ChannelMsps;
 import io.rubinbft.orderer.msp.IdentityResult;
 import io.rubinbft.orderer.msp.MspConfigException;
@@ -71,7 +72,6 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   private final Map<String, CatchUp> catchingUp = new ConcurrentSkipListMap<>();
   private final Map<String, StoppedChannel> stopped = new ConcurrentSkipListMap<>();
   private NodeContext node;
-  private StalledViewChanges stalls;
 
   /** A channel being onboarded, and why it stopped if it failed. */
   private static final class Onboarding {
@@ -102,14 +102,6 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
         LOG.info("resumed channel {} at height {}", name, ledger.height());
       }
     }
-    stalls =
-        new StalledViewChanges(
-            channels::values,
-            runtime ->
-                catchUpLater(
-                    runtime.ledger(),
-                    "its view change did not install within the view-change timeout",
-                    Duration.ZERO));
   }
 
   /**
@@ -408,6 +400,14 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
           public void behindReconfiguration(long epoch) {
             catchUpLater(ledger, "consenters run epoch " + epoch, CATCH_UP_GRACE);
           }
+
+          @Override
+          public void viewChangeStalled() {
+            catchUpLater(
+                ledger,
+                "its view change did not install within the view-change timeout",
+                Duration.ZERO);
+          }
         });
   }
 
@@ -506,7 +506,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     ChannelRuntime runtime = channels.get(ledger.name());
     if (runtime == null
         || runtime.ledger() != ledger
-        || (runtime.newerEpochSeen().isEmpty() && !StalledViewChanges.changingViews(runtime))
+        || (runtime.newerEpochSeen().isEmpty() && !changingViews(runtime))
         || catchingUp.containsKey(ledger.name())) {
       return Optional.empty();
     }
@@ -515,6 +515,15 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     CatchUp catchUp = new CatchUp(node.pullContext(), ledger);
     catchingUp.put(ledger.name(), catchUp);
     return Optional.of(catchUp);
+  }
+
+  /** Whether the runtime's replica orders on the channel and is changing to a view. */
+  private static boolean changingViews(ChannelRuntime runtime) {
+    return runtime
+        .host()
+        .filter(ReplicaHost::member)
+        .map(host -> !host.status().viewInstalled())
+        .orElse(false);
   }
 
   /** Serves the channel again in the epoch its ledger is in now, unless it was removed. */
@@ -659,9 +668,6 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   @Override
   public synchronized void close() {
-    if (stalls != null) {
-      stalls.close();
-    }
     channels.values().forEach(ChannelRuntime::close);
     channels.clear();
     followers.values().forEach(FollowerChannel::close);

@@ -87,6 +87,13 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
      * catch up by pulling blocks. Network thread: must not block.
      */
     void behindReconfiguration(long epoch);
+
+    /**
+     * The replica's view change did not install within its patience (bft-core's {@code
+     * StalledViewChange}): this node may be behind an epoch end that only nodes it no longer hears
+     * from executed. Replica thread: must not block.
+     */
+    void viewChangeStalled();
   }
 
   /**
@@ -120,6 +127,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
                         ordered,
                         epochs,
                         newerEpochs::seen,
+                        transitions::viewChangeStalled,
                         transitions::leftConsenters,
                         node.tick(),
                         node.memory()));

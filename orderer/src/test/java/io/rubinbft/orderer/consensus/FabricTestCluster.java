@@ -1,13 +1,16 @@
 package io.rubinbft.orderer.consensus;
 
+import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
-import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.host.EpochHost;
+import io.rubinbft.bft.host.HostedEpoch;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
@@ -54,7 +57,7 @@ final class FabricTestCluster implements AutoCloseable {
   private final long walSegmentBytes;
   private final EnvelopeFactory client;
   private final Queue<Delivery> network = new ArrayDeque<>();
-  private final List<Replica> replicas = new ArrayList<>();
+  private final List<EpochHost<HostedEpoch>> hosts = new ArrayList<>();
   private final List<ConsensusLog> logs = new ArrayList<>();
   private final List<List<Block>> chains = new ArrayList<>();
   private final List<List<Digest>> digests = new ArrayList<>();
@@ -75,7 +78,7 @@ final class FabricTestCluster implements AutoCloseable {
     for (int r = 0; r < NODES; r++) {
       chains.add(new ArrayList<>());
       digests.add(new ArrayList<>());
-      replicas.add(null);
+      hosts.add(null);
       logs.add(null);
     }
     for (int r = 0; r < NODES; r++) {
@@ -113,7 +116,7 @@ final class FabricTestCluster implements AutoCloseable {
   void submit(List<Request> requests) {
     for (Request request : requests) {
       for (int r = 0; r < NODES; r++) {
-        apply(r, replicas.get(r).step(new Event.ClientRequest(request)));
+        step(r, new Event.ClientRequest(request));
       }
     }
   }
@@ -122,10 +125,10 @@ final class FabricTestCluster implements AutoCloseable {
   void runUntilOrdered(int transactions, int maxTicks) {
     for (int tick = 0; tick < maxTicks && !allOrdered(transactions); tick++) {
       for (int r = 0; r < NODES; r++) {
-        apply(r, replicas.get(r).step(new Event.Tick()));
+        step(r, new Event.Tick());
       }
       for (Delivery d = network.poll(); d != null; d = network.poll()) {
-        apply(d.to(), replicas.get(d.to()).step(new Event.Received(d.from(), d.message())));
+        step(d.to(), new Event.Received(d.from(), d.message()));
       }
     }
   }
@@ -186,33 +189,88 @@ final class FabricTestCluster implements AutoCloseable {
             new WalRecordCodec(ChannelReplicas.wireLimits(config)),
             () -> chains.get(r).size() + 1L);
     logs.set(r, opened.log());
-    replicas.set(
-        r,
+    Replica replica =
         opened.records().isEmpty()
             ? Replica.start(config, services)
-            : Replica.recover(config, services, opened.records()));
+            : Replica.recover(config, services, opened.records());
+    hosts.set(
+        r,
+        new EpochHost<>(
+            hosted(r, replica, opened.log()),
+            decision -> execute(r, decision),
+            (ended, anchor, handover) -> {
+              throw new IllegalStateException("this cluster orders no config block");
+            }));
   }
 
-  /** The orderer's durability rule: sendNow, then append + sync, then votes and decisions. */
-  private void apply(int replica, Effects effects) {
-    send(replica, effects.sendNow());
-    ConsensusLog log = logs.get(replica);
-    log.append(effects.persist());
-    if (!effects.persist().isEmpty()) {
-      log.sync();
+  /**
+   * Steps replica {@code replica} through bft-core's {@link EpochHost}, the host the orderer runs
+   * (sendNow, then append + sync, then votes and decisions), one event per batch.
+   */
+  private void step(int replica, Event event) {
+    try {
+      hosts.get(replica).stepAndFinish(event);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
-    send(replica, effects.sendAfterPersist());
+  }
+
+  private void execute(int replica, Decision decision) {
     List<Block> chain = chains.get(replica);
-    for (Decision decision : effects.decisions()) {
-      long next = chain.isEmpty() ? 1 : chain.getLast().getHeader().getNumber() + 1;
-      // After recovery a decision the application already has may be handed over again.
-      if (decision.sequence() >= next) {
-        Block block = ProposalBlocks.signedBlock(decision);
-        chain.add(block);
-        orderedCounts[replica] += block.getData().getDataCount();
-        digests.get(replica).add(decision.digest());
-      }
+    long next = chain.isEmpty() ? 1 : chain.getLast().getHeader().getNumber() + 1;
+    // After recovery a decision the application already has may be handed over again.
+    if (decision.sequence() >= next) {
+      Block block = ProposalBlocks.signedBlock(decision);
+      chain.add(block);
+      orderedCounts[replica] += block.getData().getDataCount();
+      digests.get(replica).add(decision.digest());
     }
+  }
+
+  /** Replica {@code r}'s one epoch: its consensus WAL and this cluster's in-memory network. */
+  private HostedEpoch hosted(int r, Replica replica, ConsensusLog log) {
+    return new HostedEpoch() {
+      @Override
+      public long number() {
+        return 0;
+      }
+
+      @Override
+      public Replica replica() {
+        return replica;
+      }
+
+      @Override
+      public void send(List<Outbound> messages) {
+        FabricTestCluster.this.send(r, messages);
+      }
+
+      @Override
+      public void serve(List<ArchiveRead> reads) {
+        // Every replica here holds its decisions in memory: no peer is ever that far behind.
+      }
+
+      @Override
+      public void append(List<WalRecord> records) {
+        log.append(records);
+      }
+
+      @Override
+      public void sync() {
+        log.sync();
+      }
+
+      @Override
+      public void close() {
+        log.close();
+      }
+
+      @Override
+      public boolean endsEpoch(Decision decision) {
+        return false;
+      }
+    };
   }
 
   private void send(int from, List<Outbound> messages) {

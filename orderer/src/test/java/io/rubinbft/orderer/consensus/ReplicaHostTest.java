@@ -335,6 +335,7 @@ class ReplicaHostTest {
           throw new IllegalStateException("this test orders no config block");
         },
         newerEpochsSeen::add,
+        () -> {},
         () -> {
           throw new IllegalStateException("this test orders no config block");
         },
