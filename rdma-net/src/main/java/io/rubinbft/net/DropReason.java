@@ -8,7 +8,7 @@ public enum DropReason {
   OVERSIZED,
   /** Unknown version, type or flags, or a non-zero reserved byte. */
   MALFORMED,
-  /** The MAC does not match under the connection's key. */
+  /** The tag does not match under the connection's key: the frame is not authentic. */
   BAD_MAC,
   /** A sequence number already seen: a replay. */
   REPLAYED,

@@ -1,7 +1,7 @@
 package io.rubinbft.net.cli;
 
 import io.rubinbft.net.Identity;
-import io.rubinbft.net.security.GmacProvider;
+import io.rubinbft.net.security.GcmProvider;
 import io.rubinbft.net.shm.ShmOptions;
 import io.rubinbft.net.shm.ShmVerbsDevice;
 import io.rubinbft.net.tcp.TcpTransport;
@@ -61,7 +61,7 @@ public final class EchoBenchmark {
     Path shmRoot = Path.of(args[5]);
     ChannelEcho shm = new ChannelEcho(() -> shm(shmRoot), server, client, false);
     ChannelEcho tcp = new ChannelEcho(EchoBenchmark::tcp, server, client, false);
-    System.out.println("frame MAC: AES-256-GMAC from " + GmacProvider.name());
+    System.out.println("frame cipher: AES-256-GCM from " + GcmProvider.name());
     // Warm-up, discarded, the same for every transport: otherwise the first size measured carries
     // the JIT compilation of each path. One pass at 1 KB and 16 KB was not enough: C2 was still
     // compiling the shm data path (VerbsLink.receive, ShmQueuePair.postSend, ...) during the first
