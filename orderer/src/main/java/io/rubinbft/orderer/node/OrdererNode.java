@@ -264,7 +264,7 @@ public final class OrdererNode implements AutoCloseable {
         ClusterTransports.open(config.cluster(), channelConfig),
         channelConfig,
         new InetSocketAddress(config.cluster().listenHost(), port),
-        channels.peerAuthenticator(),
+        channels.clusterPeers(),
         budgets.peerLinkBytes());
   }
 
