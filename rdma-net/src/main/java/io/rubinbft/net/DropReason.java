@@ -2,7 +2,7 @@ package io.rubinbft.net;
 
 /** Why an incoming frame was dropped; each is counted per channel and per selector. */
 public enum DropReason {
-  /** Shorter than a header and MAC, or shorter than its length field says. */
+  /** Shorter than a header and tag, or shorter than its length field says. */
   TRUNCATED,
   /** Longer than the agreed frame size: on a stream transport the connection is closed. */
   OVERSIZED,

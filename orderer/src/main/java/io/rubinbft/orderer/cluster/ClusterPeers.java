@@ -2,9 +2,7 @@ package io.rubinbft.orderer.cluster;
 
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
-import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Which certificates the cluster network accepts from a peer that proved it holds one: on an
@@ -23,31 +21,4 @@ public interface ClusterPeers {
    * certificate}, or why it is refused.
    */
   Optional<String> rejectDialled(InetSocketAddress dialled, X509Certificate certificate);
-
-  /**
-   * For tests whose nodes listen on ephemeral ports: exactly these certificates, on every link
-   * whoever was dialled (the check by address is the channels' own, tested there).
-   */
-  static ClusterPeers anyOf(List<X509Certificate> certificates) {
-    Set<X509Certificate> allowed = Set.copyOf(certificates);
-    return new ClusterPeers() {
-      @Override
-      public Optional<String> rejectInbound(X509Certificate certificate) {
-        return allowed.contains(certificate)
-            ? Optional.empty()
-            : Optional.of(
-                "certificate of "
-                    + certificate.getSubjectX500Principal().getName()
-                    + " is not one of the "
-                    + allowed.size()
-                    + " expected peers");
-      }
-
-      @Override
-      public Optional<String> rejectDialled(
-          InetSocketAddress dialled, X509Certificate certificate) {
-        return rejectInbound(certificate);
-      }
-    };
-  }
 }

@@ -196,7 +196,7 @@ class ClusterNetworkStrangerTest {
             TcpTransport.open(),
             config,
             new InetSocketAddress("127.0.0.1", 0),
-            ClusterPeers.anyOf(consenters));
+            ClusterPeersForTests.anyOf(consenters));
     BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
     node.register(
         "fixture",

@@ -103,7 +103,7 @@ class ClusterNetworkTest {
             TcpTransport.open(),
             ChannelConfig.defaults(admin),
             new InetSocketAddress("127.0.0.1", 0),
-            ClusterPeers.anyOf(List.of(tlsCertificate(1))))) {
+            ClusterPeersForTests.anyOf(List.of(tlsCertificate(1))))) {
       intruder.send(nodes.get(0).localAddress(), "fixture", 0, bytes("forged"));
 
       assertThat(inboxes.get(0).poll(2, TimeUnit.SECONDS)).isNull();
@@ -171,7 +171,7 @@ class ClusterNetworkTest {
               TcpTransport.open(),
               ChannelConfig.defaults(identity(2)),
               new InetSocketAddress("127.0.0.1", 0),
-              ClusterPeers.anyOf(List.of(tlsCertificate(1))),
+              ClusterPeersForTests.anyOf(List.of(tlsCertificate(1))),
               1 << 20,
               Clock.fixed(when, ZoneOffset.UTC))) {
         BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
@@ -364,7 +364,7 @@ class ClusterNetworkTest {
                 maxMessageBytes,
                 defaults.acceptBacklog()),
             listen,
-            ClusterPeers.anyOf(consenters),
+            ClusterPeersForTests.anyOf(consenters),
             linkBudget);
     BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
     node.register(

@@ -19,7 +19,7 @@ import io.rubinbft.net.Identity;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.channel.Consenter;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
-import io.rubinbft.orderer.cluster.ClusterPeers;
+import io.rubinbft.orderer.cluster.ClusterPeersForTests;
 import io.rubinbft.orderer.cluster.ClusterSettingsForTests;
 import io.rubinbft.orderer.cluster.ClusterTransports;
 import io.rubinbft.orderer.config.ClusterTransport;
@@ -200,7 +200,7 @@ class ReplicaHostTest {
                   ClusterSettingsForTests.of(transport, data.resolve("shm")), channels),
               channels,
               new InetSocketAddress("127.0.0.1", 0),
-              ClusterPeers.anyOf(accepted(tls))));
+              ClusterPeersForTests.anyOf(accepted(tls))));
     }
     ReplicaDirectory directory =
         new ReplicaDirectory(fixture.channel.consenters(), i -> networks.get(i).localAddress());
@@ -238,7 +238,7 @@ class ReplicaHostTest {
             ClusterSettingsForTests.of(ClusterTransport.TCP, data.resolve("shm")), config),
         config,
         new InetSocketAddress("127.0.0.1", 0),
-        ClusterPeers.anyOf(peers));
+        ClusterPeersForTests.anyOf(peers));
   }
 
   private ReplicaHost startHost(int r, ReplicaDirectory directory) throws Exception {
