@@ -40,7 +40,7 @@ public final class TamperingTransport implements Transport {
   }
 
   /** Frames the outgoing links keep a copy of, from the first: HELLO, AUTH and a few more. */
-  private static final int FRAMES_RECORDED = 4;
+  private static final int FRAMES_RECORDED = 8;
 
   /** The first frames (as sent) of outgoing link {@code index}, in the order they were made. */
   public List<byte[]> firstFramesOf(int index) {
