@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the Helm chart offline: helm lint, then helm template for every value set in ci/,
 # validated against Kubernetes' own schemas (kubernetes-validate --strict, no network), and
-# the chart's refusal of fewer than 4 consenters. Installs helm and kubernetes-validate from the
+# the chart's refusals (fewer than 4 consenters, a consenter's TLS Secret as the admin client CA). Installs helm and kubernetes-validate from the
 # package registries on first use (cached under ~/.cache/rubin-orderer).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -54,11 +54,22 @@ refuses_three_nodes() {
   grep -q "needs at least 4 consenters" <<<"$output"
 }
 
+refuses_admin_ca_of_a_consenter() {
+  local output
+  if output=$(helm template ci-release rubin-orderer --kube-version "$K8S_VERSION" \
+    --set adminClientCASecret=orderer2-tls 2>&1); then
+    echo "rendered with a consenter's TLS Secret as the admin client CA"
+    return 1
+  fi
+  grep -q 'adminClientCASecret: "orderer2-tls" is nodes\[orderer2\].tlsSecret' <<<"$output"
+}
+
 for values in ci/*.yaml; do
   check "helm lint --strict -f $values" helm lint --strict rubin-orderer -f "$values"
   check "helm template -f $values | kubernetes-validate --strict" render_and_validate "$values"
 done
 check "chart refuses fewer than 4 consenters" refuses_three_nodes
+check "chart refuses a consenter's TLS Secret as the admin client CA" refuses_admin_ca_of_a_consenter
 rm -f "/tmp/helm-check.$$"
 echo "helm: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Echo benchmark (RUBIN Figures 3/4 shape): the selector over shm and tcp vs plain java.nio.
 # Usage: rdma-net/echo-benchmark.sh [round trips]      (see BENCHMARKS.md "rdma-net: echo")
+# A short run on a shared machine: ECHO_JAVA_OPTS='-Decho.sizes=1024,16384
+# -Decho.streamedBytes=20000000' (the sizes measured, the bytes streamed per size and transport).
 # Prints a Markdown table with the machine, date and load average, writes
 # rdma-net/echo-benchmark.csv and, when python3 has matplotlib, rdma-net/echo-benchmark.png.
 set -euo pipefail
@@ -22,7 +24,8 @@ for name in server client; do
 done
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); JDK: $("$JAVA_HOME/bin/java" -version 2>&1 | head -1)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-"$JAVA_HOME/bin/java" --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
+# shellcheck disable=SC2086 # ECHO_JAVA_OPTS holds several options
+"$JAVA_HOME/bin/java" ${ECHO_JAVA_OPTS:-} --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
   --enable-native-access=ALL-UNNAMED -cp "$classpath" io.rubinbft.net.cli.EchoBenchmark \
   "$work/server.p12" "$work/client.p12" benchmark "$round_trips" rdma-net/echo-benchmark.csv \
   "$shm_root"

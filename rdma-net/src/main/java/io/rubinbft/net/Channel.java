@@ -6,9 +6,9 @@ import java.util.Optional;
 import org.agrona.DirectBuffer;
 
 /**
- * A connection to one peer carrying whole messages, in order, authenticated and MACed. All calls
- * come from the selector's thread. Sending never blocks and never throws for a full window: it
- * returns {@link SendResult#BACK_PRESSURED}, and the key becomes ready for SEND when credit
+ * A connection to one peer carrying whole messages, in order, authenticated and encrypted. All
+ * calls come from the selector's thread. Sending never blocks and never throws for a full window:
+ * it returns {@link SendResult#BACK_PRESSURED}, and the key becomes ready for SEND when credit
  * returns.
  */
 public non-sealed interface Channel extends Selectable {

@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param identity this replica's certificate and key
  * @param sendSlots frames queued for the wire at most
  * @param receiveSlots receive slots per channel: the window granted to the peer
- * @param slotBytes size of every slot, so the largest frame (header and MAC included)
+ * @param slotBytes size of every slot, so the largest frame (header and tag included)
  * @param maxMessageBytes largest message, fragmented over slots when larger than one
  * @param acceptBacklog incoming connections not yet authenticated at most; a new one beyond it
  *     closes the oldest of them
@@ -33,7 +33,7 @@ public record ChannelConfig(
     int acceptBacklogPerSource,
     long handshakeTimeoutMillis) {
 
-  /** The default handshake deadline: a HELLO each way and a MACed frame each way. */
+  /** The default handshake deadline: a HELLO each way and an AUTH each way. */
   public static final long DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 5_000;
 
   /** 16 MiB: a large block. */

@@ -29,10 +29,10 @@ import java.util.Optional;
 import org.agrona.DirectBuffer;
 
 /**
- * A channel over one transport link: the handshake, framing, MACs, sequence numbers, credit and
- * fragmentation, written once for every transport. Arriving frames are checked in place and either
- * released at once (control frames, dropped frames) or held in their slot until the application
- * polls; sending writes frames in place in the link's send ring.
+ * A channel over one transport link: the handshake, framing, encryption, sequence numbers, credit
+ * and fragmentation, written once for every transport. Arriving frames are checked in place and
+ * either released at once (control frames, dropped frames) or held in their slot until the
+ * application polls; sending writes frames in place in the link's send ring.
  */
 final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
 
@@ -55,6 +55,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private ChannelState state = ChannelState.CONNECTING;
   private String closeReason;
   private Session session;
+  private boolean authenticated;
   private int sendFrameBytes;
   private int sendMessageBytes;
   private long nextSequence;
@@ -104,7 +105,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
             local);
     int length = payload + OVERHEAD;
     writeHeader(FrameType.HELLO, FLAGS_UNFRAGMENTED, payload, 0, length);
-    sendFrame.setMemory(FrameDescriptor.macOffset(length), FrameDescriptor.MAC_LENGTH, (byte) 0);
+    sendFrame.setMemory(FrameDescriptor.tagOffset(length), FrameDescriptor.TAG_LENGTH, (byte) 0);
     commitFrame(FrameKind.SIGNAL, length, false);
   }
 
@@ -176,7 +177,15 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     if (session == null) {
       return onHandshakeFrame(frame, type, length);
     }
-    if (!session.receiveMac().verify(frame, length)) {
+    if (!session.receiveCipher().open(frame, length)) {
+      if (state == ChannelState.HANDSHAKING) {
+        // An honest peer's first encrypted frame is its AUTH under this exchange's keys: one that
+        // is not comes from a replayed or forged handshake.
+        drop(DropReason.BAD_MAC);
+        selector.onHandshakeRejected();
+        fail("handshake rejected: the peer's AUTH is not sealed with this exchange's key");
+        return false;
+      }
       return drop(DropReason.BAD_MAC);
     }
     long sequence = frame.sequence();
@@ -193,7 +202,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     counters.framesReceived++;
     counters.bytesReceived += length;
     if (state == ChannelState.HANDSHAKING) {
-      open();
+      return onAuthFrame(frame, type, length);
     }
     return dispatch(frame, type, length);
   }
@@ -213,7 +222,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
         flow.onReleased(false);
         fail("closed by the peer");
       }
-      case HELLO -> {
+      case HELLO, AUTH -> {
         flow.onReleased(false);
         return drop(DropReason.UNEXPECTED_TYPE);
       }
@@ -242,14 +251,56 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     flow.onHandshake(session.peerParameters().receiveSlots());
     counters.framesReceived++;
     counters.bytesReceived += length;
-    // The first MACed frame proves to the peer that this side holds its ephemeral key.
-    sendControl(FrameType.CREDIT, FrameKind.CREDIT, false);
+    sendAuth();
     return false;
   }
 
   /**
-   * The peer has MACed a frame, so it holds the session's key: only now does the link get its full
-   * rings, and the channel open.
+   * This side's AUTH, the first encrypted frame: its signature over both HELLOs proves to the peer
+   * who this side is and that it takes part in this very exchange.
+   */
+  private void sendAuth() {
+    if (!flow.canSend(FrameKind.CREDIT) || !link.claim(sendFrame)) {
+      fail("a new link has no send space for the AUTH");
+      return;
+    }
+    int payload =
+        handshake.writeAuth(
+            sendFrame,
+            HEADER_LENGTH,
+            FrameDescriptor.maxPayload(link.sizes().handshakeFrameBytes()));
+    int length = payload + OVERHEAD;
+    writeHeader(FrameType.AUTH, FLAGS_UNFRAGMENTED, payload, 0, length);
+    session.sendCipher().seal(sendFrame, length);
+    commitFrame(FrameKind.CREDIT, length, false);
+  }
+
+  /**
+   * The peer's first encrypted frame, which must be its AUTH: when its signature over both HELLOs
+   * verifies, the peer is authenticated.
+   */
+  private boolean onAuthFrame(FrameFlyweight frame, FrameType type, int length) {
+    flow.onReleased(false);
+    if (type != FrameType.AUTH) {
+      drop(DropReason.UNEXPECTED_TYPE);
+      fail("handshake: the peer's first encrypted frame is " + type + ", not AUTH");
+      return false;
+    }
+    try {
+      handshake.acceptAuth(frame, HEADER_LENGTH, length - OVERHEAD);
+    } catch (HandshakeRejected e) {
+      drop(DropReason.HANDSHAKE_REJECTED);
+      selector.onHandshakeRejected();
+      fail("handshake rejected: " + e.getMessage());
+      return false;
+    }
+    open();
+    return false;
+  }
+
+  /**
+   * The peer has proven who it is and that it holds the session's keys: only now does the link get
+   * its full rings, and the channel open.
    */
   private void open() {
     try {
@@ -259,6 +310,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
       fail("no memory for the link's rings: " + e.getMessage());
       return;
     }
+    authenticated = true;
     state = ChannelState.OPEN;
     selector.onOpened(this);
   }
@@ -435,7 +487,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     }
     byte flags = announceBlocked ? FrameDescriptor.FLAG_BLOCKED : 0;
     writeHeader(type, (byte) (FLAGS_UNFRAGMENTED | flags), 0, 0, OVERHEAD);
-    session.sendMac().seal(sendFrame, OVERHEAD);
+    session.sendCipher().seal(sendFrame, OVERHEAD);
     commitFrame(kind, OVERHEAD, announceBlocked);
     return true;
   }
@@ -443,7 +495,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private void commitData(byte flags, int messageLength, int fragmentOffset, int payload) {
     int length = payload + OVERHEAD;
     writeHeader(FrameType.DATA, flags, messageLength, fragmentOffset, length);
-    session.sendMac().seal(sendFrame, length);
+    session.sendCipher().seal(sendFrame, length);
     commitFrame(FrameKind.DATA, length, false);
   }
 
@@ -537,7 +589,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
 
   @Override
   public Optional<X509Certificate> peerCertificate() {
-    return session == null ? Optional.empty() : Optional.of(session.peerCertificate());
+    return authenticated ? Optional.of(session.peerCertificate()) : Optional.empty();
   }
 
   @Override

@@ -2,13 +2,13 @@ package io.rubinbft.net;
 
 /** Why an incoming frame was dropped; each is counted per channel and per selector. */
 public enum DropReason {
-  /** Shorter than a header and MAC, or shorter than its length field says. */
+  /** Shorter than a header and tag, or shorter than its length field says. */
   TRUNCATED,
   /** Longer than the agreed frame size: on a stream transport the connection is closed. */
   OVERSIZED,
   /** Unknown version, type or flags, or a non-zero reserved byte. */
   MALFORMED,
-  /** The MAC does not match under the connection's key. */
+  /** The tag does not match under the connection's key: the frame is not authentic. */
   BAD_MAC,
   /** A sequence number already seen: a replay. */
   REPLAYED,

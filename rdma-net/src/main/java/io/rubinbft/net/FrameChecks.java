@@ -8,7 +8,7 @@ import io.rubinbft.net.frame.FrameFlyweight;
 import io.rubinbft.net.frame.FrameType;
 import java.util.Optional;
 
-/** The structural checks every arriving frame passes before its MAC is even computed. */
+/** The structural checks every arriving frame passes before its tag is even checked. */
 final class FrameChecks {
 
   private static final Optional<DropReason> TRUNCATED = Optional.of(DropReason.TRUNCATED);

@@ -15,7 +15,7 @@ final class PeerLimits {
   /** More receive slots than any real ring has: the window counts are ints. */
   static final int MAX_RECEIVE_SLOTS = 1 << 16;
 
-  /** The smallest frame a peer may announce, header and MAC included. */
+  /** The smallest frame a peer may announce, header and tag included. */
   static final int MIN_FRAME_BYTES = 1024;
 
   /**

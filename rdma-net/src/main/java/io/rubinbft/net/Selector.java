@@ -210,7 +210,8 @@ public final class Selector implements AutoCloseable {
   // ---- internals ----
 
   private Connection newConnection(Link link, Role role, PeerAuthenticator authenticator) {
-    Handshake handshake = new Handshake(config.identity(), role, authenticator, random);
+    Handshake handshake =
+        new Handshake(config.identity(), role, authenticator, random, transport.family());
     long deadline =
         System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.handshakeTimeoutMillis());
     Connection connection = new Connection(this, link, role, handshake, config, deadline);

@@ -8,6 +8,7 @@ import io.rubinbft.net.transport.Transport;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,6 +130,29 @@ public abstract class ChannelContractTest {
     assertThat(pair[1].peerCertificate()).contains(clientIdentity.certificate());
     assertThat(pair[1].state()).isEqualTo(ChannelState.OPEN);
     assertThat(server.stats().accepted()).isEqualTo(1);
+  }
+
+  /**
+   * Attack: read cluster traffic on the path (a tap on the network, or another process reading the
+   * shm rings). A message's bytes never appear on the wire: what the client side's link carried is
+   * ciphertext, and the server still receives the plaintext.
+   */
+  @Test
+  void aMessageCrossesTheWireEncrypted() throws IOException {
+    Channel[] pair = connectPair();
+    byte[] marker = "an order to read: 0123456789".repeat(8).getBytes(StandardCharsets.US_ASCII);
+    Received received = new Received();
+
+    send(pair[0], new UnsafeBuffer(marker), pair[1], received);
+    receive(pair[1], received, 1);
+
+    assertThat(received.messages.getFirst()).isEqualTo(marker);
+    List<byte[]> wire = clientTransport.firstFramesOf(0);
+    assertThat(wire).as("HELLO, AUTH and the message's frame").hasSizeGreaterThanOrEqualTo(3);
+    String probe = new String(marker, 0, 16, StandardCharsets.ISO_8859_1);
+    for (byte[] frame : wire) {
+      assertThat(new String(frame, StandardCharsets.ISO_8859_1)).doesNotContain(probe);
+    }
   }
 
   @Test

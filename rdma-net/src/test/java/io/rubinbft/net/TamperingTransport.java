@@ -18,6 +18,8 @@ import java.util.List;
  * A Byzantine sender for tests: wraps a real transport and, on request, writes an extra frame onto
  * the wire after the next frame this side sends: a copy with a broken MAC, an exact replay,
  * garbage, or a frame whose length field cannot be right. The honest frames still go out unchanged.
+ * It also keeps a copy of the first frames each outgoing link sent (the handshake), for a test to
+ * replay elsewhere.
  */
 public final class TamperingTransport implements Transport {
 
@@ -35,6 +37,14 @@ public final class TamperingTransport implements Transport {
 
   public TamperingTransport(Transport delegate) {
     this.delegate = delegate;
+  }
+
+  /** Frames the outgoing links keep a copy of, from the first: HELLO, AUTH and a few more. */
+  private static final int FRAMES_RECORDED = 8;
+
+  /** The first frames (as sent) of outgoing link {@code index}, in the order they were made. */
+  public List<byte[]> firstFramesOf(int index) {
+    return List.copyOf(links.get(index).recorded);
   }
 
   /** Injects after the next frame sent on every outgoing link made so far. */
@@ -78,6 +88,7 @@ public final class TamperingTransport implements Transport {
 
     private final Link delegate;
     private final FrameFlyweight injected = new FrameFlyweight();
+    private final List<byte[]> recorded = new ArrayList<>();
     private FrameFlyweight lastClaimed;
     private Injection pending;
 
@@ -94,6 +105,9 @@ public final class TamperingTransport implements Transport {
     public void commit(int frameLength) {
       byte[] copy = new byte[frameLength];
       lastClaimed.getBytes(0, copy);
+      if (recorded.size() < FRAMES_RECORDED) {
+        recorded.add(copy);
+      }
       delegate.commit(frameLength);
       if (pending != null && delegate.claim(injected)) {
         injected.putBytes(0, copy);
@@ -107,7 +121,7 @@ public final class TamperingTransport implements Transport {
     private int tamper(Injection injection, int frameLength) {
       switch (injection) {
         case BAD_MAC -> {
-          int mac = FrameDescriptor.macOffset(frameLength);
+          int mac = FrameDescriptor.tagOffset(frameLength);
           injected.putByte(mac, (byte) ~injected.getByte(mac));
         }
         case REPLAY -> {

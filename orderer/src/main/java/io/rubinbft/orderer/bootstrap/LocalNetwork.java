@@ -63,6 +63,8 @@ public final class LocalNetwork {
     OrgLayout clients =
         generator.generate(crypto, new OrgSpec(CLIENT_DOMAIN, OrgKind.PEER, List.of("peer0"), 1));
     requireNodes(orderers, spec.nodes(), root);
+    AdminClientCa adminCa =
+        AdminClientCa.ensure(crypto, "Admin@" + ORDERER_DOMAIN, random, Instant.now());
     BftChannelProfile profile = profile(spec, consenters, orderers, clients);
     Path genesis = root.resolve("genesis").resolve(spec.channelId() + ".block");
     if (Files.exists(genesis)) {
@@ -73,7 +75,7 @@ public final class LocalNetwork {
               spec.channelId(), ChannelConfigFactory.create(profile), random, Instant.now());
       AtomicFiles.write(genesis, block.toByteArray());
     }
-    NetworkSummary summary = summary(root, spec, genesis, orderers, clients);
+    NetworkSummary summary = summary(root, spec, genesis, orderers, clients, adminCa);
     AtomicFiles.write(
         root.resolve(SUMMARY_FILE), summary.toYaml().getBytes(StandardCharsets.UTF_8));
     return summary;
@@ -163,7 +165,12 @@ public final class LocalNetwork {
   }
 
   private static NetworkSummary summary(
-      Path root, LocalNetworkSpec spec, Path genesis, OrgLayout orderers, OrgLayout clients) {
+      Path root,
+      LocalNetworkSpec spec,
+      Path genesis,
+      OrgLayout orderers,
+      OrgLayout clients,
+      AdminClientCa adminCa) {
     List<NetworkSummary.Node> nodes =
         IntStream.rangeClosed(1, spec.nodes())
             .mapToObj(
@@ -191,10 +198,27 @@ public final class LocalNetwork {
         genesis,
         orderers.cryptoRoot(),
         ORDERER_MSP,
-        identity(orderers, orderers.adminDir()),
+        ordererAdmin(orderers, adminCa),
+        adminCa.caCert(),
         CLIENT_MSP,
         identity(clients, clients.userDir(1)),
         nodes);
+  }
+
+  /**
+   * The orderer admin: its MSP, and a TLS client certificate of the admin client CA (its TLS CA
+   * file is still the orderer org's, which osnadmin verifies the nodes' server certificates with).
+   */
+  private static NetworkSummary.Identity ordererAdmin(OrgLayout orderers, AdminClientCa adminCa) {
+    NetworkSummary.Identity admin = identity(orderers, orderers.adminDir());
+    return new NetworkSummary.Identity(
+        admin.name(),
+        admin.mspDir(),
+        admin.signCert(),
+        admin.privateKey(),
+        adminCa.clientCert(),
+        adminCa.clientKey(),
+        admin.tlsCaCert());
   }
 
   private static NetworkSummary.Identity identity(OrgLayout org, Path dir) {

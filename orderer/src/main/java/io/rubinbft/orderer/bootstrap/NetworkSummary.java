@@ -9,7 +9,8 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * What {@link LocalNetwork} made and where: the genesis block, each node's ports and files, the
- * orderer admin (osnadmin's client) and a client user allowed to Broadcast. All paths absolute.
+ * orderer admin (osnadmin's client, its TLS client certificate issued by the admin client CA, which
+ * issues nothing else) and a client user allowed to Broadcast. All paths absolute.
  */
 public record NetworkSummary(
     String channelId,
@@ -17,6 +18,7 @@ public record NetworkSummary(
     Path cryptoDir,
     String ordererMspId,
     Identity ordererAdmin,
+    Path adminClientCa,
     String clientMspId,
     Identity client,
     List<Node> nodes) {
@@ -58,6 +60,7 @@ public record NetworkSummary(
     root.put("cryptoDir", cryptoDir.toString());
     root.put("ordererMspId", ordererMspId);
     root.put("ordererAdmin", identity(ordererAdmin));
+    root.put("adminClientCa", adminClientCa.toString());
     root.put("clientMspId", clientMspId);
     root.put("client", identity(client));
     root.put("nodes", nodes.stream().map(NetworkSummary::node).toList());

@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.channel;
 
 import com.google.protobuf.ByteString;
+import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
 
@@ -38,6 +39,19 @@ public record Consenter(
         || Arrays.equals(
             identityCertificate.getPublicKey().getEncoded(),
             certificate.getPublicKey().getEncoded());
+  }
+
+  /** True when {@code certificate} is one of this consenter's TLS certificates (cluster links). */
+  public boolean hasTlsCertificate(X509Certificate certificate) {
+    return clientTlsCertificate.equals(certificate) || serverTlsCertificate.equals(certificate);
+  }
+
+  /**
+   * True when {@code address} is this consenter's cluster endpoint as the mapping writes it: its
+   * port, and its host as written (the name dialled, compared without a lookup).
+   */
+  public boolean isAt(InetSocketAddress address) {
+    return port == address.getPort() && host.equalsIgnoreCase(address.getHostString());
   }
 
   /** For messages: "3 (orderer3.example.com)". */

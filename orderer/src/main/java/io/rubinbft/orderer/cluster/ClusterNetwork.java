@@ -12,6 +12,7 @@ import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.IdentityHashMap;
@@ -32,8 +33,10 @@ import org.slf4j.LoggerFactory;
  * The node's replica-to-replica network: one rdma-net selector on one thread carries every
  * channel's consensus messages. Each node dials every peer it sends to and sends only on its own
  * outbound connections, so a pair of nodes has one connection per direction and no race decides
- * which to keep. Peers are authenticated by certificate (the handshake proves the key), and every
- * frame carries its channel's name; handlers map the certificate to a replica of their channel.
+ * which to keep. Peers are authenticated by certificate (the handshake proves the key): inbound any
+ * consenter's, on a dialled link only the dialled consenter's, never one outside its validity
+ * period ({@link ClusterPeers}); every frame carries its channel's name; handlers map the
+ * certificate to a replica of their channel.
  *
  * <p>No peer and no stranger can end the network thread: a link whose sending or receiving throws
  * is closed alone (counted, logged), a turn that fails outside any link is counted and the loop
@@ -66,7 +69,8 @@ public final class ClusterNetwork implements AutoCloseable {
 
   private final Selector selector;
   private final ServerChannel server;
-  private final PeerAuthenticator authenticator;
+  private final ClusterPeers peers;
+  private final CertificateValidity validity;
   private final int maxFrameBytes;
   private final long linkBudget;
   // Links already out of the map whose connection the network thread must close: at most one per
@@ -97,13 +101,16 @@ public final class ClusterNetwork implements AutoCloseable {
 
   private ClusterNetwork(
       Selector selector,
-      ServerChannel server,
-      PeerAuthenticator authenticator,
+      ClusterPeers peers,
+      CertificateValidity validity,
+      InetSocketAddress listen,
       int maxFrameBytes,
-      long linkBudget) {
+      long linkBudget)
+      throws IOException {
     this.selector = selector;
-    this.server = server;
-    this.authenticator = authenticator;
+    this.peers = peers;
+    this.validity = validity;
+    this.server = selector.listen(listen, inboundAuthenticator());
     this.maxFrameBytes = maxFrameBytes;
     this.linkBudget = linkBudget;
     server.key().interests(EnumSet.of(Interest.ACCEPT));
@@ -114,41 +121,62 @@ public final class ClusterNetwork implements AutoCloseable {
    * Listens at {@code listen} and starts the network thread, with each peer's frames bounded by
    * this JVM's {@link MemoryBudgets#peerLinkBytes}.
    *
-   * @param authenticator accepts the certificates of the consenters of the channels served
+   * @param peers the certificates accepted inbound and on each dialled address
    */
   public static ClusterNetwork start(
-      Transport transport,
-      ChannelConfig config,
-      InetSocketAddress listen,
-      PeerAuthenticator authenticator)
+      Transport transport, ChannelConfig config, InetSocketAddress listen, ClusterPeers peers)
       throws IOException {
-    return start(
-        transport, config, listen, authenticator, MemoryBudgets.ofThisJvm().peerLinkBytes());
+    return start(transport, config, listen, peers, MemoryBudgets.ofThisJvm().peerLinkBytes());
   }
 
   /**
    * Listens at {@code listen} and starts the network thread.
    *
-   * @param authenticator accepts the certificates of the consenters of the channels served
+   * @param peers the certificates accepted inbound and on each dialled address
    * @param linkBudget the bytes of frames that may wait for one peer; older ones are dropped
    */
   public static ClusterNetwork start(
       Transport transport,
       ChannelConfig config,
       InetSocketAddress listen,
-      PeerAuthenticator authenticator,
+      ClusterPeers peers,
       long linkBudget)
+      throws IOException {
+    return start(transport, config, listen, peers, linkBudget, Clock.systemUTC());
+  }
+
+  /** As above, with the clock certificates' validity is judged by (tests move it). */
+  static ClusterNetwork start(
+      Transport transport,
+      ChannelConfig config,
+      InetSocketAddress listen,
+      ClusterPeers peers,
+      long linkBudget,
+      Clock clock)
       throws IOException {
     Selector selector = Selector.open(transport, config);
     ClusterNetwork network =
         new ClusterNetwork(
             selector,
-            selector.listen(listen, authenticator),
-            authenticator,
+            peers,
+            new CertificateValidity(clock),
+            listen,
             config.maxMessageBytes(),
             linkBudget);
     network.thread.start();
     return network;
+  }
+
+  /** Any consenter's certificate, within its validity period. */
+  private PeerAuthenticator inboundAuthenticator() {
+    return certificate ->
+        validity.rejectReason(certificate).or(() -> peers.rejectInbound(certificate));
+  }
+
+  /** The certificate of the consenter at {@code dialled} only, within its validity period. */
+  private PeerAuthenticator dialledAuthenticator(InetSocketAddress dialled) {
+    return certificate ->
+        validity.rejectReason(certificate).or(() -> peers.rejectDialled(dialled, certificate));
   }
 
   /** Where peers reach this node (the real port when 0 was asked for). */
@@ -222,7 +250,8 @@ public final class ClusterNetwork implements AutoCloseable {
         droppedMalformed.get(),
         droppedOversized.get(),
         linksClosedOnError.get(),
-        networkErrors.get());
+        networkErrors.get(),
+        validity.refused());
   }
 
   /**
@@ -402,7 +431,7 @@ public final class ClusterNetwork implements AutoCloseable {
     // The link's previous channel, if any, is closed: forget it before dialing again.
     linkOfChannel.values().remove(link);
     try {
-      Channel channel = selector.connect(link.address(), authenticator);
+      Channel channel = selector.connect(link.address(), dialledAuthenticator(link.address()));
       channel.key().interests(EnumSet.of(Interest.CONNECT));
       linkOfChannel.put(channel, link);
       link.connected(channel, now);

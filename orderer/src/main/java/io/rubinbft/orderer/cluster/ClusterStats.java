@@ -12,6 +12,8 @@ package io.rubinbft.orderer.cluster;
  * @param droppedOversized frames larger than the transport (or the peer) carries, never sent
  * @param linksClosedOnError links closed because sending to or receiving from them threw
  * @param networkErrors turns of the network thread that failed outside any one link
+ * @param certificatesRefused handshakes refused because the peer's certificate was expired or not
+ *     yet valid
  */
 public record ClusterStats(
     int connectedPeers,
@@ -22,4 +24,5 @@ public record ClusterStats(
     long droppedMalformed,
     long droppedOversized,
     long linksClosedOnError,
-    long networkErrors) {}
+    long networkErrors,
+    long certificatesRefused) {}

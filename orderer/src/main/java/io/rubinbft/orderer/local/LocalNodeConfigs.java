@@ -13,8 +13,9 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * Writes an {@code orderer.yaml} for each node of a generated local network (loopback addresses,
- * the node's MSP and TLS files, its data folder, mutual TLS on the admin API with the orderer org's
- * TLS CA), so a local cluster runs on the same configuration path as a deployed one.
+ * the node's MSP and TLS files, its data folder, mutual TLS on the admin API with the admin client
+ * CA, not the TLS CA that issued the consenters' certificates), so a local cluster runs on the same
+ * configuration path as a deployed one.
  */
 public final class LocalNodeConfigs {
 
@@ -51,7 +52,7 @@ public final class LocalNodeConfigs {
     Map<String, Object> adminTls = new LinkedHashMap<>(tls);
     adminTls.remove("RootCAs");
     adminTls.put("ClientAuthRequired", true);
-    adminTls.put("ClientRootCAs", List.of(network.ordererAdmin().tlsCaCert().toString()));
+    adminTls.put("ClientRootCAs", List.of(network.adminClientCa().toString()));
     Map<String, Object> config = new LinkedHashMap<>();
     config.put("General", general);
     config.put("FileLedger", Map.of("Location", node.dataDir().resolve("ledger").toString()));

@@ -109,6 +109,13 @@ final class NetworkMetrics {
                 + " goes on.")
         .callback(callback -> callback.call(cluster.get().networkErrors()))
         .register(registry);
+    CounterWithCallback.builder()
+        .name("cluster_certificates_refused")
+        .help(
+            "Cluster handshakes refused because the peer's certificate was expired or not yet"
+                + " valid.")
+        .callback(callback -> callback.call(cluster.get().certificatesRefused()))
+        .register(registry);
   }
 
   private void selectorMetrics() {

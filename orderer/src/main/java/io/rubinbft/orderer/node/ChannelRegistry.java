@@ -4,11 +4,11 @@ import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
 import io.rubinbft.ledger.StoredBlock;
-import io.rubinbft.net.PeerAuthenticator;
 import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.cluster.ClusterPeers;
 import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.msp.ChannelMsps;
 import io.rubinbft.orderer.msp.IdentityResult;
@@ -28,6 +28,7 @@ import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.BroadcastResult;
 import io.rubinbft.orderer.validation.BroadcastValidator;
+import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -148,13 +149,33 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   }
 
   /**
-   * Admits a replica peer while it is a consenter (by TLS certificate) of a channel served here.
+   * Admits a replica peer while it is a consenter (by TLS certificate) of a channel served here; on
+   * a link this node dialled, only the consenter whose mapping entry names the address dialled.
    */
-  public PeerAuthenticator peerAuthenticator() {
-    return certificate ->
-        channels.values().stream().anyMatch(c -> c.isConsenterCertificate(certificate))
+  public ClusterPeers clusterPeers() {
+    return new ClusterPeers() {
+      @Override
+      public Optional<String> rejectInbound(X509Certificate certificate) {
+        return channels.values().stream().anyMatch(c -> c.isConsenterCertificate(certificate))
             ? Optional.empty()
             : Optional.of("not a consenter of any channel this node serves");
+      }
+
+      @Override
+      public Optional<String> rejectDialled(
+          InetSocketAddress dialled, X509Certificate certificate) {
+        return channels.values().stream().anyMatch(c -> c.isConsenterAt(dialled, certificate))
+            ? Optional.empty()
+            : Optional.of(
+                "certificate of "
+                    + certificate.getSubjectX500Principal().getName()
+                    + " is not the one of the consenter at "
+                    + dialled.getHostString()
+                    + ":"
+                    + dialled.getPort()
+                    + " in any channel this node serves");
+      }
+    };
   }
 
   /**

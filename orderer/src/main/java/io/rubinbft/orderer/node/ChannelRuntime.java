@@ -18,6 +18,7 @@ import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
+import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -351,10 +352,13 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   /** Whether {@code certificate} is one of this channel's consenters' TLS certificates. */
   public boolean isConsenterCertificate(X509Certificate certificate) {
     return config().consenters().consenters().stream()
-        .anyMatch(
-            c ->
-                c.clientTlsCertificate().equals(certificate)
-                    || c.serverTlsCertificate().equals(certificate));
+        .anyMatch(c -> c.hasTlsCertificate(certificate));
+  }
+
+  /** Whether {@code certificate} is a TLS certificate of this channel's consenter at {@code at}. */
+  public boolean isConsenterAt(InetSocketAddress at, X509Certificate certificate) {
+    return config().consenters().consenters().stream()
+        .anyMatch(c -> c.isAt(at) && c.hasTlsCertificate(certificate));
   }
 
   @Override

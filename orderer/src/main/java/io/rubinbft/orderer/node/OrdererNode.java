@@ -174,6 +174,7 @@ public final class OrdererNode implements AutoCloseable {
       LogLevels logs,
       List<AutoCloseable> opened)
       throws IOException {
+    AdminClientCaCheck.warnIfShared(config.admin().tls(), channels.clientTlsCas());
     HttpListener admin = HttpListener.bind(config.admin().listen(), config.admin().tls(), "admin");
     opened.addFirst(admin);
     admin
@@ -264,7 +265,7 @@ public final class OrdererNode implements AutoCloseable {
         ClusterTransports.open(config.cluster(), channelConfig),
         channelConfig,
         new InetSocketAddress(config.cluster().listenHost(), port),
-        channels.peerAuthenticator(),
+        channels.clusterPeers(),
         budgets.peerLinkBytes());
   }
 

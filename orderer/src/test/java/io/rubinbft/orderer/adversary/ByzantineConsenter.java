@@ -9,6 +9,7 @@ import io.rubinbft.orderer.bootstrap.NetworkSummary;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.cluster.ClusterPeers;
 import io.rubinbft.orderer.consensus.ChannelReplicas;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.memory.MessageLimits;
@@ -16,6 +17,7 @@ import io.rubinbft.orderer.tls.Pem;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,10 +86,25 @@ final class ByzantineConsenter implements AutoCloseable {
             TcpTransport.open(),
             config,
             new InetSocketAddress(node.host(), node.clusterPort()),
-            certificate -> Optional.empty(),
+            ACCEPT_EVERY_PEER,
             64L << 20);
     return new ByzantineConsenter(cluster, directory, self, codec, network.channelId());
   }
+
+  /** The adversary talks to whoever answers: it tests the honest nodes, not its own checks. */
+  private static final ClusterPeers ACCEPT_EVERY_PEER =
+      new ClusterPeers() {
+        @Override
+        public Optional<String> rejectInbound(X509Certificate certificate) {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> rejectDialled(
+            InetSocketAddress dialled, X509Certificate certificate) {
+          return Optional.empty();
+        }
+      };
 
   /** As a node announces itself: 16 slots of 64 KiB, 16 MiB messages. */
   static ChannelConfig honestLimits(Identity identity) {

@@ -3,9 +3,11 @@ package io.rubinbft.orderer.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rubinbft.orderer.local.LocalNodeConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -123,6 +125,42 @@ class LocalNetworkTest {
       }
     }
     assertThat(summary.client().name()).isEqualTo("User1@org1.example.com");
+  }
+
+  /**
+   * Attack: a consenter's TLS key (every other consenter sees its certificate; a compromised node
+   * holds its own) used as an admin client on another node, to DELETE a channel. The local
+   * network's admin API trusts a CA of its own that issued only the orderer admin's certificate, so
+   * no consenter's TLS certificate chains to it.
+   */
+  @Test
+  void theAdminApiTrustsAClientCaOfItsOwnNotTheConsentersTlsCa() throws Exception {
+    NetworkSummary summary =
+        LocalNetwork.generate(dir, new LocalNetworkSpec("mychannel", 4, PortPlan.DEFAULT, 500));
+    List<Path> configs = LocalNodeConfigs.write(summary);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> admin =
+        (Map<String, Object>)
+            ((Map<String, Object>) new Yaml().load(Files.readString(configs.getFirst())))
+                .get("Admin");
+    @SuppressWarnings("unchecked")
+    List<String> clientRoots =
+        (List<String>) ((Map<String, Object>) admin.get("TLS")).get("ClientRootCAs");
+    X509Certificate adminCa =
+        io.rubinbft.orderer.tls.Pem.certificates(Path.of(clientRoots.getFirst())).getFirst();
+
+    assertThat(clientRoots).hasSize(1);
+    for (NetworkSummary.Node node : summary.nodes()) {
+      X509Certificate consenterTls =
+          io.rubinbft.orderer.tls.Pem.certificates(node.tlsCert()).getFirst();
+      assertThat(io.rubinbft.orderer.tls.Pem.certificates(node.tlsCaCert()).getFirst())
+          .isNotEqualTo(adminCa);
+      assertThat(consenterTls.getIssuerX500Principal())
+          .isNotEqualTo(adminCa.getSubjectX500Principal());
+    }
+    X509Certificate adminTls =
+        io.rubinbft.orderer.tls.Pem.certificates(summary.ordererAdmin().tlsCert()).getFirst();
+    adminTls.verify(adminCa.getPublicKey());
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.rubinbft.orderer.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -35,6 +36,27 @@ class ConsenterMappingTest {
     assertThat(new ConsenterMapping(fixture.subList(0, 1)).quorums().quorum()).isEqualTo(1);
     assertThat(new ConsenterMapping(fixture.subList(0, 3)).quorums().quorum()).isEqualTo(2);
     assertThat(new ConsenterMapping(fixture).quorums().quorum()).isEqualTo(3);
+  }
+
+  /**
+   * What a dialled cluster link checks: the consenter at the address dialled (host as the mapping
+   * writes it, and port) with one of its own TLS certificates. Attack: another consenter, valid in
+   * the channel, answering at this one's address.
+   */
+  @Test
+  void aConsenterIsAtItsOwnHostAndPortAndPresentsOnlyItsOwnTlsCertificates() {
+    Consenter second = fixture.get(1);
+    Consenter third = fixture.get(2);
+    InetSocketAddress dialled = InetSocketAddress.createUnresolved(second.host(), second.port());
+
+    assertThat(second.isAt(dialled)).isTrue();
+    assertThat(second.isAt(InetSocketAddress.createUnresolved(second.host(), second.port() + 1)))
+        .isFalse();
+    assertThat(second.isAt(InetSocketAddress.createUnresolved("elsewhere", second.port())))
+        .isFalse();
+    assertThat(second.hasTlsCertificate(second.serverTlsCertificate())).isTrue();
+    assertThat(second.hasTlsCertificate(third.serverTlsCertificate())).isFalse();
+    assertThat(second.hasTlsCertificate(second.identityCertificate())).isFalse();
   }
 
   @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
-import io.rubinbft.net.PeerAuthenticator;
 import io.rubinbft.net.transport.Transport;
 import io.rubinbft.orderer.config.ClusterTransport;
 import io.rubinbft.orderer.config.ConfigException;
@@ -130,7 +129,7 @@ class ClusterNetworkRdmaVmTest {
                 ClusterSettingsForTests.of(ClusterTransport.RDMA, unused), channels),
             channels,
             new InetSocketAddress(guestAddress(), 0),
-            PeerAuthenticator.pinned(List.of(tlsCertificate(1))))) {
+            ClusterPeersForTests.anyOf(List.of(tlsCertificate(1))))) {
       intruder.send(nodes.getFirst().localAddress(), "fixture", EPOCH, new byte[] {1, 2, 3});
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
       while (handshakesRejected(nodes.getFirst()) == 0) {
@@ -200,7 +199,7 @@ class ClusterNetworkRdmaVmTest {
               openOrSkip(channels),
               channels,
               new InetSocketAddress(guestAddress(), 0),
-              PeerAuthenticator.pinned(consenters));
+              ClusterPeersForTests.anyOf(consenters));
       BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
       node.register("fixture", (peer, epoch, message) -> inbox.add(new Received(peer, message)));
       nodes.add(node);

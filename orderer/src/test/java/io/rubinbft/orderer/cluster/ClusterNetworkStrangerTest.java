@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
-import io.rubinbft.net.PeerAuthenticator;
 import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.tls.Pem;
@@ -197,7 +196,7 @@ class ClusterNetworkStrangerTest {
             TcpTransport.open(),
             config,
             new InetSocketAddress("127.0.0.1", 0),
-            PeerAuthenticator.pinned(consenters));
+            ClusterPeersForTests.anyOf(consenters));
     BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
     node.register(
         "fixture",

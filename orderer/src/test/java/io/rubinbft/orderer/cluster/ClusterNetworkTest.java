@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
-import io.rubinbft.net.PeerAuthenticator;
 import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.tls.Pem;
@@ -14,9 +13,14 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -99,12 +103,92 @@ class ClusterNetworkTest {
             TcpTransport.open(),
             ChannelConfig.defaults(admin),
             new InetSocketAddress("127.0.0.1", 0),
-            PeerAuthenticator.pinned(List.of(tlsCertificate(1))))) {
+            ClusterPeersForTests.anyOf(List.of(tlsCertificate(1))))) {
       intruder.send(nodes.get(0).localAddress(), "fixture", 0, bytes("forged"));
 
       assertThat(inboxes.get(0).poll(2, TimeUnit.SECONDS)).isNull();
       assertThat(intruder.stats().connectedPeers()).isZero();
     }
+  }
+
+  /**
+   * Attack: a consenter (its certificate valid for the channel) answers at another consenter's
+   * address, e.g. after taking over its IP or DNS name, to receive what is meant for it. The
+   * dialler expects orderer 2's certificate at that address and refuses orderer 3's; the same
+   * dialler reaches orderer 2 at its own address.
+   */
+  @Test
+  void aDialledLinkMustPresentTheCertificateOfTheConsenterDialled() throws Exception {
+    start(3, "fixture");
+    InetSocketAddress atTwo = nodes.get(1).localAddress();
+    InetSocketAddress atThree = nodes.get(2).localAddress();
+    Map<InetSocketAddress, X509Certificate> expected =
+        Map.of(atTwo, tlsCertificate(2), atThree, tlsCertificate(2));
+    ClusterPeers byAddress =
+        new ClusterPeers() {
+          @Override
+          public Optional<String> rejectInbound(X509Certificate certificate) {
+            return Optional.empty();
+          }
+
+          @Override
+          public Optional<String> rejectDialled(
+              InetSocketAddress dialled, X509Certificate certificate) {
+            return certificate.equals(expected.get(dialled))
+                ? Optional.empty()
+                : Optional.of("not the consenter dialled");
+          }
+        };
+    try (ClusterNetwork dialler =
+        ClusterNetwork.start(
+            TcpTransport.open(),
+            ChannelConfig.defaults(identity(1)),
+            new InetSocketAddress("127.0.0.1", 0),
+            byAddress)) {
+      dialler.send(atThree, "fixture", 0, bytes("meant for orderer 2"));
+      dialler.send(atTwo, "fixture", 0, bytes("to orderer 2"));
+
+      assertThat(inboxes.get(1).poll(30, TimeUnit.SECONDS).text()).isEqualTo("to orderer 2");
+      assertThat(inboxes.get(2).poll(2, TimeUnit.SECONDS)).isNull();
+      assertThat(dialler.connectedAddresses()).doesNotContain(atThree);
+    }
+  }
+
+  /**
+   * Expired and not yet valid cluster certificates are refused, counted and logged: the receiving
+   * node's clock is set after the fixture certificates' end, then before their start.
+   */
+  @Test
+  void aCertificateOutsideItsValidityPeriodIsRefusedAndCounted() throws Exception {
+    start(1, "fixture");
+    X509Certificate certificate = tlsCertificate(1);
+    for (Instant when :
+        List.of(
+            certificate.getNotAfter().toInstant().plusSeconds(1),
+            certificate.getNotBefore().toInstant().minusSeconds(1))) {
+      try (ClusterNetwork judge =
+          ClusterNetwork.start(
+              TcpTransport.open(),
+              ChannelConfig.defaults(identity(2)),
+              new InetSocketAddress("127.0.0.1", 0),
+              ClusterPeersForTests.anyOf(List.of(tlsCertificate(1))),
+              1 << 20,
+              Clock.fixed(when, ZoneOffset.UTC))) {
+        BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
+        judge.register(
+            "fixture", (peer, epoch, message) -> inbox.add(new Received(peer, epoch, "delivered")));
+        nodes.get(0).send(judge.localAddress(), "fixture", 0, bytes("from orderer 1"));
+
+        assertThat(inbox.poll(2, TimeUnit.SECONDS)).as("at %s", when).isNull();
+        assertThat(judge.stats().certificatesRefused()).as("at %s", when).isPositive();
+        nodes.get(0).disconnect(judge.localAddress());
+      }
+    }
+  }
+
+  private static Identity identity(int orderer) {
+    Path tls = FabricFixtures.orderer(orderer).resolve("tls");
+    return new Identity(tlsCertificate(orderer), Pem.privateKey(tls.resolve("server.key")));
   }
 
   /**
@@ -280,7 +364,7 @@ class ClusterNetworkTest {
                 maxMessageBytes,
                 defaults.acceptBacklog()),
             listen,
-            PeerAuthenticator.pinned(consenters),
+            ClusterPeersForTests.anyOf(consenters),
             linkBudget);
     BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
     node.register(

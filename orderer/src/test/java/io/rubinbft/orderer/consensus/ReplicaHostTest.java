@@ -16,10 +16,10 @@ import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.ledger.wal.WalConfig;
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
-import io.rubinbft.net.PeerAuthenticator;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.channel.Consenter;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.cluster.ClusterPeersForTests;
 import io.rubinbft.orderer.cluster.ClusterSettingsForTests;
 import io.rubinbft.orderer.cluster.ClusterTransports;
 import io.rubinbft.orderer.config.ClusterTransport;
@@ -238,7 +238,7 @@ class ReplicaHostTest {
                   ClusterSettingsForTests.of(transport, data.resolve("shm")), channels),
               channels,
               new InetSocketAddress("127.0.0.1", 0),
-              PeerAuthenticator.pinned(accepted(tls))));
+              ClusterPeersForTests.anyOf(accepted(tls))));
     }
     ReplicaDirectory directory =
         new ReplicaDirectory(fixture.channel.consenters(), i -> networks.get(i).localAddress());
@@ -276,7 +276,7 @@ class ReplicaHostTest {
             ClusterSettingsForTests.of(ClusterTransport.TCP, data.resolve("shm")), config),
         config,
         new InetSocketAddress("127.0.0.1", 0),
-        PeerAuthenticator.pinned(peers));
+        ClusterPeersForTests.anyOf(peers));
   }
 
   private ReplicaHost startHost(int r, ReplicaDirectory directory) throws Exception {

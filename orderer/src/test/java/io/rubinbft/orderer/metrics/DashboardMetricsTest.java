@@ -101,7 +101,7 @@ class DashboardMetricsTest {
         OrdererMetrics.register(
             List::of,
             List::of,
-            () -> new ClusterStats(0, 0, 0, 0, 0, 0, 0, 0, 0),
+            () -> new ClusterStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
             Optional::empty,
             "test");
     Set<String> names = new TreeSet<>();

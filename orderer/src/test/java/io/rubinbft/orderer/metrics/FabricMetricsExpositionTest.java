@@ -185,7 +185,7 @@ class FabricMetricsExpositionTest {
         OrdererMetrics.register(
             () -> List.of(joined),
             () -> List.of(channel),
-            () -> new ClusterStats(0, 0, 0, 0, 0, 0, 0, 0, 0),
+            () -> new ClusterStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
             Optional::empty,
             "test");
     metrics.broadcast().rejected(Status.BAD_REQUEST, 1_000);

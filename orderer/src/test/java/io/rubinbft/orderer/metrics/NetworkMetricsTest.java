@@ -52,7 +52,7 @@ class NetworkMetricsTest {
         OrdererMetrics.register(
             List::of,
             List::of,
-            () -> new ClusterStats(1, 20, 30, 4, 0, 0, 0, 0, 0),
+            () -> new ClusterStats(1, 20, 30, 4, 0, 0, 0, 0, 0, 0),
             () -> Optional.of(traffic),
             "test");
 

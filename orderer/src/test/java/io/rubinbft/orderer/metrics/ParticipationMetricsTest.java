@@ -48,7 +48,7 @@ class ParticipationMetricsTest {
         OrdererMetrics.register(
             () -> List.of(consenter, follower, onboarding),
             List::of,
-            () -> new ClusterStats(0, 0, 0, 0, 0, 0, 0, 0, 0),
+            () -> new ClusterStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
             Optional::empty,
             "test");
 

@@ -92,6 +92,7 @@ final class LocalCluster implements AutoCloseable {
             five.cryptoDir(),
             five.ordererMspId(),
             five.ordererAdmin(),
+            five.adminClientCa(),
             five.clientMspId(),
             five.client(),
             five.nodes().subList(0, 4)),

@@ -24,9 +24,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * The same echo over the selector and channels: authenticated, MACed, credit flow-controlled, on
- * whichever transport the supplier makes. The server echoes each message from the receive slot it
- * arrived in straight into its send ring.
+ * The same echo over the selector and channels: authenticated, encrypted, credit flow-controlled,
+ * on whichever transport the supplier makes. The server echoes each message from the receive slot
+ * it arrived in straight into its send ring.
  */
 final class ChannelEcho {
 

@@ -1,7 +1,7 @@
 package io.rubinbft.net.cli;
 
 import io.rubinbft.net.Identity;
-import io.rubinbft.net.security.GmacProvider;
+import io.rubinbft.net.security.GcmProvider;
 import io.rubinbft.net.shm.ShmOptions;
 import io.rubinbft.net.shm.ShmVerbsDevice;
 import io.rubinbft.net.tcp.TcpTransport;
@@ -17,6 +17,7 @@ import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -37,6 +38,10 @@ public final class EchoBenchmark {
   private static final int WARM_UP_PASSES = 3;
   private static final int[] WARM_UP_SIZES = {1024, 16384, 102400};
   private static final int[] SIZES = {1024, 2048, 4096, 8192, 16384, 32768, 65536, 102400};
+
+  /** Bytes streamed per size and transport; {@code -Decho.streamedBytes} shortens a run. */
+  private static final long STREAMED_BYTES = Long.getLong("echo.streamedBytes", 200_000_000L);
+
   private static final int WINDOW = 16;
 
   /** Completion queue entries of the shm transport: both echo channels' slots, with room. */
@@ -61,7 +66,7 @@ public final class EchoBenchmark {
     Path shmRoot = Path.of(args[5]);
     ChannelEcho shm = new ChannelEcho(() -> shm(shmRoot), server, client, false);
     ChannelEcho tcp = new ChannelEcho(EchoBenchmark::tcp, server, client, false);
-    System.out.println("frame MAC: AES-256-GMAC from " + GmacProvider.name());
+    System.out.println("frame cipher: AES-256-GCM from " + GcmProvider.name());
     // Warm-up, discarded, the same for every transport: otherwise the first size measured carries
     // the JIT compilation of each path. One pass at 1 KB and 16 KB was not enough: C2 was still
     // compiling the shm data path (VerbsLink.receive, ShmQueuePair.postSend, ...) during the first
@@ -69,15 +74,15 @@ public final class EchoBenchmark {
     // during
     // the first fragmented size (64 KB). So: several passes, including a fragmented size.
     for (int pass = 0; pass < WARM_UP_PASSES; pass++) {
-      for (int size : WARM_UP_SIZES) {
+      for (int size : sizes().length < SIZES.length ? sizes() : WARM_UP_SIZES) {
         measure(shm, size, roundTrips, WARM_UP_STREAMED);
         measure(tcp, size, roundTrips, WARM_UP_STREAMED);
         NioEcho.run(size, roundTrips, WARM_UP_STREAMED, WINDOW);
       }
     }
     List<EchoRow> rows = new ArrayList<>();
-    for (int size : SIZES) {
-      int streamed = Math.max(2000, (int) (200_000_000L / size));
+    for (int size : sizes()) {
+      int streamed = Math.max(2000, (int) (STREAMED_BYTES / size));
       EchoRow row =
           new EchoRow(
               size,
@@ -131,5 +136,13 @@ public final class EchoBenchmark {
     return new Identity(
         (X509Certificate) keyStore.getCertificate(alias),
         (PrivateKey) keyStore.getKey(alias, password));
+  }
+
+  /** The message sizes measured: all, or those {@code -Decho.sizes=1024,16384} names. */
+  private static int[] sizes() {
+    String chosen = System.getProperty("echo.sizes");
+    return chosen == null
+        ? SIZES
+        : Arrays.stream(chosen.split(",")).mapToInt(Integer::parseInt).toArray();
   }
 }

@@ -8,7 +8,7 @@ package io.rubinbft.net.frame;
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
  *  +---------------------------------------------------------------+
- *  |           frame length (header + payload + MAC)               |  0
+ *  |           frame length (header + payload + tag)               |  0
  *  +---------------+---------------+---------------+---------------+
  *  |    version    |     type      |flags B=1 E=2 X=4| reserved 0  |  4
  *  +---------------+---------------+---------------+---------------+
@@ -22,20 +22,31 @@ package io.rubinbft.net.frame;
  *  |   credit: receive slots made available to the peer, ever      | 24
  *  |   (a monotonic position, 64 bits: the piggybacked window)     |
  *  +---------------------------------------------------------------+
- *  |                       payload ...                             | 32
+ *  |                payload ... (encrypted)                        | 32
  *  +---------------------------------------------------------------+
- *  |     MAC: AES-256-GMAC tag over bytes [0, length - 16), nonce  | length - 16
- *  |     = sequence number (all zero on HELLO, before the key)     |
+ *  |     tag: AES-256-GCM over the payload with bytes [0, 32) as   | length - 16
+ *  |     additional data, nonce = sequence number (zero on HELLO)  |
  *  +---------------------------------------------------------------+
  * </pre>
+ *
+ * <p>Every frame after the HELLO is encrypted and authenticated with its direction's key; the
+ * header stays in the clear (the transport needs its length; the receiver checks it before the
+ * tag), and the tag covers it.
  *
  * <p>Flags: B(egin) and E(nd) mark a message's first and last fragment; X (blocked) says the sender
  * has data waiting and no credit.
  *
  * <p>Sequence numbers count the frames of one direction from 0 (the HELLO); a receiver accepts
- * exactly the next one, so a replayed or reordered frame fails even with a valid MAC.
+ * exactly the next one, so a replayed or reordered frame fails even with a valid tag.
  *
- * <p>The payload of a HELLO frame (the handshake, signed with the sender's identity key):
+ * <p>The handshake is two frames each way, sent without waiting for a round trip: the HELLO (frame
+ * 0, in the clear, not signed), then, once the peer's HELLO is in and the keys are derived, AUTH
+ * (frame 1, encrypted): the sender's identity-key signature over {@link #AUTH_CONTEXT}, its role
+ * code (one byte) and both HELLO payloads, the initiator's first. So the signature covers both
+ * nonces, both ephemeral keys, both certificates, both transports and both parameter sets: a
+ * recorded AUTH is worth nothing on another connection.
+ *
+ * <p>The payload of a HELLO frame:
  *
  * <pre>
  *  +---------------------------------------------------------------+
@@ -53,14 +64,20 @@ package io.rubinbft.net.frame;
  *  +-------------------------------+-------------------------------+
  *  | certificate length (16 bit)   | X.509 certificate (DER) ...   |
  *  +-------------------------------+-------------------------------+
- *  | signature length (16 bit)     | signature over HELLO_CONTEXT and every byte above it
+ *  | transport length (16 bit)     | transport name, ASCII ("tcp", "shm", "rdma", ...)
  *  +-------------------------------+-------------------------------+
  * </pre>
+ *
+ * <p>The payload of an AUTH frame: the signature, and nothing else.
  */
 public final class FrameDescriptor {
 
-  /** 2: the MAC became AES-256-GMAC (version 1 used HMAC-SHA256). */
-  public static final byte VERSION = 2;
+  /**
+   * 3: frames are encrypted (AES-256-GCM) and the handshake signature (AUTH) covers both HELLOs.
+   * Version 2 sent frames in the clear with an AES-256-GMAC tag and signed each HELLO alone;
+   * version 1 used HMAC-SHA256. Peers of different versions refuse each other's frames.
+   */
+  public static final byte VERSION = 3;
 
   public static final int LENGTH_OFFSET = 0;
   public static final int VERSION_OFFSET = 4;
@@ -73,10 +90,10 @@ public final class FrameDescriptor {
   public static final int CREDIT_OFFSET = 24;
   public static final int HEADER_LENGTH = 32;
 
-  public static final int MAC_LENGTH = 16;
+  public static final int TAG_LENGTH = 16;
 
-  /** Header and MAC: what a frame costs beyond its payload. */
-  public static final int OVERHEAD = HEADER_LENGTH + MAC_LENGTH;
+  /** Header and tag: what a frame costs beyond its payload. */
+  public static final int OVERHEAD = HEADER_LENGTH + TAG_LENGTH;
 
   /** First fragment of a message. */
   public static final byte FLAG_BEGIN = 1;
@@ -101,8 +118,8 @@ public final class FrameDescriptor {
   public static final int HELLO_NONCE_LENGTH = 32;
   public static final int HELLO_VARIABLE_OFFSET = HELLO_NONCE_OFFSET + HELLO_NONCE_LENGTH;
 
-  /** Bytes the HELLO signature covers before the payload: binds it to this protocol. */
-  public static final String HELLO_CONTEXT = "rubin-net hello v1";
+  /** Bytes the AUTH signature covers before the rest: binds it to this protocol and version. */
+  public static final String AUTH_CONTEXT = "rubin-net auth v3";
 
   private FrameDescriptor() {}
 
@@ -111,8 +128,8 @@ public final class FrameDescriptor {
     return frameBytes - OVERHEAD;
   }
 
-  /** Where the MAC of a frame of {@code frameLength} bytes starts. */
-  public static int macOffset(int frameLength) {
-    return frameLength - MAC_LENGTH;
+  /** Where the tag of a frame of {@code frameLength} bytes starts. */
+  public static int tagOffset(int frameLength) {
+    return frameLength - TAG_LENGTH;
   }
 }

@@ -13,21 +13,25 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.X509EncodedKeySpec;
 import org.agrona.DirectBuffer;
 
-/** A peer's HELLO, parsed from untrusted bytes with every length checked. */
+/**
+ * A peer's HELLO, parsed from untrusted bytes with every length checked. Nothing in it is proven
+ * until the peer's AUTH signature over both HELLOs verifies under {@link #certificate}.
+ *
+ * @param bytes the whole HELLO payload as it came, for the AUTH transcript
+ */
 record PeerHello(
     HelloParameters parameters,
     Role role,
     byte[] nonce,
     PublicKey ephemeralKey,
     X509Certificate certificate,
-    byte[] signedBytes,
-    byte[] signature) {
+    String transport,
+    byte[] bytes) {
 
   static PeerHello parse(DirectBuffer buffer, int offset, int length) throws HandshakeRejected {
     if (length < HELLO_VARIABLE_OFFSET) {
@@ -51,40 +55,21 @@ record PeerHello(
     at = HelloFields.after(buffer, at);
     byte[] certificate = HelloFields.getField(buffer, at, end, "certificate");
     at = HelloFields.after(buffer, at);
-    byte[] signed = new byte[at - offset];
-    buffer.getBytes(offset, signed);
-    byte[] signature = HelloFields.getField(buffer, at, end, "signature");
-    if (HelloFields.after(buffer, at) != end) {
-      throw new HandshakeRejected(
-          "HELLO has " + (end - HelloFields.after(buffer, at)) + " bytes after its signature");
+    byte[] transport = HelloFields.getField(buffer, at, end, "transport");
+    at = HelloFields.after(buffer, at);
+    if (at != end) {
+      throw new HandshakeRejected("HELLO has " + (end - at) + " bytes after its transport");
     }
+    byte[] bytes = new byte[length];
+    buffer.getBytes(offset, bytes);
     return new PeerHello(
         parameters,
         role,
         nonce,
         decodeEphemeral(ephemeral),
         decodeCertificate(certificate),
-        signed,
-        signature);
-  }
-
-  /** Checks the signature under the certificate's key. */
-  void verifySignature(String context) throws HandshakeRejected {
-    try {
-      PublicKey identityKey = certificate.getPublicKey();
-      Signature verifier =
-          Signature.getInstance(Handshake.signatureAlgorithm(identityKey.getAlgorithm()));
-      verifier.initVerify(identityKey);
-      verifier.update(context.getBytes(StandardCharsets.US_ASCII));
-      verifier.update(signedBytes);
-      if (!verifier.verify(signature)) {
-        throw new HandshakeRejected(
-            "HELLO signature does not verify under the certificate of "
-                + certificate.getSubjectX500Principal().getName());
-      }
-    } catch (GeneralSecurityException | IllegalArgumentException e) {
-      throw new HandshakeRejected("HELLO signature cannot be checked: " + e.getMessage(), e);
-    }
+        new String(transport, StandardCharsets.US_ASCII),
+        bytes);
   }
 
   private static PublicKey decodeEphemeral(byte[] encoded) throws HandshakeRejected {

@@ -12,12 +12,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
  * The files of a shared-memory device: where they live, how they are created and mapped. Every
  * method here makes system calls and runs only on connection setup and registration, never on the
- * data path.
+ * data path. Files are created 0600 and directories 0700 ({@link ShmPermissions}).
  *
  * <pre>
  * root/
@@ -78,7 +79,7 @@ final class DeviceDirectory {
 
   void createDeviceDir(long deviceKey) throws VerbsException {
     try {
-      Files.createDirectories(deviceDir(deviceKey));
+      Files.createDirectory(deviceDir(deviceKey), ShmPermissions.DIRECTORY);
     } catch (IOException e) {
       throw new VerbsException("cannot create shm device directory " + deviceDir(deviceKey), e);
     }
@@ -91,9 +92,9 @@ final class DeviceDirectory {
     try (FileChannel channel =
         FileChannel.open(
             path,
-            StandardOpenOption.CREATE_NEW,
-            StandardOpenOption.READ,
-            StandardOpenOption.WRITE)) {
+            Set.of(
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
+            ShmPermissions.FILE)) {
       ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(ZERO_CHUNK, Math.max(bytes, 1)));
       for (long position = 0; position < bytes; ) {
         zeros.clear().limit((int) Math.min(zeros.capacity(), bytes - position));
@@ -124,9 +125,9 @@ final class DeviceDirectory {
       try (FileChannel channel =
               FileChannel.open(
                   root.resolve("setup.lock"),
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.READ,
-                  StandardOpenOption.WRITE);
+                  Set.of(
+                      StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
+                  ShmPermissions.FILE);
           FileLock ignored = channel.lock()) {
         return action.run();
       } catch (IOException e) {

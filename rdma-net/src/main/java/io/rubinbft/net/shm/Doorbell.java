@@ -82,6 +82,7 @@ final class Doorbell implements AutoCloseable {
                   directory.doorbell(deviceKey), DoorbellWord.FILE_BYTES, arena));
       server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
       server.bind(UnixDomainSocketAddress.of(socketPath), MAX_CONNECTIONS);
+      ShmPermissions.restrict(socketPath);
       server.configureBlocking(false);
       Selector selector = Selector.open();
       server.register(selector, SelectionKey.OP_ACCEPT);

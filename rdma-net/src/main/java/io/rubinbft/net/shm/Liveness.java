@@ -48,7 +48,9 @@ final class Liveness implements AutoCloseable {
     try {
       FileChannel channel =
           FileChannel.open(
-              path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+              path,
+              Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
+              ShmPermissions.FILE);
       FileLock lock = channel.tryLock();
       if (lock == null) {
         channel.close();

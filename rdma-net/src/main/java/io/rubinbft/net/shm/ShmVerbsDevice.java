@@ -9,11 +9,9 @@ import io.rubinbft.net.verbs.QueuePairSpec;
 import io.rubinbft.net.verbs.RegisteredMemory;
 import io.rubinbft.net.verbs.VerbsDevice;
 import io.rubinbft.net.verbs.VerbsException;
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -63,18 +61,13 @@ public final class ShmVerbsDevice implements VerbsDevice {
     this.eventChannel = new ShmEventChannel(this, connections, doorbell);
   }
 
-  /** Opens a device under {@code options.root()}, creating the directory if needed. */
+  /**
+   * Opens a device under {@code options.root()}, creating the directory (0700) if needed; an
+   * existing one must be this user's with mode 0700 ({@link ShmPermissions}).
+   */
   public static ShmVerbsDevice open(ShmOptions options) throws VerbsException {
     Path root = options.root();
-    try {
-      Files.createDirectories(root);
-    } catch (IOException e) {
-      throw new VerbsException(
-          "cannot create the shm directory "
-              + root
-              + "; choose a writable directory, ideally on tmpfs such as /dev/shm",
-          e);
-    }
+    ShmPermissions.prepareRoot(root);
     DeviceDirectory directory = new DeviceDirectory(root);
     long key = new SecureRandom().nextLong();
     Owner self = Owner.inThisProcess(key);

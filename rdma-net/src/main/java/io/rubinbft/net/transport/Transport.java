@@ -7,7 +7,8 @@ import java.net.InetSocketAddress;
  * A way to move frames between replicas: tcp, shm or rdma. The selector above drives it from one
  * thread; a transport never blocks except inside {@link #poll} when asked to wait, and never
  * allocates per frame. Frames cross a {@link Link} slot by slot; everything above (framing rules,
- * credit, MACs, fragmentation) is written once in the selector, so every transport behaves alike.
+ * credit, encryption, fragmentation) is written once in the selector, so every transport behaves
+ * alike.
  */
 public interface Transport extends AutoCloseable {
 
@@ -16,6 +17,16 @@ public interface Transport extends AutoCloseable {
 
   /** A name for logs and stats, e.g. {@code tcp}. */
   String name();
+
+  /**
+   * The wire family the handshake binds both sides to: the name up to its first ':' ({@code tcp},
+   * {@code verbs} for shm and rdma), the same whatever device each side has.
+   */
+  default String family() {
+    String name = name();
+    int colon = name.indexOf(':');
+    return colon < 0 ? name : name.substring(0, colon);
+  }
 
   /** Starts listening; accepted links arrive through {@link LinkEvents#accepted}. */
   LinkListener listen(InetSocketAddress address, LinkSizes sizes) throws IOException;

@@ -52,6 +52,31 @@ class TcpChannelContractTest extends ChannelContractTest {
     }
   }
 
+  /**
+   * Attack: record a consenter's handshake (HELLO and AUTH, as they crossed the wire) and replay it
+   * on a new connection, as a stranger on the network path could. The HELLO names the consenter's
+   * certificate, but the AUTH was sealed under the old exchange's key and signs the old nonces: the
+   * server rejects the handshake at once instead of holding the connection until its deadline.
+   */
+  @Test
+  void aRecordedHandshakeReplayedOnANewConnectionIsRejectedAtOnce() throws IOException {
+    connectPair();
+    List<byte[]> handshake = clientTransport.firstFramesOf(0);
+    long rejectedBefore = server.stats().handshakesRejected();
+
+    try (SocketChannel replay = SocketChannel.open(listener.localAddress())) {
+      replay.write(ByteBuffer.wrap(handshake.get(0)));
+      replay.write(ByteBuffer.wrap(handshake.get(1)));
+      pump.until(
+          "the replayed handshake rejected",
+          () -> server.stats().handshakesRejected() == rejectedBefore + 1);
+      pump.until("the replay's connection closed", () -> readsEndOfStream(replay));
+    }
+
+    assertThat(accepted).hasSize(1);
+    assertThat(server.stats().handshakesTimedOut()).isZero();
+  }
+
   /** Reads what the server sent (its HELLO) without blocking; true once the server closed. */
   private static boolean readsEndOfStream(SocketChannel socket) {
     try {

@@ -7,18 +7,18 @@ import java.util.Optional;
 import javax.crypto.Cipher;
 
 /**
- * Where the frame MAC's AES-GCM comes from: the native Amazon Corretto Crypto Provider (AWS-LC,
- * about 3x the JDK's GMAC rate on 16-64 KiB frames here) when its library loads and passes its self
- * tests, else the JDK's own AES-GCM (AES-NI and carry-less multiply intrinsics). Both compute the
- * same tags, so peers need not agree on the provider. The provider is used by reference, never
- * installed into the process's provider list.
+ * Where the frames' AES-GCM ({@link FrameCipher}) comes from: the native Amazon Corretto Crypto
+ * Provider (AWS-LC) when its library loads and passes its self tests, else the JDK's own AES-GCM
+ * (AES-NI and carry-less multiply intrinsics). Both compute the same ciphertexts and tags, so peers
+ * need not agree on the provider; BENCHMARKS.md has their rates. The provider is used by reference,
+ * never installed into the process's provider list.
  */
-public final class GmacProvider {
+public final class GcmProvider {
 
   private static final String TRANSFORMATION = "AES/GCM/NoPadding";
   private static final Optional<Provider> NATIVE = loadNative();
 
-  private GmacProvider() {}
+  private GcmProvider() {}
 
   /** The provider's name, for logs and stats: "AmazonCorrettoCryptoProvider" or the JDK's. */
   public static String name() {
@@ -45,7 +45,7 @@ public final class GmacProvider {
       Cipher.getInstance(TRANSFORMATION, accp);
       return Optional.of(accp);
     } catch (GeneralSecurityException | RuntimeException | LinkageError e) {
-      // The JDK's AES-GCM computes the same tags, a few times slower.
+      // The JDK's AES-GCM computes the same ciphertexts and tags, a few times slower.
       return Optional.empty();
     }
   }

@@ -1,0 +1,39 @@
+package io.rubinbft.orderer.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.tls.Pem;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The start-up warning when the admin API's client CA also issues a channel org's TLS. */
+class AdminClientCaCheckTest {
+
+  private static final X509Certificate ORDERER_TLS_CA =
+      Pem.certificates(FabricFixtures.ordererOrg().resolve("tlsca/tlsca.example.com-cert.pem"))
+          .getFirst();
+  private static final X509Certificate ORDERER_CA =
+      Pem.certificates(FabricFixtures.ordererOrg().resolve("ca/ca.example.com-cert.pem"))
+          .getFirst();
+
+  @Test
+  void anAdminClientRootThatIsAChannelTlsCaIsNamedInAWarning() {
+    List<X509Certificate> shared =
+        AdminClientCaCheck.shared(List.of(ORDERER_CA, ORDERER_TLS_CA), List.of(ORDERER_TLS_CA));
+
+    assertThat(shared).containsExactly(ORDERER_TLS_CA);
+    assertThat(AdminClientCaCheck.warnings(shared))
+        .singleElement()
+        .asString()
+        .contains("Admin.TLS.ClientRootCAs includes CN=tlsca.example.com")
+        .contains("each consenter's among them")
+        .contains("give the admin API a client CA of its own");
+  }
+
+  @Test
+  void anAdminClientCaOfItsOwnGivesNoWarning() {
+    assertThat(AdminClientCaCheck.shared(List.of(ORDERER_CA), List.of(ORDERER_TLS_CA))).isEmpty();
+  }
+}
