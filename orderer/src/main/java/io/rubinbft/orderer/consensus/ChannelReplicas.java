@@ -106,10 +106,10 @@ public final class ChannelReplicas {
   }
 
   /**
-   * The window and proposal limits of a channel with {@code replicas} consenters: proposals as large
-   * as the batch limit while one fits the transport, and the deepest window those proposals fit
-   * the channel's in-flight budget with ({@link Pipeline}). Every consenter derives the same from
-   * the same config.
+   * The window and proposal limits of a channel with {@code replicas} consenters: proposals as
+   * large as the batch limit while one fits the transport, and the deepest window those proposals
+   * fit the channel's in-flight budget with ({@link Pipeline}). Every consenter derives the same
+   * from the same config.
    */
   static Pipeline pipeline(int replicas, PbftSettings pbft) {
     int requestMaxBytes = (int) Math.min(Integer.MAX_VALUE, pbft.requestMaxBytes());

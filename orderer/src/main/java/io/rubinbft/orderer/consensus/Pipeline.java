@@ -7,12 +7,12 @@ import java.util.List;
  * How deep a channel pipelines and how large its proposals may be. View changes and new views name
  * proposals by digest (bft-core/README.md "Bodies by digest"), so no consensus message holds more
  * than one proposal's body, besides a state-transfer answer of at most 4 MiB beyond its first
- * decision: the proposal cap is the channel's batch limit as long as one proposal, its block
- * header and metadata and such an answer fit the transport (a 10 MB AbsoluteMaxBytes does, with any
- * consenter count), and is the largest that fits otherwise. The window is chosen for memory, not for
- * the message limit: a replica holds up to a window of proposals in flight and a window of decided
- * blocks for peers catching up, so the window is the deepest whose proposals at the cap take at most
- * {@code inFlightBytes}, and at least the smallest shape (2).
+ * decision: the proposal cap is the channel's batch limit as long as one proposal, its block header
+ * and metadata and such an answer fit the transport (a 10 MB AbsoluteMaxBytes does, with any
+ * consenter count), and is the largest that fits otherwise. The window is chosen for memory, not
+ * for the message limit: a replica holds up to a window of proposals in flight and a window of
+ * decided blocks for peers catching up, so the window is the deepest whose proposals at the cap
+ * take at most {@code inFlightBytes}, and at least the smallest shape (2).
  *
  * @param window proposals in flight at most (bft-core's L)
  * @param checkpointInterval a checkpoint every this many sequences (K; the window holds two)

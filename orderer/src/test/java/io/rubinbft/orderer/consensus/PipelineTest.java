@@ -55,7 +55,7 @@ class PipelineTest {
     assertThat(largest(4, 10, pipeline))
         .isLessThanOrEqualTo(MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES);
     assertThat(pipeline.batchMaxBytes()).isGreaterThan(10 * MB).isLessThan(16 * MB);
-    assertThat(pipeline.window()).isEqualTo(2);
+    assertThat(pipeline.window()).isEqualTo(4);
   }
 
   /** Any consenter count, block count and byte limits: the largest message fits, or none can. */
