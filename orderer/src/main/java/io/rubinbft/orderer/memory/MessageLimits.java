@@ -32,8 +32,8 @@ public final class MessageLimits {
    * The proposal bytes one channel's window may hold at its proposal cap: its window is the deepest
    * whose proposals at the cap stay within this (at least 2). A replica holds up to a window of
    * proposals in flight and a window of decided blocks for peers catching up, so a channel costs at
-   * most about twice this on the heap (MEMORY.md); with Fabric's AbsoluteMaxBytes of 10 MB the
-   * window is 4, with 2 MB 32, with 1 MB or less 64.
+   * most about twice this on the heap (orderer/docs/MEMORY.md); with Fabric's AbsoluteMaxBytes of
+   * 10 MB the window is 4, with 2 MB 32, with 1 MB or less 64.
    */
   public static final long PROPOSALS_IN_FLIGHT_BYTES = 64L << 20;
 
