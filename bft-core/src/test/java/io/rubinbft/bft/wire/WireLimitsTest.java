@@ -68,6 +68,24 @@ class WireLimitsTest {
     assertThat(messages.decode(messages.encode(largest))).isInstanceOf(Decoded.Valid.class);
   }
 
+  /**
+   * Proposals of many small requests, cut at the answer's byte budget as bft-core and the orderer's
+   * archive cut them: the answer still decodes, although the budget, not the window, bounds it.
+   */
+  @Test
+  void aStateTransferAnswerCutAtItsByteBudgetFits() {
+    WireLimits small = new WireLimits(4, 200, 512, 100 << 10, 64 << 10, 80, 64, Integer.MAX_VALUE);
+    WireLimits limits = small.withMaxMessageBytes((int) small.largestMessageBytes());
+    MessageCodec codec = new MessageCodec(limits);
+    Decisions answer = new MaximalValues(limits).decisions();
+
+    assertThat(answer.decisions().size()).isLessThan(limits.maxSequencesPerMessage());
+    assertThat(codec.encodedSize(answer))
+        .isGreaterThan((int) Decisions.MAX_ANSWER_BYTES / 2)
+        .isLessThanOrEqualTo(limits.maxMessageBytes());
+    assertThat(codec.decode(codec.encode(answer))).isInstanceOf(Decoded.Valid.class);
+  }
+
   @Test
   void aFullRecordFits() {
     WalRecordCodec records = new WalRecordCodec(limits);
