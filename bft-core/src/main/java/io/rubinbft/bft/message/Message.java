@@ -10,7 +10,9 @@ public sealed interface Message
         NewView,
         Status,
         FetchDecisions,
-        Decisions {
+        Decisions,
+        FetchProposal,
+        ProposalBody {
 
   /** The replica that sent it; must equal the sender the transport authenticated. */
   int sender();

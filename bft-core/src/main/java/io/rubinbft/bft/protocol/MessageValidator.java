@@ -12,11 +12,13 @@ import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.FetchProposal;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.ProposalBody;
 import io.rubinbft.bft.message.SignedBytes;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
@@ -75,6 +77,60 @@ public final class MessageValidator {
               : Optional.empty();
       case FetchDecisions fetch -> fetchReason(fetch);
       case Decisions decisions -> Optional.empty();
+      case FetchProposal fetch ->
+          fetch.digest() == null || fetch.sequence() <= epoch.sequence()
+              ? Optional.of("malformed: proposal fetch at " + fetch.sequence())
+              : Optional.empty();
+      case ProposalBody body ->
+          body.proposal() == null || body.proposal().isHollow()
+              ? Optional.of("malformed: proposal body without a body")
+              : proposalReason(body.proposal(), body.proposal().sequence());
+    };
+  }
+
+  /**
+   * Why a view change or new view whose proposals may still be hollow (by digest, as on the wire)
+   * is invalid, checking all that needs no body: sender, signatures, the stable checkpoint's proof
+   * and each prepared certificate's quorum of votes. A replica checks this before it fetches any
+   * body, so it fetches only bodies that a quorum prepared or that a view change names as decided,
+   * and checks the whole message with {@link #invalidReason} once the bodies are in.
+   */
+  public Optional<String> hollowReason(int from, Message message) {
+    if (message.sender() != from && !(message instanceof NewView)) {
+      return Optional.of(
+          "spoofed: sender field is " + message.sender() + " but the transport says " + from);
+    }
+    if (!isReplica(from)) {
+      return Optional.of("malformed: sender " + from + " is not a replica");
+    }
+    return switch (message) {
+      case ViewChange viewChange -> viewChangeReason(viewChange, false);
+      case NewView newView -> {
+        Optional<String> shape = newViewShapeReason(newView);
+        if (shape.isPresent()) {
+          yield shape;
+        }
+        for (ViewChange viewChange : newView.viewChanges()) {
+          Optional<String> reason =
+              viewChange.newView() != newView.view()
+                  ? Optional.of("bad new view: holds a view change for another view")
+                  : viewChangeReason(viewChange, false).map(why -> "bad new view: " + why);
+          if (reason.isPresent()) {
+            yield reason;
+          }
+        }
+        for (PrePrepare prePrepare : newView.reproposals()) {
+          Optional<String> reason =
+              prePrepare.view() != newView.view()
+                  ? Optional.of("bad new view: a re-proposal of another view")
+                  : prePrepareReason(prePrepare, false).map(why -> "bad new view: " + why);
+          if (reason.isPresent()) {
+            yield reason;
+          }
+        }
+        yield Optional.empty();
+      }
+      default -> invalidReason(from, message);
     };
   }
 
@@ -94,6 +150,11 @@ public final class MessageValidator {
   }
 
   Optional<String> prePrepareReason(PrePrepare prePrepare) {
+    return prePrepareReason(prePrepare, true);
+  }
+
+  /** With {@code body} false, the proposal is not looked at (it may be hollow). */
+  private Optional<String> prePrepareReason(PrePrepare prePrepare, boolean body) {
     if (prePrepare.digest() == null
         || prePrepare.proposal() == null
         || prePrepare.signature() == null) {
@@ -112,7 +173,7 @@ public final class MessageValidator {
     if (proposalReason.isPresent()) {
       return proposalReason;
     }
-    Digest actual = digest(prePrepare.proposal());
+    Digest actual = body ? digest(prePrepare.proposal()) : prePrepare.digest();
     if (!actual.equals(prePrepare.digest())) {
       return Optional.of(
           "wrong digest: pre-prepare says "
@@ -199,6 +260,14 @@ public final class MessageValidator {
   }
 
   Optional<String> viewChangeReason(ViewChange viewChange) {
+    return viewChangeReason(viewChange, true);
+  }
+
+  /**
+   * With {@code bodies} false, its proposals may be hollow: neither their digests nor the
+   * decision's commit signatures (which cover the proposal) are checked.
+   */
+  private Optional<String> viewChangeReason(ViewChange viewChange, boolean bodies) {
     if (viewChange.stableDigest() == null || viewChange.signature() == null) {
       return Optional.of("malformed: view change with a null field");
     }
@@ -218,14 +287,14 @@ public final class MessageValidator {
       if (decision.proposal() == null || decision.sequence() <= viewChange.stableSequence()) {
         return Optional.of("bad decision: view change decision not above its checkpoint");
       }
-      Optional<String> reason = decisionReason(decision);
+      Optional<String> reason = bodies ? decisionReason(decision) : Optional.empty();
       if (reason.isPresent()) {
         return reason;
       }
     }
     Set<Long> sequences = new HashSet<>();
     for (PreparedCertificate certificate : viewChange.prepared()) {
-      Optional<String> reason = certificateReason(viewChange, certificate);
+      Optional<String> reason = certificateReason(viewChange, certificate, bodies);
       if (reason.isPresent()) {
         return reason;
       }
@@ -274,7 +343,7 @@ public final class MessageValidator {
   }
 
   private Optional<String> certificateReason(
-      ViewChange viewChange, PreparedCertificate certificate) {
+      ViewChange viewChange, PreparedCertificate certificate, boolean body) {
     PrePrepare prePrepare = certificate.prePrepare();
     if (prePrepare == null) {
       return Optional.of("bad certificate: null pre-prepare");
@@ -288,7 +357,7 @@ public final class MessageValidator {
         || sequence > viewChange.stableSequence() + config.window()) {
       return Optional.of("bad certificate: sequence " + sequence + " outside the window");
     }
-    Optional<String> prePrepareReason = prePrepareReason(prePrepare);
+    Optional<String> prePrepareReason = prePrepareReason(prePrepare, body);
     if (prePrepareReason.isPresent()) {
       return Optional.of("bad certificate: " + prePrepareReason.get());
     }

@@ -5,6 +5,7 @@ import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Handover;
+import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Rejection;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.ReplicaStatus;
@@ -14,10 +15,12 @@ import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.FetchProposal;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
+import io.rubinbft.bft.message.ProposalBody;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import io.rubinbft.bft.spi.ReplicaServices;
@@ -37,6 +40,7 @@ public final class Replica {
   private final Checkpoints checkpoints;
   private final ViewChanges viewChanges;
   private final StateTransfer transfer;
+  private final BodyFetches bodies;
 
   private Replica(ReplicaConfig config, ReplicaServices services, Decision anchor) {
     Epoch epoch = anchor == null ? Epoch.GENESIS : Epoch.after(anchor);
@@ -47,6 +51,14 @@ public final class Replica {
     checkpoints = new Checkpoints(ctx);
     viewChanges = new ViewChanges(ctx, new NewViewCheck(config, validator));
     transfer = new StateTransfer(ctx, delivery, validator);
+    bodies =
+        new BodyFetches(
+            ctx,
+            (sequence, digest) -> {
+              Proposal body = ctx.log.body(sequence, digest);
+              return body != null ? body : viewChanges.bodyOf(sequence, digest);
+            });
+    viewChanges.bodies(bodies::body);
     delivery.listen(this::onDelivered);
     viewChanges.listen(this::onInstalled);
   }
@@ -193,6 +205,39 @@ public final class Replica {
   }
 
   private void onMessage(int from, Message message) {
+    switch (message) {
+      case ViewChange m -> withBodies(from, m);
+      case NewView m -> withBodies(from, m);
+      case ProposalBody body -> {
+        Optional<String> reason = validator.invalidReason(from, body);
+        if (reason.isPresent()) {
+          ctx.drops.drop(reason.get());
+          return;
+        }
+        for (Message completed : bodies.onBody(body)) {
+          dispatch(completed.sender(), completed);
+        }
+      }
+      default -> dispatch(from, message);
+    }
+    normal.proposeReady();
+  }
+
+  /**
+   * A view change or new view names its proposals by digest: checked as far as it can be without
+   * them, then completed with the bodies (held or fetched, {@link BodyFetches}) before the whole
+   * check and the protocol see it.
+   */
+  private void withBodies(int from, Message message) {
+    Optional<String> reason = validator.hollowReason(from, message);
+    if (reason.isPresent()) {
+      ctx.drops.drop(reason.get());
+      return;
+    }
+    bodies.complete(from, message).ifPresent(complete -> dispatch(from, complete));
+  }
+
+  private void dispatch(int from, Message message) {
     Optional<String> reason = validator.invalidReason(from, message);
     if (reason.isPresent()) {
       ctx.drops.drop(reason.get());
@@ -208,8 +253,9 @@ public final class Replica {
       case Status status -> transfer.onStatus(status);
       case FetchDecisions fetch -> transfer.onFetch(fetch);
       case Decisions decisions -> transfer.onDecisions(decisions);
+      case FetchProposal fetch -> bodies.onFetch(fetch);
+      case ProposalBody body -> throw new IllegalStateException("bodies are taken in above");
     }
-    normal.proposeReady();
   }
 
   private void onTick() {
@@ -221,6 +267,7 @@ public final class Replica {
       transfer.announce();
     }
     transfer.serveWaitingReads();
+    bodies.onTick();
     viewChanges.onTick();
     normal.proposeReady();
   }

@@ -4,6 +4,7 @@ import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.PreparedCertificate;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -91,6 +92,26 @@ final class SlotLog {
     return deliveredCertificates.values();
   }
 
+  /**
+   * The body with this digest at {@code sequence} that this log holds (in flight, prepared,
+   * delivered with its certificate, or decided and retained), or null.
+   */
+  Proposal body(long sequence, Digest digest) {
+    Slot slot = slots.get(sequence);
+    Proposal body = slot == null ? null : slot.proposalWith(digest);
+    if (body == null) {
+      PreparedCertificate certificate = deliveredCertificates.get(sequence);
+      if (certificate != null && certificate.prePrepare().digest().equals(digest)) {
+        body = certificate.prePrepare().proposal();
+      }
+    }
+    if (body == null) {
+      Decision decision = decision(sequence);
+      body = decision != null && decision.digest().equals(digest) ? decision.proposal() : null;
+    }
+    return body == null || body.isHollow() ? null : body;
+  }
+
   /** The decision at {@code sequence} if still retained, else null. */
   Decision decision(long sequence) {
     if (sequence <= epoch.sequence()
@@ -123,12 +144,20 @@ final class SlotLog {
     return decision == null ? null : decision.proposal();
   }
 
-  /** Up to {@code max} consecutive retained decisions from {@code from} on. */
+  /**
+   * Up to {@code max} consecutive retained decisions from {@code from} on, of at most {@link
+   * Decisions#MAX_ANSWER_BYTES} together (at least one).
+   */
   List<Decision> decisionsFrom(long from, int max) {
     List<Decision> result = new ArrayList<>();
+    long bytes = 0;
     for (long sequence = from; sequence <= lastDelivered && result.size() < max; sequence++) {
       Decision decision = decision(sequence);
       if (decision == null) {
+        break;
+      }
+      bytes += Decisions.bytes(decision);
+      if (!result.isEmpty() && bytes > Decisions.MAX_ANSWER_BYTES) {
         break;
       }
       result.add(decision);

@@ -2,11 +2,13 @@ package io.rubinbft.bft.protocol;
 
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.ProposalBodies;
 import io.rubinbft.bft.message.SignedBytes;
 import io.rubinbft.bft.message.ViewChange;
 import java.util.ArrayList;
@@ -33,6 +35,7 @@ final class ViewChanges {
   private final NewViewCheck check;
   private final TreeMap<Integer, ViewChange> latest = new TreeMap<>();
   private Listener listener;
+  private ProposalBodies.Lookup bodies = (sequence, digest) -> null;
   private ViewChange own;
   private long deadline;
   private boolean armed;
@@ -45,6 +48,11 @@ final class ViewChanges {
 
   void listen(Listener listener) {
     this.listener = listener;
+  }
+
+  /** Where a new primary finds the bodies its view changes name (its own after a restart). */
+  void bodies(ProposalBodies.Lookup lookup) {
+    this.bodies = lookup;
   }
 
   void onTick() {
@@ -164,9 +172,13 @@ final class ViewChanges {
     if (ctx.viewInstalled || ctx.primary(ctx.view) != ctx.self) {
       return;
     }
+    // Received view changes hold their bodies; this replica's own, restored from its WAL, names
+    // them by digest and is completed from its log (if it cannot be, it does not count).
     List<ViewChange> forView =
         latest.values().stream()
             .filter(v -> v.newView() == ctx.view)
+            .map(v -> ProposalBodies.filled(v, bodies))
+            .filter(v -> ProposalBodies.missing(v).isEmpty())
             .limit(ctx.quorums.quorum())
             .toList();
     if (forView.size() < ctx.quorums.quorum()) {
@@ -226,6 +238,46 @@ final class ViewChanges {
     ctx.viewInstalled = true;
     ctx.installedNewView = newView;
     own = null;
+  }
+
+  /**
+   * A body one of the view changes or the new view this replica holds names (a sender of a view
+   * change or new view is asked for its bodies); null if none does or it is hollow here.
+   */
+  Proposal bodyOf(long sequence, Digest digest) {
+    List<ViewChange> held = new ArrayList<>(latest.values());
+    if (own != null) {
+      held.add(own);
+    }
+    if (ctx.installedNewView != null) {
+      held.addAll(ctx.installedNewView.viewChanges());
+      for (PrePrepare prePrepare : ctx.installedNewView.reproposals()) {
+        if (matches(prePrepare, sequence, digest)) {
+          return prePrepare.proposal();
+        }
+      }
+    }
+    for (ViewChange viewChange : held) {
+      Decision decision = viewChange.lastDecision();
+      if (decision != null
+          && decision.sequence() == sequence
+          && decision.digest().equals(digest)
+          && !decision.proposal().isHollow()) {
+        return decision.proposal();
+      }
+      for (PreparedCertificate certificate : viewChange.prepared()) {
+        if (matches(certificate.prePrepare(), sequence, digest)) {
+          return certificate.prePrepare().proposal();
+        }
+      }
+    }
+    return null;
+  }
+
+  private static boolean matches(PrePrepare prePrepare, long sequence, Digest digest) {
+    return prePrepare.sequence() == sequence
+        && prePrepare.digest().equals(digest)
+        && !prePrepare.proposal().isHollow();
   }
 
   void retransmit() {

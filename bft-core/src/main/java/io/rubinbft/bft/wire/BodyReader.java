@@ -10,10 +10,12 @@ import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.FetchProposal;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.ProposalBody;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import java.util.ArrayList;
@@ -30,27 +32,39 @@ final class BodyReader {
   private final WireReader in;
   private final WireLimits limits;
   private final boolean decisionsNameTheirView;
+  private final boolean viewChangesCarryBodies;
 
   BodyReader(WireReader in, WireLimits limits) {
-    this(in, limits, true);
+    this(in, limits, true, false);
   }
 
   /**
    * @param decisionsNameTheirView false only for WAL records of format 1, written before a decision
    *     carried the view of its commit certificate: such a decision reads as view 0, the view whose
    *     bytes those certificates' signatures cover (WalRecordCodec)
+   * @param viewChangesCarryBodies true only for WAL records of formats 1 and 2, whose view changes
+   *     and new views held full proposals; since, they hold them by digest (hollow)
    */
-  BodyReader(WireReader in, WireLimits limits, boolean decisionsNameTheirView) {
+  BodyReader(
+      WireReader in,
+      WireLimits limits,
+      boolean decisionsNameTheirView,
+      boolean viewChangesCarryBodies) {
     this.in = in;
     this.limits = limits;
     this.decisionsNameTheirView = decisionsNameTheirView;
+    this.viewChangesCarryBodies = viewChangesCarryBodies;
   }
 
   PrePrepare prePrepare() {
+    return prePrepare(false);
+  }
+
+  private PrePrepare prePrepare(boolean hollow) {
     long view = in.longValue("PrePrepare.view");
     long sequence = in.longValue("PrePrepare.sequence");
     Digest digest = in.digest("PrePrepare.digest");
-    Proposal proposal = proposal();
+    Proposal proposal = proposal(hollow);
     int sender = in.replica("PrePrepare.sender", limits.replicas());
     return new PrePrepare(
         view, sequence, digest, proposal, sender, signature("PrePrepare.signature"));
@@ -84,9 +98,14 @@ final class BodyReader {
     long stableSequence = in.longValue("ViewChange.stableSequence");
     Digest stableDigest = in.digest("ViewChange.stableDigest");
     List<Checkpoint> stableProof = checkpoints("ViewChange.stableProof");
-    Decision lastDecision = in.booleanValue("ViewChange.lastDecision present") ? decision() : null;
+    boolean hollow = !viewChangesCarryBodies;
+    Decision lastDecision =
+        in.booleanValue("ViewChange.lastDecision present") ? decision(hollow) : null;
     List<PreparedCertificate> prepared =
-        list("ViewChange.prepared", limits.maxSequencesPerMessage(), this::preparedCertificate);
+        list(
+            "ViewChange.prepared",
+            limits.maxSequencesPerMessage(),
+            () -> preparedCertificate(hollow));
     int sender = in.replica("ViewChange.sender", limits.replicas());
     return new ViewChange(
         newView,
@@ -103,7 +122,10 @@ final class BodyReader {
     long view = in.longValue("NewView.view");
     List<ViewChange> viewChanges = list("NewView.viewChanges", limits.replicas(), this::viewChange);
     List<PrePrepare> reproposals =
-        list("NewView.reproposals", limits.maxSequencesPerMessage(), this::prePrepare);
+        list(
+            "NewView.reproposals",
+            limits.maxSequencesPerMessage(),
+            () -> prePrepare(!viewChangesCarryBodies));
     int sender = in.replica("NewView.sender", limits.replicas());
     return new NewView(view, viewChanges, reproposals, sender, signature("NewView.signature"));
   }
@@ -130,14 +152,39 @@ final class BodyReader {
     return new Decisions(decisions, in.replica("Decisions.sender", limits.replicas()));
   }
 
+  FetchProposal fetchProposal() {
+    int at = in.offset();
+    long sequence = in.longValue("FetchProposal.sequence");
+    if (sequence < 1) {
+      throw in.invalid(
+          "FetchProposal.sequence at offset " + at + " is " + sequence + " but must be >= 1");
+    }
+    Digest digest = in.digest("FetchProposal.digest");
+    return new FetchProposal(
+        sequence, digest, in.replica("FetchProposal.sender", limits.replicas()));
+  }
+
+  ProposalBody proposalBody() {
+    Proposal proposal = proposal(false);
+    return new ProposalBody(proposal, in.replica("ProposalBody.sender", limits.replicas()));
+  }
+
   PreparedCertificate preparedCertificate() {
-    PrePrepare prePrepare = prePrepare();
+    return preparedCertificate(false);
+  }
+
+  private PreparedCertificate preparedCertificate(boolean hollow) {
+    PrePrepare prePrepare = prePrepare(hollow);
     List<Prepare> prepares = list("PreparedCertificate.prepares", limits.replicas(), this::prepare);
     return new PreparedCertificate(prePrepare, prepares);
   }
 
   Decision decision() {
-    Proposal proposal = proposal();
+    return decision(false);
+  }
+
+  private Decision decision(boolean hollow) {
+    Proposal proposal = proposal(hollow);
     Digest digest = in.digest("Decision.digest");
     long view = 0;
     if (decisionsNameTheirView) {
@@ -171,7 +218,8 @@ final class BodyReader {
     return list;
   }
 
-  private Proposal proposal() {
+  /** A proposal's body, or with {@code hollow} only its sequence and predecessor. */
+  private Proposal proposal(boolean hollow) {
     int at = in.offset();
     long sequence = in.longValue("Proposal.sequence");
     if (sequence < 1) {
@@ -179,6 +227,9 @@ final class BodyReader {
           "Proposal.sequence at offset " + at + " is " + sequence + " but must be >= 1");
     }
     Digest previous = in.digest("Proposal.previous");
+    if (hollow) {
+      return Proposal.hollow(sequence, previous);
+    }
     int count = in.count("Proposal.requests", limits.maxRequestsPerProposal());
     List<Request> requests = new ArrayList<>(count);
     long batchBytes = 0;

@@ -7,10 +7,12 @@ import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.FetchProposal;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.ProposalBody;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import java.util.List;
@@ -25,8 +27,16 @@ final class BodyWriter {
   private BodyWriter() {}
 
   static void prePrepare(WireWriter out, PrePrepare prePrepare) {
+    prePrepare(out, prePrepare, false);
+  }
+
+  /**
+   * @param hollow the proposal by digest (inside view changes and new views): its sequence and the
+   *     predecessor its sender names, not its body (WIRE.md "Bodies by digest")
+   */
+  private static void prePrepare(WireWriter out, PrePrepare prePrepare, boolean hollow) {
     out.longValue(prePrepare.view()).longValue(prePrepare.sequence()).digest(prePrepare.digest());
-    proposal(out, prePrepare.proposal());
+    proposal(out, prePrepare.proposal(), hollow);
     out.intValue(prePrepare.sender()).bytes(prePrepare.signature());
   }
 
@@ -62,16 +72,22 @@ final class BodyWriter {
     checkpoints(out, viewChange.stableProof());
     out.booleanValue(viewChange.lastDecision() != null);
     if (viewChange.lastDecision() != null) {
-      decision(out, viewChange.lastDecision());
+      decision(out, viewChange.lastDecision(), true);
     }
-    list(out, viewChange.prepared(), BodyWriter::preparedCertificate);
+    list(
+        out,
+        viewChange.prepared(),
+        (writer, certificate) -> {
+          prePrepare(writer, certificate.prePrepare(), true);
+          list(writer, certificate.prepares(), BodyWriter::prepare);
+        });
     out.intValue(viewChange.sender()).bytes(viewChange.signature());
   }
 
   static void newView(WireWriter out, NewView newView) {
     out.longValue(newView.view());
     list(out, newView.viewChanges(), BodyWriter::viewChange);
-    list(out, newView.reproposals(), BodyWriter::prePrepare);
+    list(out, newView.reproposals(), (writer, prePrepare) -> prePrepare(writer, prePrepare, true));
     out.intValue(newView.sender()).bytes(newView.signature());
   }
 
@@ -99,8 +115,21 @@ final class BodyWriter {
     list(out, certificate.prepares(), BodyWriter::prepare);
   }
 
+  static void fetchProposal(WireWriter out, FetchProposal fetch) {
+    out.longValue(fetch.sequence()).digest(fetch.digest()).intValue(fetch.sender());
+  }
+
+  static void proposalBody(WireWriter out, ProposalBody body) {
+    proposal(out, body.proposal(), false);
+    out.intValue(body.sender());
+  }
+
   static void decision(WireWriter out, Decision decision) {
-    proposal(out, decision.proposal());
+    decision(out, decision, false);
+  }
+
+  private static void decision(WireWriter out, Decision decision, boolean hollow) {
+    proposal(out, decision.proposal(), hollow);
     out.digest(decision.digest());
     out.longValue(decision.view());
     list(
@@ -119,8 +148,15 @@ final class BodyWriter {
     out.longValue(view).longValue(sequence).digest(digest).intValue(sender).bytes(signature);
   }
 
-  private static void proposal(WireWriter out, Proposal proposal) {
+  private static void proposal(WireWriter out, Proposal proposal, boolean hollow) {
     out.longValue(proposal.sequence()).digest(proposal.previous());
+    if (hollow) {
+      return;
+    }
+    if (proposal.isHollow()) {
+      throw new IllegalArgumentException(
+          "a hollow proposal at " + proposal.sequence() + " where its body belongs");
+    }
     list(
         out,
         proposal.requests(),

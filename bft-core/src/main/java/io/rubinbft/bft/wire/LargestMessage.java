@@ -1,9 +1,14 @@
 package io.rubinbft.bft.wire;
 
+import io.rubinbft.bft.message.Decisions;
+
 /**
  * The size of the largest message a correct replica can send under some limits, field by field as
  * {@link BodyWriter} lays them out (a test builds such maximal messages and compares). A WAL record
- * holds at most one message's worth, so the same bound covers records.
+ * holds at most one message's worth, so the same bound covers records. View changes and new views
+ * carry proposals by digest, so no message holds more than one proposal's body, except a
+ * state-transfer answer, which holds at most {@link Decisions#MAX_ANSWER_BYTES} beyond its first
+ * decision.
  */
 final class LargestMessage {
 
@@ -22,7 +27,8 @@ final class LargestMessage {
   }
 
   long bytes() {
-    return HEADER + Math.max(newView(), decisions());
+    long oneProposal = Math.max(preparedCertificate(), INT + proposal());
+    return HEADER + Math.max(Math.max(oneProposal, newView()), decisions());
   }
 
   private long replicas() {
@@ -39,8 +45,17 @@ final class LargestMessage {
     return LONG + DIGEST + INT + requests * 3 * INT + requestBytes + INT + limits.maxPayloadBytes();
   }
 
+  /** A proposal by digest: its sequence and predecessor. */
+  private long hollowProposal() {
+    return LONG + DIGEST;
+  }
+
   private long prePrepare() {
     return 2 * LONG + DIGEST + proposal() + INT + signature;
+  }
+
+  private long hollowPrePrepare() {
+    return 2 * LONG + DIGEST + hollowProposal() + INT + signature;
   }
 
   private long vote() {
@@ -55,8 +70,16 @@ final class LargestMessage {
     return proposal() + DIGEST + LONG + INT + replicas() * (INT + signature);
   }
 
+  private long hollowDecision() {
+    return hollowProposal() + DIGEST + LONG + INT + replicas() * (INT + signature);
+  }
+
   private long preparedCertificate() {
     return prePrepare() + INT + replicas() * vote();
+  }
+
+  private long hollowCertificate() {
+    return hollowPrePrepare() + INT + replicas() * vote();
   }
 
   private long viewChange() {
@@ -65,9 +88,9 @@ final class LargestMessage {
         + INT
         + replicas() * checkpoint()
         + BOOLEAN
-        + decision()
+        + hollowDecision()
         + INT
-        + sequences() * preparedCertificate()
+        + sequences() * hollowCertificate()
         + INT
         + signature;
   }
@@ -77,12 +100,14 @@ final class LargestMessage {
         + INT
         + replicas() * viewChange()
         + INT
-        + sequences() * prePrepare()
+        + sequences() * hollowPrePrepare()
         + INT
         + signature;
   }
 
+  /** At most the answer's byte budget beyond one decision, and never more than the sequences. */
   private long decisions() {
-    return INT + sequences() * decision() + INT;
+    long bounded = decision() + Decisions.MAX_ANSWER_BYTES + sequences() * (INT + signature);
+    return INT + Math.min(sequences() * decision(), Math.max(decision(), bounded)) + INT;
   }
 }

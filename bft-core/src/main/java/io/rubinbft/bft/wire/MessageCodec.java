@@ -4,10 +4,12 @@ import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.FetchProposal;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
+import io.rubinbft.bft.message.ProposalBody;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 
@@ -20,9 +22,10 @@ public final class MessageCodec {
 
   /**
    * Bump on any change to a message's layout (WIRE.md "Versioning"). Format 3: a decision carries
-   * the view of its commit certificate.
+   * the view of its commit certificate. Format 4: view changes and new views carry their proposals
+   * by digest, and {@code FetchProposal} / {@code ProposalBody} fetch the bodies.
    */
-  public static final int VERSION = 3;
+  public static final int VERSION = 4;
 
   private static final int PRE_PREPARE = 1;
   private static final int PREPARE = 2;
@@ -33,6 +36,8 @@ public final class MessageCodec {
   private static final int STATUS = 7;
   private static final int FETCH_DECISIONS = 8;
   private static final int DECISIONS = 9;
+  private static final int FETCH_PROPOSAL = 10;
+  private static final int PROPOSAL_BODY = 11;
 
   private final WireLimits limits;
 
@@ -114,6 +119,8 @@ public final class MessageCodec {
       case Status m -> BodyWriter.status(out.byteValue(STATUS), m);
       case FetchDecisions m -> BodyWriter.fetchDecisions(out.byteValue(FETCH_DECISIONS), m);
       case Decisions m -> BodyWriter.decisions(out.byteValue(DECISIONS), m);
+      case FetchProposal m -> BodyWriter.fetchProposal(out.byteValue(FETCH_PROPOSAL), m);
+      case ProposalBody m -> BodyWriter.proposalBody(out.byteValue(PROPOSAL_BODY), m);
     }
   }
 
@@ -129,6 +136,8 @@ public final class MessageCodec {
       case STATUS -> body.status();
       case FETCH_DECISIONS -> body.fetchDecisions();
       case DECISIONS -> body.decisions();
+      case FETCH_PROPOSAL -> body.fetchProposal();
+      case PROPOSAL_BODY -> body.proposalBody();
       default -> throw in.invalid("unknown message type " + type);
     };
   }

@@ -17,9 +17,14 @@ public final class WalRecordCodec {
 
   /**
    * Bump on any change to a record's layout, including the message layouts inside it. Format 2: a
-   * decision carries the view of its commit certificate (after its digest).
+   * decision carries the view of its commit certificate (after its digest). Format 3: the view
+   * changes and new views of {@code ViewChangeSent} and {@code ViewInstalled} hold their proposals
+   * by digest, as on the wire (the bodies are in the Accepted, Prepared and Decided records).
    */
-  public static final int VERSION = 2;
+  public static final int VERSION = 3;
+
+  /** The format before view changes held proposals by digest; still read (bodies inline). */
+  static final int VERSION_WITH_BODIES_IN_VIEW_CHANGES = 2;
 
   /**
    * The format before decisions named their view; still read, so a node upgraded in place resumes
@@ -79,9 +84,11 @@ public final class WalRecordCodec {
     }
     WireReader in = new WireReader(bytes, offset, length);
     try {
-      boolean old = length > 0 && (bytes[offset] & 0xFF) == VERSION_WITHOUT_DECISION_VIEW;
-      int version = old ? VERSION_WITHOUT_DECISION_VIEW : VERSION;
-      WalRecord record = read(in, Header.read(in, version, "WAL record"), !old);
+      int first = length > 0 ? bytes[offset] & 0xFF : -1;
+      boolean oldest = first == VERSION_WITHOUT_DECISION_VIEW;
+      boolean bodiesInline = oldest || first == VERSION_WITH_BODIES_IN_VIEW_CHANGES;
+      int version = bodiesInline ? first : VERSION;
+      WalRecord record = read(in, Header.read(in, version, "WAL record"), !oldest, bodiesInline);
       in.requireEnd("the record");
       return new Decoded.Valid<>(record);
     } catch (InvalidWireBytes e) {
@@ -114,8 +121,9 @@ public final class WalRecordCodec {
     }
   }
 
-  private WalRecord read(WireReader in, int type, boolean decisionsNameTheirView) {
-    BodyReader body = new BodyReader(in, limits, decisionsNameTheirView);
+  private WalRecord read(
+      WireReader in, int type, boolean decisionsNameTheirView, boolean bodiesInline) {
+    BodyReader body = new BodyReader(in, limits, decisionsNameTheirView, bodiesInline);
     return switch (type) {
       case ACCEPTED -> {
         PrePrepare prePrepare = body.prePrepare();

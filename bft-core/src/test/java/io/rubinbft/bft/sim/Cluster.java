@@ -14,6 +14,7 @@ import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.message.ProposalBodies;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -318,7 +319,8 @@ public final class Cluster {
       sendAll(node, node.byzantine.onReceived(message));
     }
     if (node.up()) {
-      step(node, new Event.Received(from, message));
+      // As on the wire: view changes and new views name their proposals by digest.
+      step(node, new Event.Received(from, ProposalBodies.hollowed(message)));
     }
   }
 

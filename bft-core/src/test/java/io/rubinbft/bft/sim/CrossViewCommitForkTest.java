@@ -6,10 +6,12 @@ import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.FetchProposal;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
+import io.rubinbft.bft.message.ProposalBody;
 import io.rubinbft.bft.message.ViewChange;
 import java.util.Arrays;
 import java.util.List;
@@ -79,6 +81,7 @@ class CrossViewCommitForkTest {
                 && in(to, 0, 2, 3)
                 && (message instanceof ViewChange
                     || message instanceof NewView
+                    || fetchesBodies(message)
                     || (message instanceof PrePrepare && viewOf(message) == 2)
                     || (message instanceof Prepare && viewOf(message) == 2 && to == 2));
     cluster.tickUntil(
@@ -94,6 +97,7 @@ class CrossViewCommitForkTest {
             in(from, 0, 1, 3)
                 && in(to, 0, 1, 3)
                 && (message instanceof ViewChange
+                    || fetchesBodies(message)
                     || (message instanceof NewView && viewOf(message) == 3)
                     || (message instanceof Prepare && viewOf(message) == 3 && to == 3)
                     || (message instanceof Commit && in(from, 0, 1) && to == 3));
@@ -156,6 +160,8 @@ class CrossViewCommitForkTest {
                   case NewView n -> n.view() == target;
                   case PrePrepare p -> p.view() == target && p.sequence() == 1;
                   case Prepare p -> p.view() == target && p.sequence() == 1 && to == preparer;
+                  case FetchProposal f -> true;
+                  case ProposalBody b -> true;
                   default -> false;
                 };
     boolean signed =
@@ -175,6 +181,11 @@ class CrossViewCommitForkTest {
     boolean decided = cluster.tickUntil(EVERYTHING, () -> cluster.correctDecidedUpTo(1), 5000);
     assertThat(cluster.violations).as("invariant violations").isEmpty();
     assertThat(decided).as("every correct replica decides 1 after the heal").isTrue();
+  }
+
+  /** View changes and new views name proposals by digest; fetching their bodies is part of them. */
+  private static boolean fetchesBodies(Message message) {
+    return message instanceof FetchProposal || message instanceof ProposalBody;
   }
 
   private static boolean in(int x, int... set) {

@@ -8,6 +8,7 @@ import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.host.EpochHost;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Message;
+import io.rubinbft.bft.message.ProposalBodies;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
@@ -145,7 +146,9 @@ final class HandDrivenCluster {
     pending.clear();
     for (Envelope envelope : batch) {
       if (network.delivers(envelope.from(), envelope.to(), envelope.message())) {
-        step(envelope.to(), new Event.Received(envelope.from(), envelope.message()));
+        step(
+            envelope.to(),
+            new Event.Received(envelope.from(), ProposalBodies.hollowed(envelope.message())));
       }
     }
     for (int i = 0; i < REPLICAS; i++) {

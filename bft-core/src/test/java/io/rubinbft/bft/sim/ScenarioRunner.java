@@ -14,6 +14,7 @@ import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
+import io.rubinbft.bft.message.ProposalBodies;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import io.rubinbft.bft.protocol.Replica;
@@ -324,7 +325,11 @@ final class ScenarioRunner {
         sendAll(to, byzantine[to].onReceived(envelope.message()));
       }
       if (replicas[to] != null) {
-        step(to, new Event.Received(scenario.index(envelope.from()), envelope.message()));
+        // As on the wire: view changes and new views name their proposals by digest.
+        step(
+            to,
+            new Event.Received(
+                scenario.index(envelope.from()), ProposalBodies.hollowed(envelope.message())));
       }
     }
   }

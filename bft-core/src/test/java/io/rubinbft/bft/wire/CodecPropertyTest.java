@@ -89,7 +89,9 @@ class CodecPropertyTest {
       for (int m = 0; m < MUTATIONS_PER_VALUE; m++) {
         byte[] mutated = Mutations.mutate(bytes, random);
         Decoded<?> decoded = subject.decode(mutated);
-        if (decoded instanceof Decoded.Valid<?> valid) {
+        // Another version byte may read in an older, read-only WAL format, which re-encodes in the
+        // current one.
+        if (decoded instanceof Decoded.Valid<?> valid && mutated[0] == bytes[0]) {
           assertThat(subject.encode().apply(valid.value()))
               .as("%s, mutation %d", describe(subject, seed), m)
               .isEqualTo(mutated);

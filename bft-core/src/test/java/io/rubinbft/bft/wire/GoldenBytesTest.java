@@ -13,10 +13,12 @@ import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.FetchProposal;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.ProposalBody;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import java.util.HexFormat;
@@ -40,6 +42,11 @@ class GoldenBytesTest {
           + "00000003010203" // request payload
           + "00000001bb"; // proposal payload
 
+  /** Inside view changes and new views a proposal travels by digest: sequence and previous. */
+  private static final String HOLLOW_PROPOSAL =
+      "0000000000000005" // sequence 5
+          + "00000004d0d0d0d0"; // previous digest
+
   private static final String PRE_PREPARE =
       "0000000000000002" // view 2
           + "0000000000000005" // sequence 5
@@ -47,6 +54,8 @@ class GoldenBytesTest {
           + PROPOSAL
           + "00000002" // sender 2
           + "00000002a1a1"; // signature
+
+  private static final String HOLLOW_PRE_PREPARE = PRE_PREPARE.replace(PROPOSAL, HOLLOW_PROPOSAL);
 
   private static final String PREPARE =
       "0000000000000002" + "0000000000000005" + "00000004d1d1d1d1" + "00000000" + "00000002b1b1";
@@ -67,7 +76,8 @@ class GoldenBytesTest {
 
   private static final String CERTIFICATE = PRE_PREPARE + "00000001" + PREPARE;
 
-  private static final String VIEW_CHANGE =
+  /** A view change as WAL format 2 held it, with its proposals' bodies. */
+  private static final String VIEW_CHANGE_WITH_BODIES =
       "0000000000000003" // new view 3
           + "0000000000000004" // stable sequence 4
           + "00000004d4d4d4d4" // stable digest
@@ -80,61 +90,68 @@ class GoldenBytesTest {
           + "00000001" // sender 1
           + "00000002e1e1";
 
+  private static final String VIEW_CHANGE =
+      VIEW_CHANGE_WITH_BODIES.replace(PROPOSAL, HOLLOW_PROPOSAL);
+
   private final MessageCodec messages = new MessageCodec(TestLimits.LIMITS);
   private final WalRecordCodec records = new WalRecordCodec(TestLimits.LIMITS);
 
   @Test
   void messages() {
-    assertThat(hex(messages.encode(prePrepare()))).isEqualTo("0301" + PRE_PREPARE);
-    assertThat(hex(messages.encode(prepare()))).isEqualTo("0302" + PREPARE);
-    assertThat(hex(messages.encode(commit()))).isEqualTo("0303" + COMMIT);
-    assertThat(hex(messages.encode(checkpoint()))).isEqualTo("0304" + CHECKPOINT);
-    assertThat(hex(messages.encode(viewChange()))).isEqualTo("0305" + VIEW_CHANGE);
+    assertThat(hex(messages.encode(prePrepare()))).isEqualTo("0401" + PRE_PREPARE);
+    assertThat(hex(messages.encode(prepare()))).isEqualTo("0402" + PREPARE);
+    assertThat(hex(messages.encode(commit()))).isEqualTo("0403" + COMMIT);
+    assertThat(hex(messages.encode(checkpoint()))).isEqualTo("0404" + CHECKPOINT);
+    assertThat(hex(messages.encode(viewChange()))).isEqualTo("0405" + VIEW_CHANGE);
     assertThat(
             hex(
                 messages.encode(
                     new NewView(3, List.of(viewChange()), List.of(prePrepare()), 3, sig(0xAE)))))
         .isEqualTo(
-            "0306"
+            "0406"
                 + "0000000000000003" // view 3
                 + "00000001"
                 + VIEW_CHANGE
                 + "00000001"
-                + PRE_PREPARE
+                + HOLLOW_PRE_PREPARE
                 + "00000003"
                 + "00000002aeae");
     assertThat(hex(messages.encode(new Status(3, true, 42, 2))))
-        .isEqualTo("0307" + "0000000000000003" + "01" + "000000000000002a" + "00000002");
+        .isEqualTo("0407" + "0000000000000003" + "01" + "000000000000002a" + "00000002");
     assertThat(hex(messages.encode(new FetchDecisions(17, new Digest(new byte[] {9, 9}), 64, 1))))
-        .isEqualTo("0308" + "0000000000000011" + "000000020909" + "00000040" + "00000001");
+        .isEqualTo("0408" + "0000000000000011" + "000000020909" + "00000040" + "00000001");
     assertThat(hex(messages.encode(new Decisions(List.of(decision()), 0))))
-        .isEqualTo("0309" + "00000001" + DECISION + "00000000");
+        .isEqualTo("0409" + "00000001" + DECISION + "00000000");
+    assertThat(hex(messages.encode(new FetchProposal(5, digest(0xD1), 2))))
+        .isEqualTo("040a" + "0000000000000005" + "00000004d1d1d1d1" + "00000002");
+    assertThat(hex(messages.encode(new ProposalBody(prePrepare().proposal(), 1))))
+        .isEqualTo("040b" + PROPOSAL + "00000001");
   }
 
   @Test
   void walRecords() {
     assertThat(hex(records.encode(new WalRecord.Accepted(prePrepare(), prepare()))))
-        .isEqualTo("0201" + PRE_PREPARE + "01" + PREPARE);
+        .isEqualTo("0301" + PRE_PREPARE + "01" + PREPARE);
     assertThat(hex(records.encode(new WalRecord.Accepted(prePrepare(), null))))
-        .isEqualTo("0201" + PRE_PREPARE + "00");
+        .isEqualTo("0301" + PRE_PREPARE + "00");
     assertThat(hex(records.encode(new WalRecord.Prepared(certificate()))))
-        .isEqualTo("0202" + CERTIFICATE);
-    assertThat(hex(records.encode(new WalRecord.Signed(commit())))).isEqualTo("0203" + COMMIT);
-    assertThat(hex(records.encode(new WalRecord.Decided(decision())))).isEqualTo("0204" + DECISION);
+        .isEqualTo("0302" + CERTIFICATE);
+    assertThat(hex(records.encode(new WalRecord.Signed(commit())))).isEqualTo("0303" + COMMIT);
+    assertThat(hex(records.encode(new WalRecord.Decided(decision())))).isEqualTo("0304" + DECISION);
     assertThat(
             hex(
                 records.encode(
                     new WalRecord.StableCheckpoint(4, digest(0xD4), List.of(checkpoint())))))
-        .isEqualTo("0205" + "0000000000000004" + "00000004d4d4d4d4" + "00000001" + CHECKPOINT);
+        .isEqualTo("0305" + "0000000000000004" + "00000004d4d4d4d4" + "00000001" + CHECKPOINT);
     assertThat(hex(records.encode(new WalRecord.ViewChangeSent(viewChange()))))
-        .isEqualTo("0206" + VIEW_CHANGE);
+        .isEqualTo("0306" + VIEW_CHANGE);
     assertThat(
             hex(
                 records.encode(
                     new WalRecord.ViewInstalled(
                         new NewView(3, List.of(), List.of(), 3, sig(0xAE))))))
         .isEqualTo(
-            "0207" + "0000000000000003" + "00000000" + "00000000" + "00000003" + "00000002aeae");
+            "0307" + "0000000000000003" + "00000000" + "00000000" + "00000003" + "00000002aeae");
   }
 
   /**
@@ -150,11 +167,25 @@ class GoldenBytesTest {
     WalRecord.Decided record = (WalRecord.Decided) ((Decoded.Valid<WalRecord>) decided).value();
     assertThat(record.decision().view()).isZero();
     assertThat(hex(records.encode(record)))
-        .isEqualTo("0204" + DECISION.replace("0000000000000005" + "00000001", zeroView()));
+        .isEqualTo("0304" + DECISION.replace("0000000000000005" + "00000001", zeroView()));
 
     Decoded<WalRecord> signed = records.decode(HexFormat.of().parseHex("0103" + COMMIT));
     assertThat(hex(records.encode(((Decoded.Valid<WalRecord>) signed).value())))
-        .isEqualTo("0203" + COMMIT);
+        .isEqualTo("0303" + COMMIT);
+  }
+
+  /** WAL format 2: a view change held its proposals' bodies; they read back whole. */
+  @Test
+  void walRecordsOfFormatTwoStillDecodeWithTheirBodies() {
+    Decoded<WalRecord> sent =
+        records.decode(HexFormat.of().parseHex("0206" + VIEW_CHANGE_WITH_BODIES));
+
+    assertThat(sent).isInstanceOf(Decoded.Valid.class);
+    ViewChange viewChange =
+        ((WalRecord.ViewChangeSent) ((Decoded.Valid<WalRecord>) sent).value()).viewChange();
+    assertThat(viewChange).usingRecursiveComparison().isEqualTo(viewChange());
+    assertThat(hex(records.encode(new WalRecord.ViewChangeSent(viewChange))))
+        .isEqualTo("0306" + VIEW_CHANGE);
   }
 
   private static String zeroView() {

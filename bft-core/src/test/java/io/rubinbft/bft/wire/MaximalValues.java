@@ -12,6 +12,7 @@ import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.ProposalBodies;
 import io.rubinbft.bft.message.ViewChange;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,17 +27,36 @@ final class MaximalValues {
     this.limits = limits;
   }
 
+  /** As it travels: every proposal by digest. */
   NewView newView() {
-    return new NewView(
-        1,
-        full(limits.replicas(), this::viewChange),
-        full(limits.maxSequencesPerMessage(), this::prePrepare),
-        0,
-        signature());
+    return ProposalBodies.hollowed(
+        new NewView(
+            1,
+            full(limits.replicas(), this::viewChange),
+            full(limits.maxSequencesPerMessage(), this::prePrepare),
+            0,
+            signature()));
   }
 
+  /** A full state-transfer answer: as many full decisions as its byte budget lets through. */
   Decisions decisions() {
-    return new Decisions(full(limits.maxSequencesPerMessage(), this::decision), 0);
+    List<Decision> decisions = new ArrayList<>();
+    long bytes = 0;
+    while (decisions.size() < limits.maxSequencesPerMessage()) {
+      Decision decision = decision();
+      bytes += Decisions.bytes(decision);
+      if (!decisions.isEmpty() && bytes > Decisions.MAX_ANSWER_BYTES) {
+        break;
+      }
+      decisions.add(decision);
+    }
+    return new Decisions(decisions, 0);
+  }
+
+  /** The one record that holds a body and a quorum of votes. */
+  PreparedCertificate preparedCertificate() {
+    return new PreparedCertificate(
+        prePrepare(), full(limits.replicas(), () -> new Prepare(0, 1, digest(), 1, signature())));
   }
 
   private ViewChange viewChange() {

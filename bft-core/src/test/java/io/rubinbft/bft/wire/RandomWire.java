@@ -11,11 +11,14 @@ import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.FetchProposal;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
+import io.rubinbft.bft.message.ProposalBodies;
+import io.rubinbft.bft.message.ProposalBody;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +56,9 @@ final class RandomWire {
         new Kind<>("NewView", RandomWire::newView),
         new Kind<>("Status", RandomWire::status),
         new Kind<>("FetchDecisions", RandomWire::fetchDecisions),
-        new Kind<>("Decisions", RandomWire::decisions));
+        new Kind<>("Decisions", RandomWire::decisions),
+        new Kind<>("FetchProposal", RandomWire::fetchProposal),
+        new Kind<>("ProposalBody", RandomWire::proposalBody));
   }
 
   /** One generator per WAL record type, by type name. */
@@ -98,7 +103,12 @@ final class RandomWire {
     return new Checkpoint(random.nextLong(), digest(), replica(), signature());
   }
 
+  /** As on the wire and in the WAL: proposals by digest (hollow). */
   ViewChange viewChange() {
+    return ProposalBodies.hollowed(fullViewChange());
+  }
+
+  private ViewChange fullViewChange() {
     return new ViewChange(
         random.nextLong(),
         random.nextLong(),
@@ -110,13 +120,23 @@ final class RandomWire {
         signature());
   }
 
+  /** As on the wire and in the WAL: proposals by digest (hollow). */
   NewView newView() {
-    return new NewView(
-        random.nextLong(),
-        list(limits.replicas(), this::viewChange),
-        list(limits.maxSequencesPerMessage(), this::prePrepare),
-        replica(),
-        signature());
+    return ProposalBodies.hollowed(
+        new NewView(
+            random.nextLong(),
+            list(limits.replicas(), this::fullViewChange),
+            list(limits.maxSequencesPerMessage(), this::prePrepare),
+            replica(),
+            signature()));
+  }
+
+  FetchProposal fetchProposal() {
+    return new FetchProposal(1 + (random.nextLong() & Long.MAX_VALUE - 1), digest(), replica());
+  }
+
+  ProposalBody proposalBody() {
+    return new ProposalBody(proposal(), replica());
   }
 
   Status status() {

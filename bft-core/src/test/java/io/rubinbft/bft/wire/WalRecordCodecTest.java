@@ -21,7 +21,7 @@ class WalRecordCodecTest {
     bytes[0] = 7;
 
     assertThat(codec.decode(bytes))
-        .isEqualTo(new Decoded.Invalid<>("WAL record format version 7 but this replica reads 2"));
+        .isEqualTo(new Decoded.Invalid<>("WAL record format version 7 but this replica reads 3"));
   }
 
   @Test

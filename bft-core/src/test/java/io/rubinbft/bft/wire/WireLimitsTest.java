@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.message.Decisions;
-import io.rubinbft.bft.message.NewView;
 import org.junit.jupiter.api.Test;
 
 class WireLimitsTest {
@@ -27,13 +26,38 @@ class WireLimitsTest {
     assertThat(limits.maxSignatureBytes()).isEqualTo(80);
   }
 
-  /** Keeps LargestMessage honest: a new view with everything at its limit is exactly the bound. */
+  /**
+   * Keeps LargestMessage honest: with proposals by digest the largest message is the one record
+   * holding a body and a quorum of votes (a prepared certificate), or a full state-transfer answer,
+   * never a new view.
+   */
   @Test
-  void maxMessageBytesIsTheSizeOfAFullNewView() {
-    NewView largest = new MaximalValues(limits).newView();
+  void maxMessageBytesIsTheSizeOfTheLargestOfThem() {
+    MaximalValues maximal = new MaximalValues(limits);
+    WalRecordCodec records = new WalRecordCodec(limits);
+    int newView = messages.encodedSize(maximal.newView());
+    int certificate = records.encodedSize(new WalRecord.Prepared(maximal.preparedCertificate()));
+    int answer = messages.encodedSize(maximal.decisions());
 
-    assertThat(messages.encodedSize(largest)).isEqualTo(limits.maxMessageBytes());
-    assertThat(messages.decode(messages.encode(largest))).isInstanceOf(Decoded.Valid.class);
+    assertThat(Math.max(Math.max(newView, certificate), answer))
+        .isLessThanOrEqualTo(limits.maxMessageBytes());
+    assertThat(Math.max(newView, certificate)).isEqualTo(limits.maxMessageBytes());
+    assertThat(messages.decode(messages.encode(maximal.newView())))
+        .isInstanceOf(Decoded.Valid.class);
+  }
+
+  /** Issue 18: a new view does not grow with the proposals it names, only with n and the window. */
+  @Test
+  void aFullNewViewDoesNotGrowWithTheProposalSize() {
+    WireLimits small = new WireLimits(4, 10, 1 << 10, 10 << 10, 64, 80, 16, Integer.MAX_VALUE);
+    WireLimits large = new WireLimits(4, 10, 1 << 20, 10 << 20, 64, 80, 16, Integer.MAX_VALUE);
+
+    int smallNewView = new MessageCodec(small).encodedSize(new MaximalValues(small).newView());
+    int largeNewView = new MessageCodec(large).encodedSize(new MaximalValues(large).newView());
+
+    assertThat(largeNewView).isEqualTo(smallNewView).isLessThan(1 << 20);
+    assertThat(large.largestMessageBytes())
+        .isLessThan((10 << 20) + Decisions.MAX_ANSWER_BYTES + (1 << 20));
   }
 
   @Test
@@ -44,12 +68,30 @@ class WireLimitsTest {
     assertThat(messages.decode(messages.encode(largest))).isInstanceOf(Decoded.Valid.class);
   }
 
+  /**
+   * Proposals of many small requests, cut at the answer's byte budget as bft-core and the orderer's
+   * archive cut them: the answer still decodes, although the budget, not the window, bounds it.
+   */
+  @Test
+  void aStateTransferAnswerCutAtItsByteBudgetFits() {
+    WireLimits small = new WireLimits(4, 200, 512, 100 << 10, 64 << 10, 80, 64, Integer.MAX_VALUE);
+    WireLimits limits = small.withMaxMessageBytes((int) small.largestMessageBytes());
+    MessageCodec codec = new MessageCodec(limits);
+    Decisions answer = new MaximalValues(limits).decisions();
+
+    assertThat(answer.decisions().size()).isLessThan(limits.maxSequencesPerMessage());
+    assertThat(codec.encodedSize(answer))
+        .isGreaterThan((int) Decisions.MAX_ANSWER_BYTES / 2)
+        .isLessThanOrEqualTo(limits.maxMessageBytes());
+    assertThat(codec.decode(codec.encode(answer))).isInstanceOf(Decoded.Valid.class);
+  }
+
   @Test
   void aFullRecordFits() {
     WalRecordCodec records = new WalRecordCodec(limits);
     WalRecord largest = new WalRecord.ViewInstalled(new MaximalValues(limits).newView());
 
-    assertThat(records.encodedSize(largest)).isEqualTo(limits.maxMessageBytes());
+    assertThat(records.encodedSize(largest)).isLessThanOrEqualTo(limits.maxMessageBytes());
     assertThat(records.decode(records.encode(largest))).isInstanceOf(Decoded.Valid.class);
   }
 

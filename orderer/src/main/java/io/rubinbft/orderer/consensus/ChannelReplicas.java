@@ -106,9 +106,10 @@ public final class ChannelReplicas {
   }
 
   /**
-   * The window and proposal limits of a channel with {@code replicas} consenters: the deepest
-   * pipeline whose largest message fits the transport ({@link Pipeline}). Every consenter derives
-   * the same from the same config.
+   * The window and proposal limits of a channel with {@code replicas} consenters: proposals as
+   * large as the batch limit while one fits the transport, and the deepest window those proposals
+   * fit the channel's in-flight budget with ({@link Pipeline}). Every consenter derives the same
+   * from the same config.
    */
   static Pipeline pipeline(int replicas, PbftSettings pbft) {
     int requestMaxBytes = (int) Math.min(Integer.MAX_VALUE, pbft.requestMaxBytes());
@@ -120,7 +121,7 @@ public final class ChannelReplicas {
         MAX_PAYLOAD_BYTES,
         MAX_SIGNATURE_BYTES,
         MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES,
-        MessageLimits.PREFERRED_MIN_PROPOSAL_BYTES);
+        MessageLimits.PROPOSALS_IN_FLIGHT_BYTES);
   }
 
   private static int ticks(Duration duration, Duration tick, int minimum) {

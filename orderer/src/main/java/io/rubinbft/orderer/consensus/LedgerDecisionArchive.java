@@ -8,6 +8,7 @@ import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.SignedBytes;
 import io.rubinbft.bft.spi.Crypto;
 import io.rubinbft.ledger.ChannelLedger;
@@ -70,15 +71,23 @@ public final class LedgerDecisionArchive {
    * The decisions {@code read} asks for, stopping early at the ledger's height and after the
    * answer's bytes of blocks ({@link MessageLimits#DECISIONS_ANSWER_BYTES}; at least one block);
    * the first chains to the requester's {@code read.previous()}. A shorter answer is complete as
-   * far as it goes: the requester asks again from where it ends.
+   * far as it goes: the requester asks again from where it ends. The decisions are also cut at
+   * {@link Decisions#MAX_ANSWER_BYTES} as bft-core counts them ({@link Decisions#bytes}: a block's
+   * envelopes with their request ids), the bound the replicas' message limit is computed with, so
+   * an answer of many small envelopes still decodes at the peer.
    */
   public List<Decision> decisions(ArchiveRead read) {
     List<StoredBlock> blocks =
         ledger.range(read.from(), read.from() + read.maxCount() - 1, read.maxCount(), answerBytes);
     List<Decision> decisions = new ArrayList<>(blocks.size());
     Digest previous = read.previous();
+    long bytes = 0;
     for (StoredBlock stored : blocks) {
       Decision decision = decision(stored.block(), previous);
+      bytes += Decisions.bytes(decision);
+      if (!decisions.isEmpty() && bytes > Decisions.MAX_ANSWER_BYTES) {
+        break;
+      }
       previous = decision.digest();
       decisions.add(decision);
     }

@@ -4,16 +4,15 @@ import io.rubinbft.bft.wire.WireLimits;
 import java.util.List;
 
 /**
- * How deep a channel pipelines and how large its proposals may be, chosen so that the largest
- * message a correct replica sends fits the transport. That message is a new view: a view change
- * from each of the n replicas, each carrying up to a window of prepared proposals, plus the
- * re-proposals; so it grows with n x window x proposal size, and a channel whose BatchSize allows
- * 10 MB blocks cannot keep a window of 64 (or even 2) of them under a 16 MiB transport message. The
- * window therefore shrinks for large proposals, down to the smallest window whose proposals still
- * hold {@link #preferredMinProposal} bytes; when even the smallest window cannot carry the
- * channel's batch limit, proposals (and single requests) are capped at what it can carry: a block
- * then holds fewer envelopes than BatchSize allows (Fabric's limits are maxima), and an envelope
- * larger than the cap is refused with its size and the cap.
+ * How deep a channel pipelines and how large its proposals may be. View changes and new views name
+ * proposals by digest (bft-core/README.md "Bodies by digest"), so no consensus message holds more
+ * than one proposal's body, besides a state-transfer answer of at most 4 MiB beyond its first
+ * decision: the proposal cap is the channel's batch limit as long as one proposal, its block header
+ * and metadata and such an answer fit the transport (a 10 MB AbsoluteMaxBytes does, with any
+ * consenter count), and is the largest that fits otherwise. The window is chosen for memory, not
+ * for the message limit: a replica holds up to a window of proposals in flight and a window of
+ * decided blocks for peers catching up, so the window is the deepest whose proposals at the cap
+ * take at most {@code inFlightBytes}, and at least the smallest shape (2).
  *
  * @param window proposals in flight at most (bft-core's L)
  * @param checkpointInterval a checkpoint every this many sequences (K; the window holds two)
@@ -40,10 +39,10 @@ public record Pipeline(
           new int[] {2, 1});
 
   /**
-   * The deepest pipeline for these limits whose largest message fits {@code maxMessageBytes}.
+   * The proposal cap whose largest message fits {@code maxMessageBytes}, and the deepest window
+   * whose proposals at that cap take at most {@code inFlightBytes}.
    *
-   * @param preferredMinProposal the proposal bytes a window is shrunk for (when the channel's batch
-   *     limit is at least that large)
+   * @param inFlightBytes the proposal bytes a window may hold (a channel's memory budget for them)
    * @throws IllegalArgumentException when not even one request of one byte fits
    */
   public static Pipeline fitting(
@@ -54,9 +53,8 @@ public record Pipeline(
       int maxPayloadBytes,
       int maxSignatureBytes,
       long maxMessageBytes,
-      long preferredMinProposal) {
-    long wanted = Math.min(batchMaxBytes, preferredMinProposal);
-    Pipeline smallest = null;
+      long inFlightBytes) {
+    Pipeline chosen = null;
     for (int[] shape : SHAPES) {
       long fit =
           largestFittingProposal(
@@ -68,15 +66,15 @@ public record Pipeline(
               maxSignatureBytes,
               shape[0],
               maxMessageBytes);
-      smallest =
-          fit < 1
-              ? null
-              : new Pipeline(shape[0], shape[1], fit, (int) Math.min(requestMaxBytes, fit));
-      if (smallest != null && fit >= wanted) {
-        return smallest;
+      if (fit < 1) {
+        continue;
+      }
+      chosen = new Pipeline(shape[0], shape[1], fit, (int) Math.min(requestMaxBytes, fit));
+      if ((long) shape[0] * fit <= inFlightBytes) {
+        return chosen;
       }
     }
-    if (smallest == null) {
+    if (chosen == null) {
       throw new IllegalArgumentException(
           "no proposal fits a message of "
               + maxMessageBytes
@@ -86,7 +84,7 @@ public record Pipeline(
               + batchMaxCount
               + " envelopes per block");
     }
-    return smallest;
+    return chosen;
   }
 
   /**

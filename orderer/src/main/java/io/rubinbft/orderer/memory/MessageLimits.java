@@ -1,12 +1,14 @@
 package io.rubinbft.orderer.memory;
 
+import io.rubinbft.bft.message.Decisions;
+
 /**
  * The replica network's message limit and the consensus limits derived from it, in this one place
  * (orderer/docs/MEMORY.md). Every consensus message a correct replica builds must fit one transport
- * message: the channel's pipeline window and proposal size are chosen at config time so that the
- * largest one (a new view carrying a view change from every replica, each with a full window of
- * prepared proposals) does ({@code ChannelReplicas}); a frame that still does not fit is dropped on
- * its own and closes nothing.
+ * message: view changes and new views name proposals by digest, so the largest holds one proposal
+ * (or a state-transfer answer of at most {@link #DECISIONS_ANSWER_BYTES} beyond its first block),
+ * and a channel's proposal cap is chosen at config time so that it fits ({@code Pipeline}); a frame
+ * that still does not fit is dropped on its own and closes nothing.
  */
 public final class MessageLimits {
 
@@ -27,19 +29,20 @@ public final class MessageLimits {
       TRANSPORT_MAX_MESSAGE_BYTES - MAX_FRAME_HEADER_BYTES;
 
   /**
-   * The proposal size a channel's window shrinks for: a window is chosen only if proposals of this
-   * size (or the channel's batch limit, when smaller) still fit its largest message. Not larger,
-   * since a smaller window also means fewer blocks per state-transfer answer, and so a slower
-   * catch-up.
+   * The proposal bytes one channel's window may hold at its proposal cap: its window is the deepest
+   * whose proposals at the cap stay within this (at least 2). A replica holds up to a window of
+   * proposals in flight and a window of decided blocks for peers catching up, so a channel costs at
+   * most about twice this on the heap (orderer/docs/MEMORY.md); with Fabric's AbsoluteMaxBytes of
+   * 10 MB the window is 4, with 2 MB 32, with 1 MB or less 64.
    */
-  public static final long PREFERRED_MIN_PROPOSAL_BYTES = 100 << 10;
+  public static final long PROPOSALS_IN_FLIGHT_BYTES = 64L << 20;
 
   /**
-   * Most block bytes in one state-transfer answer served from the ledger (at least one block is
-   * always sent): a peer catching up costs this node and the peer this much heap per answer, not a
-   * window of blocks.
+   * Most block bytes in one state-transfer answer, from the ledger or from memory (at least one
+   * block is always sent): a peer catching up costs this node and the peer this much heap per
+   * answer, not a window of blocks. bft-core's own bound, which its message limits count in.
    */
-  public static final long DECISIONS_ANSWER_BYTES = 4 << 20;
+  public static final long DECISIONS_ANSWER_BYTES = Decisions.MAX_ANSWER_BYTES;
 
   private MessageLimits() {}
 }

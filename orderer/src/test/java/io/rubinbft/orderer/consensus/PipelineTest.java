@@ -16,36 +16,46 @@ class PipelineTest {
   private static final long MB = 1L << 20;
 
   /**
-   * Fabric's default BatchSize (AbsoluteMaxBytes 10 MB, so single envelopes of up to 10 MB) with 4
-   * consenters: a new view carrying 4 view changes of a full window of such proposals would be
-   * hundreds of MB, so the window shrinks and proposals are capped where the smallest window fits.
+   * Fabric's default BatchSize (AbsoluteMaxBytes 10 MB, so single envelopes of up to 10 MB) with 4,
+   * 7 and 10 consenters: view changes name proposals by digest, so a 10 MB proposal fits whatever
+   * the consenter count (before, the cap was about 125, 157 and 225 KB), and the window is the
+   * deepest whose 10 MB proposals fit the channel's in-flight budget.
    */
   @Test
-  void fabricsTenMegabyteBatchesGetASmallWindowAndAProposalCapThatFits() {
-    Pipeline pipeline = ChannelReplicas.pipeline(4, settings(100, 10 * MB, 10 * MB));
+  void fabricsTenMegabyteBatchesAreAcceptedWithFourSevenAndTenConsenters() {
+    for (int consenters : new int[] {4, 7, 10}) {
+      Pipeline pipeline = ChannelReplicas.pipeline(consenters, settings(500, 10 * MB, 10 * MB));
 
-    assertThat(largest(4, 100, pipeline))
-        .isLessThanOrEqualTo(MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES);
-    assertThat(pipeline.window()).isEqualTo(16);
-    assertThat(pipeline.checkpointInterval()).isEqualTo(8);
-    assertThat(pipeline.batchMaxBytes())
-        .isGreaterThanOrEqualTo(MessageLimits.PREFERRED_MIN_PROPOSAL_BYTES)
-        .isLessThan(10 * MB);
-    assertThat(pipeline.requestMaxBytes()).isEqualTo((int) pipeline.batchMaxBytes());
+      assertThat(largest(consenters, 500, pipeline))
+          .as("%d consenters", consenters)
+          .isLessThanOrEqualTo(MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES);
+      assertThat(pipeline.batchMaxBytes()).as("%d consenters", consenters).isEqualTo(10 * MB);
+      assertThat(pipeline.requestMaxBytes()).as("%d consenters", consenters).isEqualTo(10 * MB);
+      assertThat(pipeline.window()).as("%d consenters", consenters).isEqualTo(4);
+      assertThat(pipeline.checkpointInterval()).isEqualTo(2);
+    }
   }
 
-  /**
-   * Small batches keep a deep window and their limits; not 64, since every proposal may also carry
-   * a 64 KiB payload (the block header and metadata) that a new view must hold.
-   */
+  /** Small batches keep the deepest window and their limits. */
   @Test
-  void smallBatchesKeepADeepWindowAndTheirLimits() {
+  void smallBatchesKeepTheDeepestWindowAndTheirLimits() {
     Pipeline pipeline = ChannelReplicas.pipeline(4, settings(10, 16 << 10, 4 << 10));
 
-    assertThat(pipeline.window()).isEqualTo(32);
+    assertThat(pipeline.window()).isEqualTo(64);
     assertThat(pipeline.checkpointInterval()).isEqualTo(8);
     assertThat(pipeline.batchMaxBytes()).isEqualTo(16 << 10);
     assertThat(pipeline.requestMaxBytes()).isEqualTo(4 << 10);
+  }
+
+  /** Beyond what one message carries, proposals are capped where one (and an answer) fits. */
+  @Test
+  void proposalsLargerThanTheTransportAreCappedWhereOneFits() {
+    Pipeline pipeline = ChannelReplicas.pipeline(4, settings(10, 64 * MB, 64 * MB));
+
+    assertThat(largest(4, 10, pipeline))
+        .isLessThanOrEqualTo(MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES);
+    assertThat(pipeline.batchMaxBytes()).isGreaterThan(10 * MB).isLessThan(16 * MB);
+    assertThat(pipeline.window()).isEqualTo(4);
   }
 
   /** Any consenter count, block count and byte limits: the largest message fits, or none can. */
@@ -73,6 +83,15 @@ class PipelineTest {
           .as(replay)
           .isGreaterThanOrEqualTo(2 * pipeline.checkpointInterval());
       assertThat(pipeline.batchMaxBytes()).as(replay).isLessThanOrEqualTo(batchBytes);
+      assertThat(
+              pipeline.window() == 2
+                  || pipeline.window() * pipeline.batchMaxBytes()
+                      <= MessageLimits.PROPOSALS_IN_FLIGHT_BYTES)
+          .as(replay + ": the window's proposals fit the in-flight budget")
+          .isTrue();
+      if (batchBytes <= 10 * MB) {
+        assertThat(pipeline.batchMaxBytes()).as(replay).isEqualTo(batchBytes);
+      }
       assertThat(pipeline.requestMaxBytes())
           .as(replay)
           .isLessThanOrEqualTo((int) Math.min(requestBytes, pipeline.batchMaxBytes()));
