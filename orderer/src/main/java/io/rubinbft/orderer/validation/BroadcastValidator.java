@@ -1,7 +1,6 @@
 package io.rubinbft.orderer.validation;
 
 import io.rubinbft.orderer.msp.Identity;
-import io.rubinbft.orderer.policy.PolicyPaths;
 import io.rubinbft.orderer.policy.PolicyResult;
 import java.time.Clock;
 import java.util.List;
@@ -16,15 +15,23 @@ import org.hyperledger.fabric.protos.common.SignatureHeader;
 /**
  * Broadcast-side checks of an envelope, in Fabric's order and with Fabric's status codes and texts
  * (docs/VALIDATION.md): channel header, channel exists, header type, size (payload + signature),
- * creator expiry, creator signature against /Channel/Writers; a CONFIG_UPDATE's refusal by the last
- * three carries Fabric's "config update for existing channel did not pass initial checks: ".
- * Thread-safe.
+ * creator expiry, creator signature against /Channel/Writers (in maintenance mode: normal
+ * transactions refused with 503 before these, and /Channel/Orderer/Writers instead, as Fabric's
+ * StandardChannel and SigFilter); a CONFIG_UPDATE's refusal by the last three carries Fabric's
+ * "config update for existing channel did not pass initial checks: ". Thread-safe.
  */
 public final class BroadcastValidator {
 
   /** The prefix of a CONFIG_UPDATE's refusal by the channel's filters. */
   public static final String INITIAL_CHECKS =
       "config update for existing channel did not pass initial checks: ";
+
+  /**
+   * Fabric's refusal of a normal transaction in maintenance mode (ErrMaintenanceMode wrapped by
+   * StandardChannel.ProcessNormalMsg), answered SERVICE_UNAVAILABLE.
+   */
+  public static final String MAINTENANCE_MODE =
+      "normal transactions are rejected: maintenance mode";
 
   static final String CONFIG_UPDATE_NOT_ORDERED =
       "a CONFIG_UPDATE is not ordered as is: orderers order the CONFIG envelope made from it";
@@ -84,6 +91,9 @@ public final class BroadcastValidator {
     Optional<Verdict> typeProblem = typeProblem(channelHeader.getType());
     if (typeProblem.isPresent()) {
       return reject(typeProblem.get());
+    }
+    if (rules.get().maintenance() && channelHeader.getType() != HeaderType.CONFIG_UPDATE_VALUE) {
+      return reject(Verdict.serviceUnavailable(MAINTENANCE_MODE));
     }
     BroadcastResult result = filter(envelope, payload, channelHeader, rules.get());
     if (channelHeader.getType() == HeaderType.CONFIG_UPDATE_VALUE
@@ -154,7 +164,7 @@ public final class BroadcastValidator {
     }
     List<Identity> signers =
         CreatorSignature.verifiedSigners(rules, envelope, signatureHeader, creator);
-    PolicyResult writers = rules.policies().evaluateSigners(PolicyPaths.CHANNEL_WRITERS, signers);
+    PolicyResult writers = rules.policies().evaluateSigners(rules.writersPolicy(), signers);
     if (!writers.satisfied()) {
       return reject(Verdict.forbidden(writers.failure() + ": permission denied"));
     }

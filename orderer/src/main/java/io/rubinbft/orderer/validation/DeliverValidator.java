@@ -3,7 +3,6 @@ package io.rubinbft.orderer.validation;
 import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.msp.Identity;
-import io.rubinbft.orderer.policy.PolicyPaths;
 import io.rubinbft.orderer.policy.PolicyResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +21,7 @@ import org.hyperledger.fabric.protos.orderer.SeekInfo;
  * Deliver-side checks of a DELIVER_SEEK_INFO envelope, in Fabric's order and with its status codes
  * (docs/VALIDATION.md): headers and timestamp window and TLS binding (400), channel exists (404),
  * SeekInfo decodes (400), client identity not expired and signature satisfies /Channel/Readers
- * (403). Thread-safe.
+ * (/Channel/Orderer/Readers in maintenance mode, as Fabric's SigFilter) (403). Thread-safe.
  */
 public final class DeliverValidator {
 
@@ -136,7 +135,7 @@ public final class DeliverValidator {
     }
     List<Identity> signers =
         CreatorSignature.verifiedSigners(rules, envelope, signatureHeader, client);
-    PolicyResult readers = rules.policies().evaluateSigners(PolicyPaths.CHANNEL_READERS, signers);
+    PolicyResult readers = rules.policies().evaluateSigners(rules.readersPolicy(), signers);
     if (!readers.satisfied()) {
       return reject(Verdict.forbidden(readers.failure()));
     }
