@@ -611,7 +611,8 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     long height = runtime.ledger().height();
     String failed = "failed update config of channel " + name + ": ";
     BroadcastValidator validator =
-        BroadcastValidator.forClients(channel -> Optional.of(runtime.rules()), node.clock());
+        BroadcastValidator.forClients(channel -> Optional.of(runtime.rules()), node.clock())
+            .withExpirationChecks(node.expirationChecks());
     if (validator.validate(update) instanceof BroadcastResult.Rejected rejected) {
       String info = rejected.verdict().info();
       throw new ParticipationException(

@@ -39,6 +39,7 @@ public final class BroadcastValidator {
   private final Function<String, Optional<ChannelRules>> channels;
   private final Clock clock;
   private final boolean acceptsConfigUpdates;
+  private final boolean expirationChecks;
 
   /**
    * The check of envelopes in a proposed block: a CONFIG_UPDATE is refused there.
@@ -54,9 +55,27 @@ public final class BroadcastValidator {
       Function<String, Optional<ChannelRules>> channels,
       Clock clock,
       boolean acceptsConfigUpdates) {
+    this(channels, clock, acceptsConfigUpdates, true);
+  }
+
+  private BroadcastValidator(
+      Function<String, Optional<ChannelRules>> channels,
+      Clock clock,
+      boolean acceptsConfigUpdates,
+      boolean expirationChecks) {
     this.channels = channels;
     this.clock = clock;
     this.acceptsConfigUpdates = acceptsConfigUpdates;
+    this.expirationChecks = expirationChecks;
+  }
+
+  /**
+   * This check with the creator's expiry checked or not: Fabric's {@code
+   * General.Authentication.NoExpirationChecks} leaves its expiration rule out of the channel's
+   * filters, at Broadcast and in its BFT verifier alike.
+   */
+  public BroadcastValidator withExpirationChecks(boolean on) {
+    return new BroadcastValidator(channels, clock, acceptsConfigUpdates, on);
   }
 
   /**
@@ -159,7 +178,7 @@ public final class BroadcastValidator {
           Verdict.badRequest("could not convert message to signedData: " + e.getMessage()));
     }
     Optional<Identity> creator = CreatorSignature.creator(rules, signatureHeader);
-    if (creator.isPresent() && creator.get().isExpiredAt(clock.instant())) {
+    if (expirationChecks && creator.isPresent() && creator.get().isExpiredAt(clock.instant())) {
       return reject(Verdict.badRequest("broadcast client identity expired"));
     }
     List<Identity> signers =

@@ -44,7 +44,7 @@ public record ChannelRules(
   }
 
   /** The policy Deliver's signature check evaluates: Fabric's SigFilter's choice. */
-  String readersPolicy() {
+  public String readersPolicy() {
     return maintenance ? PolicyPaths.ORDERER_READERS : PolicyPaths.CHANNEL_READERS;
   }
 

@@ -33,6 +33,7 @@ public final class DeliverValidator {
   private final Duration timeWindow;
   private final boolean mutualTls;
   private final Sha256 sha256;
+  private final boolean expirationChecks;
 
   /**
    * @param timeWindow how far a request's channel-header timestamp may be from the server's clock
@@ -45,11 +46,35 @@ public final class DeliverValidator {
       Duration timeWindow,
       boolean mutualTls,
       Sha256 sha256) {
+    this(channels, clock, timeWindow, mutualTls, sha256, true);
+  }
+
+  private DeliverValidator(
+      Function<String, Optional<ChannelRules>> channels,
+      Clock clock,
+      Duration timeWindow,
+      boolean mutualTls,
+      Sha256 sha256,
+      boolean expirationChecks) {
     this.channels = channels;
     this.clock = clock;
     this.timeWindow = timeWindow;
     this.mutualTls = mutualTls;
     this.sha256 = sha256;
+    this.expirationChecks = expirationChecks;
+  }
+
+  /**
+   * This check with the client's expiry checked or not (Fabric's {@code
+   * General.Authentication.NoExpirationChecks}, which its Deliver handler honours too).
+   */
+  public DeliverValidator withExpirationChecks(boolean on) {
+    return new DeliverValidator(channels, clock, timeWindow, mutualTls, sha256, on);
+  }
+
+  /** Whether a client's expiry is checked, at the request and before each block. */
+  public boolean expirationChecks() {
+    return expirationChecks;
   }
 
   /**
@@ -118,7 +143,7 @@ public final class DeliverValidator {
   }
 
   /** Fabric's SessionAccessControl: expiry first, then /Channel/Readers. */
-  private static DeliverResult authorize(
+  private DeliverResult authorize(
       Envelope envelope,
       ChannelHeader channelHeader,
       SignatureHeader signatureHeader,
@@ -126,7 +151,7 @@ public final class DeliverValidator {
       ChannelRules rules,
       Instant now) {
     Optional<Identity> client = CreatorSignature.creator(rules, signatureHeader);
-    if (client.isPresent() && client.get().isExpiredAt(now)) {
+    if (expirationChecks && client.isPresent() && client.get().isExpiredAt(now)) {
       return reject(
           Verdict.forbidden(
               "deliver client identity expired "
