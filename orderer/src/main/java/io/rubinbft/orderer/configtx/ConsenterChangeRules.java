@@ -20,13 +20,13 @@ import org.hyperledger.fabric.protos.msp.FabricMSPConfig;
 import org.hyperledger.fabric.protos.msp.MSPConfig;
 
 /**
- * The checks a config update that touches the ConsenterMapping must pass, as Fabric v3's BFT
- * orderer and its Raft predecessor make them: at most one consenter added or removed per update
- * (Fabric's "update of more than one consenter at a time is not supported"), no two consenters
- * sharing a certificate or an endpoint, and every added or changed consenter an identity of an
- * orderer organization's MSP. A renewal (same id, new identity or TLS certificates, same key or
- * not) is neither an addition nor a removal. The BlockValidation policy over the new set is checked
- * by {@code ConfigBlockReader} like any config's.
+ * The checks a config update that touches the ConsenterMapping must pass: no two consenters sharing
+ * a certificate or an endpoint, and every added or changed consenter an identity of an orderer
+ * organization's MSP. Any number of consenters may be added, removed or renewed in one update, as
+ * Fabric v3's BFT orderer allows (only its etcdraft membership check has Fabric's "update of more
+ * than one consenter at a time is not supported"). A renewal (same id, new identity or TLS
+ * certificates, same key or not) is neither an addition nor a removal. The BlockValidation policy
+ * over the new set is checked by {@code ConfigBlockReader} like any config's.
  */
 final class ConsenterChangeRules {
 
@@ -46,20 +46,6 @@ final class ConsenterChangeRules {
     if (current.equals(next)) {
       return;
     }
-    Set<Long> currentIds = ids(current);
-    Set<Long> nextIds = ids(next);
-    Set<Long> added = new TreeSet<>(nextIds);
-    added.removeAll(currentIds);
-    Set<Long> removed = new TreeSet<>(currentIds);
-    removed.removeAll(nextIds);
-    if (added.size() + removed.size() > 1) {
-      throw ConfigUpdateException.badRequest(
-          "update of more than one consenter at a time is not supported, requested changes: add "
-              + added.size()
-              + " node(s), remove "
-              + removed.size()
-              + " node(s)");
-    }
     checkDistinct(next);
     Set<String> ordererMsps = ordererMspIds(nextConfig);
     for (Consenter consenter : next.consenters()) {
@@ -67,12 +53,6 @@ final class ConsenterChangeRules {
         checkIdentity(consenter, ordererMsps, msps);
       }
     }
-  }
-
-  private static Set<Long> ids(ConsenterMapping mapping) {
-    Set<Long> ids = new TreeSet<>();
-    mapping.consenters().forEach(c -> ids.add(c.id()));
-    return ids;
   }
 
   /** One node counted twice would let it vote twice; one address twice, one node unreachable. */
