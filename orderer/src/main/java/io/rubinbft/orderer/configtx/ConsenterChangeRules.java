@@ -1,8 +1,8 @@
 package io.rubinbft.orderer.configtx;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.channel.Consenter;
 import io.rubinbft.orderer.channel.ConsenterMapping;
+import io.rubinbft.orderer.channel.OrdererOrgs;
 import io.rubinbft.orderer.msp.ChannelMsps;
 import io.rubinbft.orderer.msp.FabricMsp;
 import io.rubinbft.orderer.msp.IdentityResult;
@@ -12,12 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import org.hyperledger.fabric.protos.common.Config;
-import org.hyperledger.fabric.protos.common.ConfigGroup;
-import org.hyperledger.fabric.protos.common.ConfigValue;
-import org.hyperledger.fabric.protos.msp.FabricMSPConfig;
-import org.hyperledger.fabric.protos.msp.MSPConfig;
 
 /**
  * The checks a config update that touches the ConsenterMapping must pass: no two consenters sharing
@@ -47,7 +42,8 @@ final class ConsenterChangeRules {
       return;
     }
     checkDistinct(next);
-    Set<String> ordererMsps = ordererMspIds(nextConfig);
+    // Their MSP values were parsed when msps was built.
+    Set<String> ordererMsps = OrdererOrgs.mspIds(nextConfig);
     for (Consenter consenter : next.consenters()) {
       if (!current.consenters().contains(consenter)) {
         checkIdentity(consenter, ordererMsps, msps);
@@ -104,23 +100,5 @@ final class ConsenterChangeRules {
       throw ConfigUpdateException.badRequest(
           where + "identity is not valid under MSP '" + consenter.mspId() + "': " + bad.reason());
     }
-  }
-
-  /**
-   * The orderer organizations' MSP IDs; their MSP values were parsed when {@code msps} was built.
-   */
-  private static Set<String> ordererMspIds(Config config) {
-    Set<String> names = new TreeSet<>();
-    ConfigGroup orderer = config.getChannelGroup().getGroupsOrThrow(ORDERER_GROUP);
-    for (ConfigGroup org : orderer.getGroupsMap().values()) {
-      ConfigValue value = org.getValuesOrThrow(MSP_VALUE);
-      try {
-        names.add(
-            FabricMSPConfig.parseFrom(MSPConfig.parseFrom(value.getValue()).getConfig()).getName());
-      } catch (InvalidProtocolBufferException e) {
-        throw new IllegalStateException("an MSP value that built an MSP does not decode", e);
-      }
-    }
-    return names;
   }
 }

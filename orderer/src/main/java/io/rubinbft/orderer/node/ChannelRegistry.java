@@ -9,6 +9,7 @@ import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.channel.OrdererOrgs;
 import io.rubinbft.orderer.msp.ChannelMsps;
 import io.rubinbft.orderer.msp.IdentityResult;
 import io.rubinbft.orderer.msp.MspConfigException;
@@ -554,9 +555,9 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
    * organization's: a block of a channel this node has no part in is refused at once.
    */
   private void requireOrdererOrgMember(ChannelConfig config) throws ParticipationException {
-    boolean ordererOrg =
-        config.consenters().consenters().stream()
-            .anyMatch(c -> c.mspId().equals(node.identity().mspId()));
+    // An orderer org of the config, whether or not one of its nodes is a consenter yet: a node of
+    // an org added by a config update joins as a follower before it is made a consenter.
+    boolean ordererOrg = OrdererOrgs.mspIds(config.config()).contains(node.identity().mspId());
     IdentityResult identity;
     try {
       identity =
