@@ -20,6 +20,7 @@ import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.PrePrepare;
+import io.rubinbft.bft.message.ProposalBodies;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
@@ -422,7 +423,9 @@ public final class ReconfigCluster {
           sendAll(to, epoch, nodes[to].byzantine.onReceived(framed.message()));
         }
         if (running(to)) {
-          step(to, new Event.Received(epoch.indexOf(from), framed.message()));
+          step(
+              to,
+              new Event.Received(epoch.indexOf(from), ProposalBodies.hollowed(framed.message())));
         }
       }
     }

@@ -37,6 +37,7 @@ public final class BroadcastSession implements StreamObserver<Envelope> {
   private final BroadcastValidator validator;
   private final Channels channels;
   private final BroadcastMetrics metrics;
+  private final BroadcastThrottle.Turn turn;
   private boolean ended;
   private boolean wantsNext;
 
@@ -44,22 +45,29 @@ public final class BroadcastSession implements StreamObserver<Envelope> {
       ServerCallStreamObserver<BroadcastResponse> responses,
       BroadcastValidator validator,
       Channels channels,
-      BroadcastMetrics metrics) {
+      BroadcastMetrics metrics,
+      BroadcastThrottle.Turn turn) {
     this.responses = responses;
     this.validator = validator;
     this.channels = channels;
     this.metrics = metrics;
+    this.turn = turn;
   }
 
-  /** Starts serving a call; to be called from the service method itself. */
+  /**
+   * Starts serving a call; to be called from the service method itself.
+   *
+   * @param turn waits before each envelope is handled (Fabric's Broadcast throttling)
+   */
   public static StreamObserver<Envelope> open(
       StreamObserver<BroadcastResponse> responseObserver,
       BroadcastValidator validator,
       Channels channels,
-      BroadcastMetrics metrics) {
+      BroadcastMetrics metrics,
+      BroadcastThrottle.Turn turn) {
     var responses = (ServerCallStreamObserver<BroadcastResponse>) responseObserver;
     responses.disableAutoRequest();
-    BroadcastSession session = new BroadcastSession(responses, validator, channels, metrics);
+    BroadcastSession session = new BroadcastSession(responses, validator, channels, metrics, turn);
     responses.setOnReadyHandler(session::onReady);
     responses.setOnCancelHandler(session::onCancel);
     responses.request(1);
@@ -69,6 +77,13 @@ public final class BroadcastSession implements StreamObserver<Envelope> {
   @Override
   public void onNext(Envelope envelope) {
     if (ended) {
+      return;
+    }
+    try {
+      turn.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      ended = true;
       return;
     }
     BroadcastResponse response = answer(envelope);

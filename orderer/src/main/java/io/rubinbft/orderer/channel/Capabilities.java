@@ -19,9 +19,20 @@ public record Capabilities(Set<String> channel, Set<String> orderer, Set<String>
   /** The channel capability that enables BFT consensus and identifier-header block signatures. */
   static final String BFT_CHANNEL_CAPABILITY = "V3_0";
 
+  /** The orderer capabilities that turn on Fabric's ConsensusTypeMigration (maintenance mode). */
+  private static final Set<String> CONSENSUS_TYPE_MIGRATION = Set.of("V1_4_2", "V2_0");
+
   public Capabilities {
     channel = Set.copyOf(channel);
     orderer = Set.copyOf(orderer);
     application = Set.copyOf(application);
+  }
+
+  /**
+   * Fabric's {@code ConsensusTypeMigration()}: whether {@code ConsensusType.State} may leave
+   * STATE_NORMAL, and whether maintenance mode refuses normal transactions.
+   */
+  public boolean consensusTypeMigration() {
+    return orderer.stream().anyMatch(CONSENSUS_TYPE_MIGRATION::contains);
   }
 }

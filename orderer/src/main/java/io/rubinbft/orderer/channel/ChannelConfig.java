@@ -71,4 +71,13 @@ public record ChannelConfig(
                         + ": its certificate matches no identity or TLS certificate of consenters "
                         + consenters.describe()));
   }
+
+  /**
+   * Whether this config puts the channel in maintenance mode as Fabric applies it: state
+   * STATE_MAINTENANCE under an orderer capability with ConsensusTypeMigration (Fabric's
+   * StandardChannel ignores the state otherwise).
+   */
+  public boolean inMaintenance() {
+    return consensusState == ConsensusState.MAINTENANCE && capabilities.consensusTypeMigration();
+  }
 }

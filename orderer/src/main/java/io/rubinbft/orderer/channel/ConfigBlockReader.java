@@ -156,6 +156,18 @@ public final class ConfigBlockReader {
         ChannelConfig.BLOCK_VALIDATION_POLICY);
   }
 
+  /**
+   * {@link ChannelConfig#inMaintenance()} of a config tree that is not read whole, e.g. one whose
+   * MSPs and policies are built alone.
+   */
+  public static boolean inMaintenance(Config config) {
+    ConfigGroup orderer = ConfigTree.group(config.getChannelGroup(), "/Channel", "Orderer");
+    ConsensusState state = OrdererGroupReader.state(OrdererGroupReader.consensusType(orderer));
+    Capabilities capabilities =
+        new Capabilities(Set.of(), names(orderer, OrdererGroupReader.PATH), Set.of());
+    return state == ConsensusState.MAINTENANCE && capabilities.consensusTypeMigration();
+  }
+
   private static void checkChannelValues(ConfigGroup channel) {
     String hashing =
         ConfigTree.value(channel, "/Channel", "HashingAlgorithm", HashingAlgorithm.parser())

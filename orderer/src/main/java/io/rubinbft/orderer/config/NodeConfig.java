@@ -13,9 +13,11 @@ import java.util.List;
  * @param mspId the local MSP id; must be an orderer org of the channels this node joins
  * @param authenticationTimeWindow how far a Deliver request's timestamp may be from now
  * @param maxReceiveMessageBytes the largest gRPC message accepted
- * @param maxSendMessageBytes Fabric's MaxSendMsgSize, checked and kept (see
- *     orderer/docs/CONFIGURATION.md)
+ * @param maxSendMessageBytes Fabric's MaxSendMsgSize: the largest gRPC message the node sends
  * @param keepalive gRPC keepalive of the Broadcast/Deliver listener
+ * @param expirationChecks whether Broadcast and Deliver refuse clients whose certificate expired
+ *     (Fabric's {@code General.Authentication.NoExpirationChecks} inverted)
+ * @param throttling Fabric's per-client Broadcast throttling
  * @param cluster how replicas talk to each other
  * @param ledgerDirectory where RocksDB keeps the blocks
  * @param walDirectory where the consensus write-ahead log lives
@@ -33,6 +35,8 @@ public record NodeConfig(
     long maxReceiveMessageBytes,
     long maxSendMessageBytes,
     KeepaliveSettings keepalive,
+    boolean expirationChecks,
+    ThrottlingSettings throttling,
     ClusterSettings cluster,
     Path ledgerDirectory,
     Path walDirectory,

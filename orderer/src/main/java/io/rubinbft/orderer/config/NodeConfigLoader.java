@@ -2,6 +2,7 @@ package io.rubinbft.orderer.config;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,6 +45,8 @@ public final class NodeConfigLoader {
         p.bytes(Settings.MAX_RECV_MSG_SIZE),
         p.bytes(Settings.MAX_SEND_MSG_SIZE),
         keepalive(p),
+        !p.bool(Settings.NO_EXPIRATION_CHECKS),
+        throttling(p),
         cluster(p, tls),
         ledger,
         p.optionalPath(Settings.WAL_DIR).orElse(ledger.resolve("wal")),
@@ -53,39 +56,21 @@ public final class NodeConfigLoader {
   }
 
   private static KeepaliveSettings keepalive(SettingParser p) {
-    requireNoThrottling(p);
-    requireExpirationChecks(p);
     return new KeepaliveSettings(
         p.positiveDuration(Settings.KEEPALIVE_SERVER_MIN_INTERVAL),
         p.positiveDuration(Settings.KEEPALIVE_SERVER_INTERVAL),
         p.positiveDuration(Settings.KEEPALIVE_SERVER_TIMEOUT));
   }
 
-  /** Expiry checks cannot be turned off here; a node must not start as if they were. */
-  private static void requireExpirationChecks(SettingParser p) {
-    if (p.bool(Settings.NO_EXPIRATION_CHECKS)) {
-      throw p.fail(
-          Settings.NO_EXPIRATION_CHECKS,
-          "true",
-          "this orderer always refuses expired client certificates: set false (Fabric's"
-              + " default)");
-    }
-  }
-
   /**
-   * Fabric's per-client Broadcast throttling is off at Rate 0 (its default and its sample's); a
-   * node that cannot throttle must not start as if it did.
+   * Fabric's per-client Broadcast throttling; off at Rate 0 (its default and its sample's). An
+   * InactivityTimeout of 0 means Fabric's default, as Fabric's config loading completes it.
    */
-  private static void requireNoThrottling(SettingParser p) {
-    p.duration(Settings.THROTTLING_INACTIVITY_TIMEOUT);
-    int rate = p.integer(Settings.THROTTLING_RATE, 0, Integer.MAX_VALUE);
-    if (rate != 0) {
-      throw p.fail(
-          Settings.THROTTLING_RATE,
-          Integer.toString(rate),
-          "this orderer does not throttle Broadcast clients: set 0 (no throttling, Fabric's"
-              + " default)");
-    }
+  private static ThrottlingSettings throttling(SettingParser p) {
+    Duration inactivity = p.duration(Settings.THROTTLING_INACTIVITY_TIMEOUT);
+    return new ThrottlingSettings(
+        p.integer(Settings.THROTTLING_RATE, 0, Integer.MAX_VALUE),
+        inactivity.isZero() ? ThrottlingSettings.OFF.inactivityTimeout() : inactivity);
   }
 
   private static ClusterSettings cluster(SettingParser p, TlsSettings nodeTls) {

@@ -18,9 +18,9 @@ import org.hyperledger.fabric.protos.common.SignatureHeader;
 /**
  * A replica's check of a CONFIG envelope another orderer made (Fabric's ProcessConfigMsg as its BFT
  * verifier runs it): the envelope is a CONFIG for this channel, signed by an identity that
- * satisfies /Channel/Writers, and its {@code last_update}, applied to THIS replica's current
- * config, yields exactly the config it carries. Deterministic: it depends on the config and the
- * bytes only.
+ * satisfies /Channel/Writers (/Channel/Orderer/Writers in maintenance mode, as Fabric's SigFilter),
+ * and its {@code last_update}, applied to THIS replica's current config, yields exactly the config
+ * it carries. Deterministic: it depends on the config and the bytes only.
  */
 public final class ConfigTransactionCheck {
 
@@ -63,7 +63,9 @@ public final class ConfigTransactionCheck {
         SignatureHeader.parseFrom(payload.getHeader().getSignatureHeader());
     PolicyResult writers =
         policies.evaluate(
-            PolicyPaths.CHANNEL_WRITERS,
+            processor.current().inMaintenance()
+                ? PolicyPaths.ORDERER_WRITERS
+                : PolicyPaths.CHANNEL_WRITERS,
             List.of(
                 new SignedData(
                     envelope.getPayload(), signatureHeader.getCreator(), envelope.getSignature())));

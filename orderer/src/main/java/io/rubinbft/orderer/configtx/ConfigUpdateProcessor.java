@@ -21,7 +21,8 @@ import org.hyperledger.fabric.protos.common.Envelope;
  * envelope to order, or is refused with Fabric's status and message ("error applying config update
  * to existing channel 'ch': error authorizing update: ..."). The resulting config must be one this
  * orderer can run: a BFT config that {@link ConfigBlockReader} accepts, MSPs and policies that
- * build, and a consenter set that {@link ConsenterChangeRules} accepts.
+ * build, a consenter set that {@link ConsenterChangeRules} accepts, and a maintenance-mode
+ * transition that {@link MaintenanceRules} accepts.
  */
 public final class ConfigUpdateProcessor {
 
@@ -59,15 +60,19 @@ public final class ConfigUpdateProcessor {
    * update exactly as submitted.
    */
   public ConfigEnvelope propose(Envelope update) throws ConfigUpdateException {
+    ConfigUpdateEnvelopes read;
+    Config next;
+    ChannelConfig parsed;
     try {
-      ConfigUpdateEnvelopes read = ConfigUpdateEnvelopes.read(update);
-      Config next = validator.apply(read.update(), read.signatures());
-      checkServable(next);
-      return ConfigEnvelope.newBuilder().setConfig(next).setLastUpdate(update).build();
+      read = ConfigUpdateEnvelopes.read(update);
+      next = validator.apply(read.update(), read.signatures());
+      parsed = checkServable(next);
     } catch (ConfigUpdateException e) {
       throw e.wrap(
           "error applying config update to existing channel '" + current.channelId() + "'");
     }
+    MaintenanceRules.check(current, parsed, read.update());
+    return ConfigEnvelope.newBuilder().setConfig(next).setLastUpdate(update).build();
   }
 
   /**
@@ -86,7 +91,7 @@ public final class ConfigUpdateProcessor {
     return config;
   }
 
-  private void checkServable(Config next) throws ConfigUpdateException {
+  private ChannelConfig checkServable(Config next) throws ConfigUpdateException {
     ChannelConfig parsed;
     ChannelRules rules;
     try {
@@ -105,5 +110,6 @@ public final class ConfigUpdateProcessor {
       throw ConfigUpdateException.badRequest("config update is not compatible: " + e.getMessage());
     }
     ConsenterChangeRules.check(current.consenters(), parsed.consenters(), next, rules.msps());
+    return parsed;
   }
 }

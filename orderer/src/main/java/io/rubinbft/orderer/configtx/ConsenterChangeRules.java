@@ -1,8 +1,8 @@
 package io.rubinbft.orderer.configtx;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.channel.Consenter;
 import io.rubinbft.orderer.channel.ConsenterMapping;
+import io.rubinbft.orderer.channel.OrdererOrgs;
 import io.rubinbft.orderer.msp.ChannelMsps;
 import io.rubinbft.orderer.msp.FabricMsp;
 import io.rubinbft.orderer.msp.IdentityResult;
@@ -12,21 +12,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import org.hyperledger.fabric.protos.common.Config;
-import org.hyperledger.fabric.protos.common.ConfigGroup;
-import org.hyperledger.fabric.protos.common.ConfigValue;
-import org.hyperledger.fabric.protos.msp.FabricMSPConfig;
-import org.hyperledger.fabric.protos.msp.MSPConfig;
 
 /**
- * The checks a config update that touches the ConsenterMapping must pass, as Fabric v3's BFT
- * orderer and its Raft predecessor make them: at most one consenter added or removed per update
- * (Fabric's "update of more than one consenter at a time is not supported"), no two consenters
- * sharing a certificate or an endpoint, and every added or changed consenter an identity of an
- * orderer organization's MSP. A renewal (same id, new identity or TLS certificates, same key or
- * not) is neither an addition nor a removal. The BlockValidation policy over the new set is checked
- * by {@code ConfigBlockReader} like any config's.
+ * The checks a config update that touches the ConsenterMapping must pass: no two consenters sharing
+ * a certificate or an endpoint, and every added or changed consenter an identity of an orderer
+ * organization's MSP. Any number of consenters may be added, removed or renewed in one update, as
+ * Fabric v3's BFT orderer allows (only its etcdraft membership check has Fabric's "update of more
+ * than one consenter at a time is not supported"). A renewal (same id, new identity or TLS
+ * certificates, same key or not) is neither an addition nor a removal. The BlockValidation policy
+ * over the new set is checked by {@code ConfigBlockReader} like any config's.
  */
 final class ConsenterChangeRules {
 
@@ -46,33 +41,14 @@ final class ConsenterChangeRules {
     if (current.equals(next)) {
       return;
     }
-    Set<Long> currentIds = ids(current);
-    Set<Long> nextIds = ids(next);
-    Set<Long> added = new TreeSet<>(nextIds);
-    added.removeAll(currentIds);
-    Set<Long> removed = new TreeSet<>(currentIds);
-    removed.removeAll(nextIds);
-    if (added.size() + removed.size() > 1) {
-      throw ConfigUpdateException.badRequest(
-          "update of more than one consenter at a time is not supported, requested changes: add "
-              + added.size()
-              + " node(s), remove "
-              + removed.size()
-              + " node(s)");
-    }
     checkDistinct(next);
-    Set<String> ordererMsps = ordererMspIds(nextConfig);
+    // Their MSP values were parsed when msps was built.
+    Set<String> ordererMsps = OrdererOrgs.mspIds(nextConfig);
     for (Consenter consenter : next.consenters()) {
       if (!current.consenters().contains(consenter)) {
         checkIdentity(consenter, ordererMsps, msps);
       }
     }
-  }
-
-  private static Set<Long> ids(ConsenterMapping mapping) {
-    Set<Long> ids = new TreeSet<>();
-    mapping.consenters().forEach(c -> ids.add(c.id()));
-    return ids;
   }
 
   /** One node counted twice would let it vote twice; one address twice, one node unreachable. */
@@ -124,23 +100,5 @@ final class ConsenterChangeRules {
       throw ConfigUpdateException.badRequest(
           where + "identity is not valid under MSP '" + consenter.mspId() + "': " + bad.reason());
     }
-  }
-
-  /**
-   * The orderer organizations' MSP IDs; their MSP values were parsed when {@code msps} was built.
-   */
-  private static Set<String> ordererMspIds(Config config) {
-    Set<String> names = new TreeSet<>();
-    ConfigGroup orderer = config.getChannelGroup().getGroupsOrThrow(ORDERER_GROUP);
-    for (ConfigGroup org : orderer.getGroupsMap().values()) {
-      ConfigValue value = org.getValuesOrThrow(MSP_VALUE);
-      try {
-        names.add(
-            FabricMSPConfig.parseFrom(MSPConfig.parseFrom(value.getValue()).getConfig()).getName());
-      } catch (InvalidProtocolBufferException e) {
-        throw new IllegalStateException("an MSP value that built an MSP does not decode", e);
-      }
-    }
-    return names;
   }
 }

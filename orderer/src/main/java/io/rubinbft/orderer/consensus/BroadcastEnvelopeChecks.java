@@ -19,9 +19,15 @@ public final class BroadcastEnvelopeChecks {
 
   private BroadcastEnvelopeChecks() {}
 
-  /** The check for {@code rules}, skipping envelopes in {@code verified}. */
-  public static EnvelopeValidator of(ChannelRules rules, Clock clock, VerifiedEnvelopes verified) {
-    BroadcastValidator validator = new BroadcastValidator(id -> Optional.of(rules), clock);
+  /**
+   * The check for {@code rules}, skipping envelopes in {@code verified}, with creators' expiry
+   * checked or not (Fabric's {@code General.Authentication.NoExpirationChecks}).
+   */
+  public static EnvelopeValidator of(
+      ChannelRules rules, Clock clock, VerifiedEnvelopes verified, boolean expirationChecks) {
+    BroadcastValidator validator =
+        new BroadcastValidator(id -> Optional.of(rules), clock)
+            .withExpirationChecks(expirationChecks);
     return envelope -> {
       if (verified.contains(envelope)) {
         return Optional.empty();

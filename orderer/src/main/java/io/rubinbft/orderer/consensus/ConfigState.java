@@ -44,6 +44,19 @@ public record ConfigState(
    */
   public static ConfigStates.Factory factory(
       CryptoProvider provider, Clock clock, int identityCache, int verifiedCapacity) {
+    return factory(provider, clock, identityCache, verifiedCapacity, true);
+  }
+
+  /**
+   * As {@link #factory(CryptoProvider, Clock, int, int)}, with creators' expiry checked or not
+   * (Fabric's {@code General.Authentication.NoExpirationChecks}).
+   */
+  public static ConfigStates.Factory factory(
+      CryptoProvider provider,
+      Clock clock,
+      int identityCache,
+      int verifiedCapacity,
+      boolean expirationChecks) {
     return config -> {
       try {
         ChannelRules rules =
@@ -53,7 +66,11 @@ public record ConfigState(
             ConfigUpdateProcessor.of(config, rules.policies(), provider);
         VerifiedEnvelopes verified = new VerifiedEnvelopes(new Sha256(provider), verifiedCapacity);
         return of(
-            config, rules, processor, verified, BroadcastEnvelopeChecks.of(rules, clock, verified));
+            config,
+            rules,
+            processor,
+            verified,
+            BroadcastEnvelopeChecks.of(rules, clock, verified, expirationChecks));
       } catch (MspConfigException | PolicyConfigException | ConfigUpdateException e) {
         throw new InvalidConfigException(
             "channel '" + config.channelId() + "': " + e.getMessage(), e);

@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.deliver;
 
 import com.google.protobuf.ByteString;
+import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.Optional;
@@ -103,6 +104,11 @@ public final class DeliverSession implements StreamObserver<Envelope> {
       status = seeks.serve(envelope, clientCertificate, this::send);
     } catch (InterruptedException e) {
       return; // cancelled: nobody is listening any more
+    } catch (StatusRuntimeException e) {
+      // The transport refused a response (MaxSendMsgSize) and ended the call with that status.
+      LOG.warn("Deliver stream ended: {}", e.getStatus());
+      fail(e);
+      return;
     } catch (RuntimeException e) {
       LOG.error("Deliver request failed", e);
       fail(e);

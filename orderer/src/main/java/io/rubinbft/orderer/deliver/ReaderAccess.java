@@ -2,7 +2,6 @@ package io.rubinbft.orderer.deliver;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.msp.Identity;
-import io.rubinbft.orderer.policy.PolicyPaths;
 import io.rubinbft.orderer.policy.PolicyResult;
 import io.rubinbft.orderer.policy.SignedData;
 import io.rubinbft.orderer.validation.ChannelRules;
@@ -16,9 +15,10 @@ import org.hyperledger.fabric.protos.common.SignatureHeader;
 
 /**
  * Fabric's SessionAccessControl for one Deliver request: before each block, the client's
- * certificate must not have expired, and /Channel/Readers is evaluated again whenever the channel's
- * current rules differ from those it was last satisfied under (a new config yields new rules, as a
- * new config sequence does in Fabric). Not thread-safe: one per request.
+ * certificate must not have expired (unless expiry checks are off), and /Channel/Readers
+ * (/Channel/Orderer/Readers in maintenance mode) is evaluated again whenever the channel's current
+ * rules differ from those it was last satisfied under (a new config yields new rules, as a new
+ * config sequence does in Fabric). Not thread-safe: one per request.
  */
 final class ReaderAccess {
 
@@ -33,7 +33,8 @@ final class ReaderAccess {
 
   /**
    * @param envelope a request the DeliverValidator accepted
-   * @param client the creator as the validator found it, for its expiry
+   * @param client the creator as the validator found it, for its expiry; empty when expiry is not
+   *     checked
    */
   static ReaderAccess of(Envelope envelope, Optional<Identity> client) {
     try {
@@ -58,8 +59,7 @@ final class ReaderAccess {
     if (current == satisfiedUnder) {
       return Optional.empty();
     }
-    PolicyResult readers =
-        current.policies().evaluate(PolicyPaths.CHANNEL_READERS, List.of(request));
+    PolicyResult readers = current.policies().evaluate(current.readersPolicy(), List.of(request));
     if (!readers.satisfied()) {
       return Optional.of(readers.failure());
     }

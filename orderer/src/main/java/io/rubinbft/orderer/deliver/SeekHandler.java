@@ -100,7 +100,8 @@ public final class SeekHandler {
             clock,
             range,
             accepted.seekInfo().getContentType(),
-            ReaderAccess.of(envelope, accepted.client()));
+            ReaderAccess.of(
+                envelope, validator.expirationChecks() ? accepted.client() : Optional.empty()));
     return streamer.stream(sink);
   }
 }

@@ -8,6 +8,7 @@ import io.rubinbft.orderer.block.LastConfigIndex;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.channel.OrdererOrgs;
 import io.rubinbft.orderer.cluster.ClusterPeers;
 import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.msp.ChannelMsps;
@@ -584,9 +585,9 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
    * organization's: a block of a channel this node has no part in is refused at once.
    */
   private void requireOrdererOrgMember(ChannelConfig config) throws ParticipationException {
-    boolean ordererOrg =
-        config.consenters().consenters().stream()
-            .anyMatch(c -> c.mspId().equals(node.identity().mspId()));
+    // An orderer org of the config, whether or not one of its nodes is a consenter yet: a node of
+    // an org added by a config update joins as a follower before it is made a consenter.
+    boolean ordererOrg = OrdererOrgs.mspIds(config.config()).contains(node.identity().mspId());
     IdentityResult identity;
     try {
       identity =
@@ -641,7 +642,8 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     long height = runtime.ledger().height();
     String failed = "failed update config of channel " + name + ": ";
     BroadcastValidator validator =
-        BroadcastValidator.forClients(channel -> Optional.of(runtime.rules()), node.clock());
+        BroadcastValidator.forClients(channel -> Optional.of(runtime.rules()), node.clock())
+            .withExpirationChecks(node.expirationChecks());
     if (validator.validate(update) instanceof BroadcastResult.Rejected rejected) {
       String info = rejected.verdict().info();
       throw new ParticipationException(

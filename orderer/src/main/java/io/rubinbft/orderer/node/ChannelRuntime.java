@@ -307,7 +307,12 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   static ConfigStates configStates(NodeContext node, ChannelLedger ledger)
       throws InvalidConfigException {
     return new ConfigStates(
-        ConfigState.factory(node.provider(), node.clock(), IDENTITY_CACHE, MAX_VERIFIED_ENVELOPES),
+        ConfigState.factory(
+            node.provider(),
+            node.clock(),
+            IDENTITY_CACHE,
+            MAX_VERIFIED_ENVELOPES,
+            node.expirationChecks()),
         ConfigStates.CommittedBlocks.of(ledger),
         ledger.block(ledger.height() - 1).orElseThrow().block());
   }

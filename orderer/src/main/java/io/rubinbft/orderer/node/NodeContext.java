@@ -22,6 +22,8 @@ import java.time.Duration;
  * @param walRoot the folder holding each channel's consensus WAL
  * @param tick how long one bft-core tick lasts
  * @param clock wall time for certificate expiry and timestamps
+ * @param expirationChecks whether expired client certificates are refused (Fabric's {@code
+ *     General.Authentication.NoExpirationChecks} inverted), at ingress and in proposals alike
  * @param metrics where the channels' replicas report their decisions
  * @param onboarding how channels joined with a later config block, followers and lagging consenters
  *     pull blocks from other orderers
@@ -35,6 +37,7 @@ public record NodeContext(
     Path walRoot,
     Duration tick,
     Clock clock,
+    boolean expirationChecks,
     OrdererMetrics metrics,
     OnboardingSettings onboarding,
     NodeMemory memory) {

@@ -7,6 +7,7 @@ import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
+import io.rubinbft.orderer.broadcast.BroadcastThrottle;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.cluster.ClusterTransports;
@@ -16,6 +17,7 @@ import io.rubinbft.orderer.config.NodeConfig;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.grpc.OutboundSizeLimit;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.memory.MemoryBudgets;
@@ -116,20 +118,13 @@ public final class OrdererNode implements AutoCloseable {
               config.walDirectory(),
               NodeContext.DEFAULT_TICK,
               Clock.systemUTC(),
+              config.expirationChecks(),
               metrics,
               onboarding(config, provider),
               memory));
-      AtomicBroadcastService broadcast =
-          new AtomicBroadcastService(
-              channels,
-              Clock.systemUTC(),
-              config.authenticationTimeWindow(),
-              config.tls().clientAuthRequired(),
-              new Sha256(provider),
-              metrics.broadcast(),
-              metrics.deliver());
-      BindableService counted =
-          () -> ServerInterceptors.intercept(broadcast, metrics.grpc().interceptor());
+      BroadcastThrottle throttle = BroadcastThrottle.start(config.throttling(), Clock.systemUTC());
+      opened.addFirst(throttle);
+      BindableService counted = atomicBroadcast(config, channels, provider, metrics, throttle);
       return listen(config, channels, network, counted, metrics.registry(), logs, opened);
     } catch (InvalidConfigException e) {
       closeAll(opened);
@@ -210,6 +205,34 @@ public final class OrdererNode implements AutoCloseable {
         operations.address(),
         network.localAddress());
     return new OrdererNode(opened, channels, grpc, admin, operations, network);
+  }
+
+  /**
+   * Broadcast and Deliver as the node serves them: counted in Fabric's gRPC metrics and limited to
+   * MaxSendMsgSize per message sent.
+   */
+  private static BindableService atomicBroadcast(
+      NodeConfig config,
+      ChannelRegistry channels,
+      CryptoProvider provider,
+      OrdererMetrics metrics,
+      BroadcastThrottle throttle) {
+    AtomicBroadcastService broadcast =
+        new AtomicBroadcastService(
+            channels,
+            Clock.systemUTC(),
+            config.authenticationTimeWindow(),
+            config.tls().clientAuthRequired(),
+            config.expirationChecks(),
+            throttle,
+            new Sha256(provider),
+            metrics.broadcast(),
+            metrics.deliver());
+    return () ->
+        ServerInterceptors.intercept(
+            broadcast,
+            metrics.grpc().interceptor(),
+            new OutboundSizeLimit(config.maxSendMessageBytes()));
   }
 
   /**

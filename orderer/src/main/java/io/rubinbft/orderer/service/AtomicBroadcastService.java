@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.grpc.Context;
 import io.grpc.stub.StreamObserver;
 import io.rubinbft.orderer.broadcast.BroadcastSession;
+import io.rubinbft.orderer.broadcast.BroadcastThrottle;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.deliver.DeliverSession;
 import io.rubinbft.orderer.deliver.SeekHandler;
@@ -36,6 +37,7 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
   private final SeekHandler seeks;
   private final BroadcastMetrics broadcastMetrics;
   private final DeliverMetrics deliverMetrics;
+  private final BroadcastThrottle throttle;
 
   /**
    * @param clock the time for certificate expiry and the Deliver timestamp window
@@ -43,32 +45,45 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
    *     General.Authentication.TimeWindow, {@link DeliverValidator#DEFAULT_TIME_WINDOW})
    * @param mutualTls whether the listener requires client certificates; Deliver then checks {@code
    *     tls_cert_hash}
+   * @param expirationChecks whether expired client certificates are refused (Fabric's {@code
+   *     General.Authentication.NoExpirationChecks} inverted)
+   * @param throttle Fabric's Broadcast throttling (by the connection's client certificate)
    */
   public AtomicBroadcastService(
       Channels channels,
       Clock clock,
       Duration timeWindow,
       boolean mutualTls,
+      boolean expirationChecks,
+      BroadcastThrottle throttle,
       Sha256 sha256,
       BroadcastMetrics broadcastMetrics,
       DeliverMetrics deliverMetrics) {
     this.channels = channels;
     this.broadcastMetrics = broadcastMetrics;
     this.deliverMetrics = deliverMetrics;
+    this.throttle = throttle;
     Function<String, Optional<ChannelRules>> rules =
         id -> channels.channel(id).map(ServedChannel::rules);
-    this.broadcastValidator = BroadcastValidator.forClients(rules, clock);
+    this.broadcastValidator =
+        BroadcastValidator.forClients(rules, clock).withExpirationChecks(expirationChecks);
     this.seeks =
         new SeekHandler(
             channels,
-            new DeliverValidator(rules, clock, timeWindow, mutualTls, sha256),
+            new DeliverValidator(rules, clock, timeWindow, mutualTls, sha256)
+                .withExpirationChecks(expirationChecks),
             clock,
             deliverMetrics);
   }
 
   @Override
   public StreamObserver<Envelope> broadcast(StreamObserver<BroadcastResponse> responseObserver) {
-    return BroadcastSession.open(responseObserver, broadcastValidator, channels, broadcastMetrics);
+    return BroadcastSession.open(
+        responseObserver,
+        broadcastValidator,
+        channels,
+        broadcastMetrics,
+        throttle.turnOf(ClientCertificates.current()));
   }
 
   @Override

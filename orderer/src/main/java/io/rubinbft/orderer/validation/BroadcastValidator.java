@@ -1,7 +1,6 @@
 package io.rubinbft.orderer.validation;
 
 import io.rubinbft.orderer.msp.Identity;
-import io.rubinbft.orderer.policy.PolicyPaths;
 import io.rubinbft.orderer.policy.PolicyResult;
 import java.time.Clock;
 import java.util.List;
@@ -16,9 +15,10 @@ import org.hyperledger.fabric.protos.common.SignatureHeader;
 /**
  * Broadcast-side checks of an envelope, in Fabric's order and with Fabric's status codes and texts
  * (docs/VALIDATION.md): channel header, channel exists, header type, size (payload + signature),
- * creator expiry, creator signature against /Channel/Writers; a CONFIG_UPDATE's refusal by the last
- * three carries Fabric's "config update for existing channel did not pass initial checks: ".
- * Thread-safe.
+ * creator expiry, creator signature against /Channel/Writers (in maintenance mode: normal
+ * transactions refused with 503 before these, and /Channel/Orderer/Writers instead, as Fabric's
+ * StandardChannel and SigFilter); a CONFIG_UPDATE's refusal by the last three carries Fabric's
+ * "config update for existing channel did not pass initial checks: ". Thread-safe.
  */
 public final class BroadcastValidator {
 
@@ -26,12 +26,20 @@ public final class BroadcastValidator {
   public static final String INITIAL_CHECKS =
       "config update for existing channel did not pass initial checks: ";
 
+  /**
+   * Fabric's refusal of a normal transaction in maintenance mode (ErrMaintenanceMode wrapped by
+   * StandardChannel.ProcessNormalMsg), answered SERVICE_UNAVAILABLE.
+   */
+  public static final String MAINTENANCE_MODE =
+      "normal transactions are rejected: maintenance mode";
+
   static final String CONFIG_UPDATE_NOT_ORDERED =
       "a CONFIG_UPDATE is not ordered as is: orderers order the CONFIG envelope made from it";
 
   private final Function<String, Optional<ChannelRules>> channels;
   private final Clock clock;
   private final boolean acceptsConfigUpdates;
+  private final boolean expirationChecks;
 
   /**
    * The check of envelopes in a proposed block: a CONFIG_UPDATE is refused there.
@@ -47,9 +55,27 @@ public final class BroadcastValidator {
       Function<String, Optional<ChannelRules>> channels,
       Clock clock,
       boolean acceptsConfigUpdates) {
+    this(channels, clock, acceptsConfigUpdates, true);
+  }
+
+  private BroadcastValidator(
+      Function<String, Optional<ChannelRules>> channels,
+      Clock clock,
+      boolean acceptsConfigUpdates,
+      boolean expirationChecks) {
     this.channels = channels;
     this.clock = clock;
     this.acceptsConfigUpdates = acceptsConfigUpdates;
+    this.expirationChecks = expirationChecks;
+  }
+
+  /**
+   * This check with the creator's expiry checked or not: Fabric's {@code
+   * General.Authentication.NoExpirationChecks} leaves its expiration rule out of the channel's
+   * filters, at Broadcast and in its BFT verifier alike.
+   */
+  public BroadcastValidator withExpirationChecks(boolean on) {
+    return new BroadcastValidator(channels, clock, acceptsConfigUpdates, on);
   }
 
   /**
@@ -84,6 +110,9 @@ public final class BroadcastValidator {
     Optional<Verdict> typeProblem = typeProblem(channelHeader.getType());
     if (typeProblem.isPresent()) {
       return reject(typeProblem.get());
+    }
+    if (rules.get().maintenance() && channelHeader.getType() != HeaderType.CONFIG_UPDATE_VALUE) {
+      return reject(Verdict.serviceUnavailable(MAINTENANCE_MODE));
     }
     BroadcastResult result = filter(envelope, payload, channelHeader, rules.get());
     if (channelHeader.getType() == HeaderType.CONFIG_UPDATE_VALUE
@@ -149,12 +178,12 @@ public final class BroadcastValidator {
           Verdict.badRequest("could not convert message to signedData: " + e.getMessage()));
     }
     Optional<Identity> creator = CreatorSignature.creator(rules, signatureHeader);
-    if (creator.isPresent() && creator.get().isExpiredAt(clock.instant())) {
+    if (expirationChecks && creator.isPresent() && creator.get().isExpiredAt(clock.instant())) {
       return reject(Verdict.badRequest("broadcast client identity expired"));
     }
     List<Identity> signers =
         CreatorSignature.verifiedSigners(rules, envelope, signatureHeader, creator);
-    PolicyResult writers = rules.policies().evaluateSigners(PolicyPaths.CHANNEL_WRITERS, signers);
+    PolicyResult writers = rules.policies().evaluateSigners(rules.writersPolicy(), signers);
     if (!writers.satisfied()) {
       return reject(Verdict.forbidden(writers.failure() + ": permission denied"));
     }

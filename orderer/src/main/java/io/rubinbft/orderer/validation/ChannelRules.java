@@ -1,11 +1,13 @@
 package io.rubinbft.orderer.validation;
 
+import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.msp.ChannelMsps;
 import io.rubinbft.orderer.msp.MspConfigException;
 import io.rubinbft.orderer.policy.ChannelPolicies;
 import io.rubinbft.orderer.policy.PolicyConfigException;
+import io.rubinbft.orderer.policy.PolicyPaths;
 import io.rubinbft.orderer.policy.SignerVerifier;
 import org.hyperledger.fabric.protos.common.Config;
 
@@ -16,14 +18,34 @@ import org.hyperledger.fabric.protos.common.Config;
  * @param policies the channel's policy tree (/Channel/Writers, /Channel/Readers), built on {@code
  *     msps}
  * @param absoluteMaxBytes {@code BatchSize.AbsoluteMaxBytes}: the largest payload Broadcast accepts
+ * @param maintenance whether the config puts the channel in maintenance mode ({@link
+ *     io.rubinbft.orderer.channel.ChannelConfig#inMaintenance()}): normal transactions are refused,
+ *     Broadcast checks /Channel/Orderer/Writers and Deliver /Channel/Orderer/Readers, as Fabric's
+ *     StandardChannel and SigFilter do
  */
-public record ChannelRules(ChannelMsps msps, ChannelPolicies policies, long absoluteMaxBytes) {
+public record ChannelRules(
+    ChannelMsps msps, ChannelPolicies policies, long absoluteMaxBytes, boolean maintenance) {
 
   public ChannelRules {
     if (absoluteMaxBytes <= 0) {
       throw new IllegalArgumentException(
           "AbsoluteMaxBytes must be positive, got " + absoluteMaxBytes);
     }
+  }
+
+  /** Rules of a channel in normal (not maintenance) mode. */
+  public ChannelRules(ChannelMsps msps, ChannelPolicies policies, long absoluteMaxBytes) {
+    this(msps, policies, absoluteMaxBytes, false);
+  }
+
+  /** The policy Broadcast's signature check evaluates: Fabric's SigFilter's choice. */
+  String writersPolicy() {
+    return maintenance ? PolicyPaths.ORDERER_WRITERS : PolicyPaths.CHANNEL_WRITERS;
+  }
+
+  /** The policy Deliver's signature check evaluates: Fabric's SigFilter's choice. */
+  public String readersPolicy() {
+    return maintenance ? PolicyPaths.ORDERER_READERS : PolicyPaths.CHANNEL_READERS;
   }
 
   /**
@@ -37,6 +59,7 @@ public record ChannelRules(ChannelMsps msps, ChannelPolicies policies, long abso
     ChannelMsps msps = ChannelMsps.fromConfig(config, provider, identityCacheCapacity);
     ChannelPolicies policies =
         ChannelPolicies.fromConfig(config, new SignerVerifier(msps, new EcdsaVerifier(provider)));
-    return new ChannelRules(msps, policies, absoluteMaxBytes);
+    return new ChannelRules(
+        msps, policies, absoluteMaxBytes, ConfigBlockReader.inMaintenance(config));
   }
 }

@@ -3,7 +3,6 @@ package io.rubinbft.orderer.validation;
 import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.msp.Identity;
-import io.rubinbft.orderer.policy.PolicyPaths;
 import io.rubinbft.orderer.policy.PolicyResult;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,7 +21,7 @@ import org.hyperledger.fabric.protos.orderer.SeekInfo;
  * Deliver-side checks of a DELIVER_SEEK_INFO envelope, in Fabric's order and with its status codes
  * (docs/VALIDATION.md): headers and timestamp window and TLS binding (400), channel exists (404),
  * SeekInfo decodes (400), client identity not expired and signature satisfies /Channel/Readers
- * (403). Thread-safe.
+ * (/Channel/Orderer/Readers in maintenance mode, as Fabric's SigFilter) (403). Thread-safe.
  */
 public final class DeliverValidator {
 
@@ -34,6 +33,7 @@ public final class DeliverValidator {
   private final Duration timeWindow;
   private final boolean mutualTls;
   private final Sha256 sha256;
+  private final boolean expirationChecks;
 
   /**
    * @param timeWindow how far a request's channel-header timestamp may be from the server's clock
@@ -46,11 +46,35 @@ public final class DeliverValidator {
       Duration timeWindow,
       boolean mutualTls,
       Sha256 sha256) {
+    this(channels, clock, timeWindow, mutualTls, sha256, true);
+  }
+
+  private DeliverValidator(
+      Function<String, Optional<ChannelRules>> channels,
+      Clock clock,
+      Duration timeWindow,
+      boolean mutualTls,
+      Sha256 sha256,
+      boolean expirationChecks) {
     this.channels = channels;
     this.clock = clock;
     this.timeWindow = timeWindow;
     this.mutualTls = mutualTls;
     this.sha256 = sha256;
+    this.expirationChecks = expirationChecks;
+  }
+
+  /**
+   * This check with the client's expiry checked or not (Fabric's {@code
+   * General.Authentication.NoExpirationChecks}, which its Deliver handler honours too).
+   */
+  public DeliverValidator withExpirationChecks(boolean on) {
+    return new DeliverValidator(channels, clock, timeWindow, mutualTls, sha256, on);
+  }
+
+  /** Whether a client's expiry is checked, at the request and before each block. */
+  public boolean expirationChecks() {
+    return expirationChecks;
   }
 
   /**
@@ -119,7 +143,7 @@ public final class DeliverValidator {
   }
 
   /** Fabric's SessionAccessControl: expiry first, then /Channel/Readers. */
-  private static DeliverResult authorize(
+  private DeliverResult authorize(
       Envelope envelope,
       ChannelHeader channelHeader,
       SignatureHeader signatureHeader,
@@ -127,7 +151,7 @@ public final class DeliverValidator {
       ChannelRules rules,
       Instant now) {
     Optional<Identity> client = CreatorSignature.creator(rules, signatureHeader);
-    if (client.isPresent() && client.get().isExpiredAt(now)) {
+    if (expirationChecks && client.isPresent() && client.get().isExpiredAt(now)) {
       return reject(
           Verdict.forbidden(
               "deliver client identity expired "
@@ -136,7 +160,7 @@ public final class DeliverValidator {
     }
     List<Identity> signers =
         CreatorSignature.verifiedSigners(rules, envelope, signatureHeader, client);
-    PolicyResult readers = rules.policies().evaluateSigners(PolicyPaths.CHANNEL_READERS, signers);
+    PolicyResult readers = rules.policies().evaluateSigners(rules.readersPolicy(), signers);
     if (!readers.satisfied()) {
       return reject(Verdict.forbidden(readers.failure()));
     }

@@ -22,6 +22,10 @@ public record Verdict(Status status, String info) {
     return new Verdict(Status.FORBIDDEN, info);
   }
 
+  static Verdict serviceUnavailable(String info) {
+    return new Verdict(Status.SERVICE_UNAVAILABLE, info);
+  }
+
   static Verdict notFound(String info) {
     return new Verdict(Status.NOT_FOUND, info);
   }

@@ -147,7 +147,7 @@ class FabricOrdererYamlTest {
   }
 
   @Test
-  void keepaliveAndReplicationTimeoutsAreHonouredWhatCannotBeIsRefused() throws IOException {
+  void keepaliveThrottlingExpiryAndReplicationTimeoutsAreHonoured() throws IOException {
     Path file =
         write(
             """
@@ -167,22 +167,25 @@ class FabricOrdererYamlTest {
     assertThat(config.cluster().replicationRetryTimeout()).hasValue(Duration.ofSeconds(2));
     assertThat(config.warnings()).allMatch(w -> !w.contains("Keepalive"));
 
+    assertThat(config.throttling()).isEqualTo(new ThrottlingSettings(0, Duration.ofSeconds(10)));
+    assertThat(config.throttling().enabled()).isFalse();
+    assertThat(config.expirationChecks()).isTrue();
+
     Map<String, String> throttled = deploymentEnvironment(dir);
     throttled.put("ORDERER_GENERAL_THROTTLING_RATE", "100");
-    assertThatThrownBy(() -> NodeConfigLoader.load(file, throttled))
-        .isInstanceOf(ConfigException.class)
-        .hasMessage(
-            "General.Throttling.Rate (from ORDERER_GENERAL_THROTTLING_RATE) is '100' but this"
-                + " orderer does not throttle Broadcast clients: set 0 (no throttling, Fabric's"
-                + " default)");
+    throttled.put("ORDERER_GENERAL_THROTTLING_INACTIVITYTIMEOUT", "0s");
+    assertThat(NodeConfigLoader.load(file, throttled).throttling())
+        .isEqualTo(new ThrottlingSettings(100, Duration.ofSeconds(5)));
 
     Map<String, String> unchecked = deploymentEnvironment(dir);
     unchecked.put("ORDERER_GENERAL_AUTHENTICATION_NOEXPIRATIONCHECKS", "true");
-    assertThatThrownBy(() -> NodeConfigLoader.load(file, unchecked))
-        .hasMessage(
-            "General.Authentication.NoExpirationChecks (from"
-                + " ORDERER_GENERAL_AUTHENTICATION_NOEXPIRATIONCHECKS) is 'true' but this orderer"
-                + " always refuses expired client certificates: set false (Fabric's default)");
+    assertThat(NodeConfigLoader.load(file, unchecked).expirationChecks()).isFalse();
+
+    Map<String, String> negative = deploymentEnvironment(dir);
+    negative.put("ORDERER_GENERAL_THROTTLING_RATE", "-1");
+    assertThatThrownBy(() -> NodeConfigLoader.load(file, negative))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("General.Throttling.Rate (from ORDERER_GENERAL_THROTTLING_RATE)");
 
     Map<String, String> zero = deploymentEnvironment(dir);
     zero.put("ORDERER_GENERAL_KEEPALIVE_SERVERTIMEOUT", "0s");

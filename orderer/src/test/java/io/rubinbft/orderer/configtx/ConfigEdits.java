@@ -6,6 +6,8 @@ import io.rubinbft.orderer.config.GoDuration;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.hyperledger.fabric.protos.common.Capabilities;
+import org.hyperledger.fabric.protos.common.Capability;
 import org.hyperledger.fabric.protos.common.Config;
 import org.hyperledger.fabric.protos.common.ConfigGroup;
 import org.hyperledger.fabric.protos.common.ConfigPolicy;
@@ -13,6 +15,8 @@ import org.hyperledger.fabric.protos.common.ConfigValue;
 import org.hyperledger.fabric.protos.common.OrdererAddresses;
 import org.hyperledger.fabric.protos.orderer.BatchSize;
 import org.hyperledger.fabric.protos.orderer.BatchTimeout;
+import org.hyperledger.fabric.protos.orderer.ConsensusType;
+import org.hyperledger.fabric.protos.orderer.smartbft.Options;
 import org.hyperledger.fabric.protos.peer.AnchorPeer;
 import org.hyperledger.fabric.protos.peer.AnchorPeers;
 
@@ -49,6 +53,44 @@ public final class ConfigEdits {
                 .setTimeout(GoDuration.format(timeout))
                 .build()
                 .toByteString());
+  }
+
+  /** {@code /Channel/Orderer/ConsensusType.State}: entering or leaving maintenance mode. */
+  public static Config consensusState(Config config, ConsensusType.State state) {
+    return editValue(
+        config,
+        List.of(ORDERER),
+        "ConsensusType",
+        bytes -> parseConsensusType(bytes).toBuilder().setState(state).build().toByteString());
+  }
+
+  /** {@code /Channel/Orderer/ConsensusType.Metadata}'s SmartBFT request batch max count. */
+  public static Config smartBftBatchMaxCount(Config config, long count) {
+    return editValue(
+        config,
+        List.of(ORDERER),
+        "ConsensusType",
+        bytes -> {
+          ConsensusType type = parseConsensusType(bytes);
+          try {
+            Options options = Options.parseFrom(type.getMetadata());
+            return type.toBuilder()
+                .setMetadata(
+                    options.toBuilder().setRequestBatchMaxCount(count).build().toByteString())
+                .build()
+                .toByteString();
+          } catch (InvalidProtocolBufferException e) {
+            throw new IllegalArgumentException("SmartBFT options do not decode", e);
+          }
+        });
+  }
+
+  /** {@code /Channel/Orderer/Capabilities} replaced by {@code names}. */
+  public static Config ordererCapabilities(Config config, List<String> names) {
+    Capabilities.Builder capabilities = Capabilities.newBuilder();
+    names.forEach(name -> capabilities.putCapabilities(name, Capability.getDefaultInstance()));
+    return editValue(
+        config, List.of(ORDERER), "Capabilities", bytes -> capabilities.build().toByteString());
   }
 
   /** {@code /Channel/Orderer/<org>/Endpoints}. */
@@ -120,6 +162,14 @@ public final class ConfigEdits {
     return group.toBuilder()
         .putGroups(child, edited(group.getGroupsOrThrow(child), path.subList(1, path.size()), edit))
         .build();
+  }
+
+  private static ConsensusType parseConsensusType(ByteString bytes) {
+    try {
+      return ConsensusType.parseFrom(bytes);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalArgumentException("ConsensusType does not decode", e);
+    }
   }
 
   private static BatchSize parseBatchSize(ByteString bytes) {

@@ -24,7 +24,7 @@ class VerifiedEnvelopesTest {
   void anEnvelopeVerifiedAtIngressIsNotVerifiedAgainButItsTwinIs() throws Exception {
     ChannelRules rules = rules(wals);
     VerifiedEnvelopes verified = new VerifiedEnvelopes(SHA256, 16);
-    EnvelopeValidator check = BroadcastEnvelopeChecks.of(rules, Clock.systemUTC(), verified);
+    EnvelopeValidator check = BroadcastEnvelopeChecks.of(rules, Clock.systemUTC(), verified, true);
     Envelope envelope = client().transaction("fixture", new byte[100]).envelope();
     Envelope forged = withFlippedSignature(envelope);
 

@@ -115,6 +115,35 @@ class ReconfigurationNodeTest {
     assertLedgers(members);
   }
 
+  /**
+   * Several consenters changed by one config update, which Fabric's BFT orderer allows: a follower
+   * (removed before) comes back and another consenter leaves in the same update (5 -> 4 -> 4 with
+   * two changes). The members that stay and the returning follower order in the new epoch, the
+   * leaving one follows.
+   */
+  @Test
+  void severalConsentersChangeInOneUpdate() throws Exception {
+    cluster = LocalCluster.generate(dir, 5);
+    cluster.startAndJoin();
+    Set<Integer> members = new HashSet<>(List.of(0, 1, 2, 3, 4));
+    Consenter fifth = consenterOf(config(members), 5);
+    long removal = reconfigure(members, without(5), nodeOf(5));
+    members.remove(nodeOf(5));
+    assertEpochs(members, removal);
+
+    long swap =
+        reconfigure(
+            members, consenters -> with(fifth).apply(without(4).apply(consenters)), nodeOf(4));
+    members.remove(nodeOf(4));
+    members.add(nodeOf(5));
+    assertEpochs(members, swap);
+    assertFollower(nodeOf(4));
+    submit(members, 20, -1);
+    ordered += 20;
+    assertEpochs(members, swap);
+    assertLedgers(members);
+  }
+
   @Test
   void aConsenterThatWasDownDuringAReconfigurationCatchesUpByPullingBlocks() throws Exception {
     cluster = LocalCluster.generate(dir, 4);

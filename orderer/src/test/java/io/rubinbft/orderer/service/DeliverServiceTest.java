@@ -13,6 +13,7 @@ import io.rubinbft.orderer.crypto.Fixtures;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.service.DeliverClient.Answer;
+import io.rubinbft.orderer.validation.ChannelRules;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -223,6 +224,22 @@ class DeliverServiceTest {
 
     assertThat(client.answer()).isEqualTo(new Answer(List.of(), Status.FORBIDDEN));
     assertThat(client.responses.end().isOk()).isTrue();
+  }
+
+  /** Fabric's SigFilter in maintenance mode: /Channel/Orderer/Readers, also on an open stream. */
+  @Test
+  void aStreamOfAnApplicationReaderEndsWhenTheChannelEntersMaintenance()
+      throws InterruptedException {
+    DeliverClient client = new DeliverClient(node.stub());
+    client.requests.onNext(DeliverClient.seek(9, 10, SeekBehavior.BLOCK_UNTIL_READY));
+    assertThat(client.responses.next().getBlock().toByteString()).isEqualTo(stored(9));
+
+    ChannelRules normal = ServiceNode.genesisRules();
+    node.channel.install(
+        new ChannelRules(normal.msps(), normal.policies(), normal.absoluteMaxBytes(), true));
+    appendBlockTen();
+
+    assertThat(client.answer()).isEqualTo(new Answer(List.of(), Status.FORBIDDEN));
   }
 
   @Test

@@ -5,16 +5,20 @@ import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.ServerInterceptors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
+import io.rubinbft.orderer.broadcast.BroadcastThrottle;
 import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.config.ThrottlingSettings;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.crypto.Fixtures;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.grpc.OutboundSizeLimit;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.metrics.BroadcastMetrics;
@@ -72,6 +76,20 @@ final class ServiceNode implements AutoCloseable {
   private ManagedChannel client;
 
   private ServiceNode(Path directory, TlsSettings tls, int poolCapacity) throws IOException {
+    this(directory, tls, poolCapacity, true, MAX_MESSAGE_BYTES);
+  }
+
+  /**
+   * @param expirationChecks whether expired client certificates are refused
+   * @param maxSendBytes the largest message the service sends (General.MaxSendMsgSize)
+   */
+  private ServiceNode(
+      Path directory,
+      TlsSettings tls,
+      int poolCapacity,
+      boolean expirationChecks,
+      long maxSendBytes)
+      throws IOException {
     store = BlockStore.open(BlockStoreConfig.defaults(directory));
     ledger = store.createChannel(CHANNEL);
     for (int number = 0; number < FIXTURE_HEIGHT; number++) {
@@ -81,15 +99,19 @@ final class ServiceNode implements AutoCloseable {
     channel = new RecordingChannel(genesisRules(), ledger, poolCapacity);
     channels.serve(CHANNEL, channel);
     PrometheusRegistry metrics = new PrometheusRegistry();
-    BindableService service =
+    AtomicBroadcastService broadcast =
         new AtomicBroadcastService(
             channels,
             clock,
             DeliverValidator.DEFAULT_TIME_WINDOW,
             tls.clientAuthRequired(),
+            expirationChecks,
+            BroadcastThrottle.start(ThrottlingSettings.OFF, clock),
             new Sha256(GenesisChannel.PROVIDER),
             new BroadcastMetrics(metrics),
             new DeliverMetrics(metrics));
+    BindableService service =
+        () -> ServerInterceptors.intercept(broadcast, new OutboundSizeLimit(maxSendBytes));
     listener =
         GrpcListener.start(
             new HostPort("127.0.0.1", 0),
@@ -107,6 +129,16 @@ final class ServiceNode implements AutoCloseable {
 
   static ServiceNode start(Path directory) throws IOException {
     return start(directory, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Plain-text gRPC with the node settings {@code General.Authentication.NoExpirationChecks}
+   * (inverted) and {@code General.MaxSendMsgSize}.
+   */
+  static ServiceNode start(Path directory, boolean expirationChecks, long maxSendBytes)
+      throws IOException {
+    return new ServiceNode(
+        directory, TlsSettings.plaintext(), Integer.MAX_VALUE, expirationChecks, maxSendBytes);
   }
 
   /** Mutual TLS with orderer1's certificate, trusting Org1's TLS CA for clients. */

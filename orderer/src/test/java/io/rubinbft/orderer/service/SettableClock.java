@@ -6,15 +6,15 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock the test moves, to let certificates expire while a stream is open. */
-final class SettableClock extends Clock {
+public final class SettableClock extends Clock {
 
   private volatile Instant now;
 
-  SettableClock(Instant now) {
+  public SettableClock(Instant now) {
     this.now = now;
   }
 
-  void set(Instant instant) {
+  public void set(Instant instant) {
     now = instant;
   }
 

@@ -1,0 +1,58 @@
+package io.rubinbft.orderer.broadcast;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.orderer.config.ThrottlingSettings;
+import io.rubinbft.orderer.msp.TestCa;
+import io.rubinbft.orderer.testing.FabricFixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which streams Fabric's Broadcast throttling applies to, and the keys it shares rates by: the
+ * client certificate's Subject Key Identifier and its issuer's (Authority Key Identifier).
+ */
+class BroadcastThrottleTest {
+
+  private static final TestCa ORG1 = TestCa.org1();
+  private static final X509Certificate CLIENT =
+      ORG1.issue("Org1 client", List.of("client")).certificate();
+
+  @Test
+  void onlyStreamsWithAClientCertificateAreThrottledAndOnlyWithARate() {
+    try (BroadcastThrottle off =
+            BroadcastThrottle.start(ThrottlingSettings.OFF, Clock.systemUTC());
+        BroadcastThrottle on =
+            BroadcastThrottle.start(
+                new ThrottlingSettings(10, Duration.ofSeconds(5)), Clock.systemUTC())) {
+      assertThat(off.turnOf(Optional.of(CLIENT))).isSameAs(BroadcastThrottle.Turn.NONE);
+      assertThat(on.turnOf(Optional.empty())).isSameAs(BroadcastThrottle.Turn.NONE);
+      assertThat(on.turnOf(Optional.of(CLIENT))).isNotSameAs(BroadcastThrottle.Turn.NONE);
+    }
+  }
+
+  /**
+   * Go's {@code Certificate.SubjectKeyId} and {@code AuthorityKeyId} as Fabric reads them from a
+   * cryptogen TLS client certificate: no SKI extension (so the per-client key is empty, shared by
+   * every such client, as in Fabric), the AKI its TLS CA's SKI.
+   */
+  @Test
+  void theKeysAreTheCertificatesKeyIdentifiersAsGoReadsThem() throws Exception {
+    Path org1 = FabricFixtures.root().resolve("crypto/peerOrganizations/org1.example.com");
+    X509Certificate user =
+        TestCa.parse(Files.readString(org1.resolve("users/User1@org1.example.com/tls/client.crt")));
+    X509Certificate tlsCa =
+        TestCa.parse(Files.readString(org1.resolve("tlsca/tlsca.org1.example.com-cert.pem")));
+
+    assertThat(BroadcastThrottle.subjectKeyId(user)).isEmpty();
+    assertThat(BroadcastThrottle.subjectKeyId(tlsCa)).hasSize(32);
+    assertThat(BroadcastThrottle.authorityKeyId(user))
+        .isEqualTo(BroadcastThrottle.subjectKeyId(tlsCa));
+  }
+}
