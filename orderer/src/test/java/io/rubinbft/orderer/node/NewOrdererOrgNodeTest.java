@@ -165,6 +165,7 @@ class NewOrdererOrgNodeTest {
             network.cryptoDir(),
             MSP_ID,
             network.ordererAdmin(),
+            network.adminClientCa(),
             network.clientMspId(),
             network.client(),
             List.of(node));
