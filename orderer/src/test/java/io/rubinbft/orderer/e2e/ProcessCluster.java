@@ -223,6 +223,31 @@ final class ProcessCluster implements AutoCloseable {
             .findFirst();
   }
 
+  /** Heap in use on {@code node} ({@code jvm_memory_used_bytes{area="heap"}}), in bytes. */
+  OptionalLong heapUsed(NodeProcess node) throws IOException, InterruptedException {
+    String name = "jvm_memory_used_bytes";
+    HttpResponse<String> metrics =
+        http.send(
+            HttpRequest.newBuilder(operations(node, "/metrics")).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+    PrometheusText.Family family = PrometheusText.parse(metrics.body()).get(name);
+    return family == null
+        ? OptionalLong.empty()
+        : family.value(name, Map.of("area", "heap")).stream()
+            .mapToLong(Double::longValue)
+            .findFirst();
+  }
+
+  /** The folder of {@code node}'s ledger and consensus WAL (its FileLedger.Location). */
+  Path ledgerDir(NodeProcess node) {
+    return spec(node).dataDir().resolve("ledger");
+  }
+
+  /** The cluster port the channel config names for {@code node}. */
+  int clusterPort(NodeProcess node) {
+    return spec(node).clusterPort();
+  }
+
   /** The node with consenter id {@code id}. */
   NodeProcess byConsenterId(long id) {
     for (int i = 0; i < nodes.size(); i++) {
