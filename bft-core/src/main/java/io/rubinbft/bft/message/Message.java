@@ -10,7 +10,8 @@ public sealed interface Message
         NewView,
         Status,
         FetchDecisions,
-        Decisions {
+        Decisions,
+        Complaint {
 
   /** The replica that sent it; must equal the sender the transport authenticated. */
   int sender();

@@ -10,6 +10,7 @@ import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.Message;
@@ -75,6 +76,10 @@ public final class MessageValidator {
               : Optional.empty();
       case FetchDecisions fetch -> fetchReason(fetch);
       case Decisions decisions -> Optional.empty();
+      case Complaint complaint ->
+          complaint.view() < 0
+              ? Optional.of("malformed: complaint for view " + complaint.view())
+              : Optional.empty();
     };
   }
 

@@ -12,6 +12,7 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.Message;
@@ -203,6 +204,7 @@ public final class Replica {
       case Status status -> transfer.onStatus(status);
       case FetchDecisions fetch -> transfer.onFetch(fetch);
       case Decisions decisions -> transfer.onDecisions(decisions);
+      case Complaint complaint -> viewChanges.onComplaint(complaint);
     }
     normal.proposeReady();
   }

@@ -2,6 +2,7 @@ package io.rubinbft.bft.wire;
 
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.Message;
@@ -22,7 +23,7 @@ public final class MessageCodec {
    * Bump on any change to a message's layout (WIRE.md "Versioning"). Format 3: a decision carries
    * the view of its commit certificate.
    */
-  public static final int VERSION = 3;
+  public static final int VERSION = 4;
 
   private static final int PRE_PREPARE = 1;
   private static final int PREPARE = 2;
@@ -33,6 +34,7 @@ public final class MessageCodec {
   private static final int STATUS = 7;
   private static final int FETCH_DECISIONS = 8;
   private static final int DECISIONS = 9;
+  private static final int COMPLAINT = 10;
 
   private final WireLimits limits;
 
@@ -114,6 +116,7 @@ public final class MessageCodec {
       case Status m -> BodyWriter.status(out.byteValue(STATUS), m);
       case FetchDecisions m -> BodyWriter.fetchDecisions(out.byteValue(FETCH_DECISIONS), m);
       case Decisions m -> BodyWriter.decisions(out.byteValue(DECISIONS), m);
+      case Complaint m -> BodyWriter.complaint(out.byteValue(COMPLAINT), m);
     }
   }
 
@@ -129,6 +132,7 @@ public final class MessageCodec {
       case STATUS -> body.status();
       case FETCH_DECISIONS -> body.fetchDecisions();
       case DECISIONS -> body.decisions();
+      case COMPLAINT -> body.complaint();
       default -> throw in.invalid("unknown message type " + type);
     };
   }

@@ -6,6 +6,7 @@ import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
@@ -78,6 +79,7 @@ class CrossViewCommitForkTest {
             in(from, 0, 2, 3)
                 && in(to, 0, 2, 3)
                 && (message instanceof ViewChange
+                    || message instanceof Complaint
                     || message instanceof NewView
                     || (message instanceof PrePrepare && viewOf(message) == 2)
                     || (message instanceof Prepare && viewOf(message) == 2 && to == 2));
@@ -94,6 +96,7 @@ class CrossViewCommitForkTest {
             in(from, 0, 1, 3)
                 && in(to, 0, 1, 3)
                 && (message instanceof ViewChange
+                    || message instanceof Complaint
                     || (message instanceof NewView && viewOf(message) == 3)
                     || (message instanceof Prepare && viewOf(message) == 3 && to == 3)
                     || (message instanceof Commit && in(from, 0, 1) && to == 3));
@@ -152,6 +155,7 @@ class CrossViewCommitForkTest {
             in(from, members)
                 && in(to, members)
                 && switch (message) {
+                  case Complaint c -> c.view() <= target;
                   case ViewChange v -> v.newView() <= target;
                   case NewView n -> n.view() == target;
                   case PrePrepare p -> p.view() == target && p.sequence() == 1;
@@ -187,6 +191,7 @@ class CrossViewCommitForkTest {
       case Prepare p -> p.view();
       case Commit c -> c.view();
       case ViewChange v -> v.newView();
+      case Complaint c -> c.view();
       case NewView n -> n.view();
       default -> -1;
     };

@@ -11,6 +11,7 @@ import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.NewView;
@@ -85,17 +86,17 @@ class GoldenBytesTest {
 
   @Test
   void messages() {
-    assertThat(hex(messages.encode(prePrepare()))).isEqualTo("0301" + PRE_PREPARE);
-    assertThat(hex(messages.encode(prepare()))).isEqualTo("0302" + PREPARE);
-    assertThat(hex(messages.encode(commit()))).isEqualTo("0303" + COMMIT);
-    assertThat(hex(messages.encode(checkpoint()))).isEqualTo("0304" + CHECKPOINT);
-    assertThat(hex(messages.encode(viewChange()))).isEqualTo("0305" + VIEW_CHANGE);
+    assertThat(hex(messages.encode(prePrepare()))).isEqualTo("0401" + PRE_PREPARE);
+    assertThat(hex(messages.encode(prepare()))).isEqualTo("0402" + PREPARE);
+    assertThat(hex(messages.encode(commit()))).isEqualTo("0403" + COMMIT);
+    assertThat(hex(messages.encode(checkpoint()))).isEqualTo("0404" + CHECKPOINT);
+    assertThat(hex(messages.encode(viewChange()))).isEqualTo("0405" + VIEW_CHANGE);
     assertThat(
             hex(
                 messages.encode(
                     new NewView(3, List.of(viewChange()), List.of(prePrepare()), 3, sig(0xAE)))))
         .isEqualTo(
-            "0306"
+            "0406"
                 + "0000000000000003" // view 3
                 + "00000001"
                 + VIEW_CHANGE
@@ -104,11 +105,13 @@ class GoldenBytesTest {
                 + "00000003"
                 + "00000002aeae");
     assertThat(hex(messages.encode(new Status(3, true, 42, 2))))
-        .isEqualTo("0307" + "0000000000000003" + "01" + "000000000000002a" + "00000002");
+        .isEqualTo("0407" + "0000000000000003" + "01" + "000000000000002a" + "00000002");
     assertThat(hex(messages.encode(new FetchDecisions(17, new Digest(new byte[] {9, 9}), 64, 1))))
-        .isEqualTo("0308" + "0000000000000011" + "000000020909" + "00000040" + "00000001");
+        .isEqualTo("0408" + "0000000000000011" + "000000020909" + "00000040" + "00000001");
     assertThat(hex(messages.encode(new Decisions(List.of(decision()), 0))))
-        .isEqualTo("0309" + "00000001" + DECISION + "00000000");
+        .isEqualTo("0409" + "00000001" + DECISION + "00000000");
+    assertThat(hex(messages.encode(new Complaint(5, 3))))
+        .isEqualTo("040a" + "0000000000000005" + "00000003");
   }
 
   @Test

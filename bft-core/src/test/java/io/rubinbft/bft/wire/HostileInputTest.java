@@ -96,7 +96,7 @@ class HostileInputTest {
     byte[] bytes = codec.encode(commit(0));
     bytes[0] = 1;
 
-    assertThat(reason(codec, bytes)).isEqualTo("message format version 1 but this replica reads 3");
+    assertThat(reason(codec, bytes)).isEqualTo("message format version 1 but this replica reads 4");
   }
 
   @Test
