@@ -65,6 +65,12 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
    */
   private static final Duration CATCH_UP_GRACE = Duration.ofSeconds(3);
 
+  /** The first pause before a channel whose replica stopped on an error is served again. */
+  static final Duration RESTART_PAUSE = Duration.ofSeconds(2);
+
+  /** The longest pause between attempts to serve such a channel again. */
+  private static final Duration RESTART_PAUSE_MAX = Duration.ofMinutes(1);
+
   private final Map<String, ChannelRuntime> channels = new ConcurrentSkipListMap<>();
   private final Map<String, FollowerChannel> followers = new ConcurrentSkipListMap<>();
   private final Map<String, Onboarding> onboarding = new ConcurrentSkipListMap<>();
@@ -395,6 +401,66 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   /** The replica of {@code ledger}'s channel, moved to a follower or a catch-up when needed. */
   private ChannelRuntime startRuntime(ChannelLedger ledger) throws InvalidConfigException {
+    ChannelRuntime runtime = startRuntimeOnly(ledger);
+    runtime.onReplicaFailure(() -> restartAfterFailure(ledger, runtime));
+    return runtime;
+  }
+
+  /**
+   * A channel's replica stopped on an error: its WAL or ledger could not be written (a full disk).
+   * The channel is shown as stopped with that reason, and after a pause served again from its WAL
+   * and ledger, as a node restart would; while that fails, again after pauses that double up to
+   * {@link #RESTART_PAUSE_MAX}. Nothing the replica did not make durable was sent (votes wait for
+   * the WAL's sync), so restarting is as safe as restarting the node. A channel removed or served
+   * otherwise meanwhile is left alone.
+   */
+  private void restartAfterFailure(ChannelLedger ledger, ChannelRuntime failed) {
+    String name = ledger.name();
+    Thread.ofVirtual()
+        .name("restart-" + name)
+        .start(
+            () -> {
+              StoppedChannel shown;
+              synchronized (this) {
+                if (channels.get(name) != failed) {
+                  return;
+                }
+                channels.remove(name);
+                closeQuietly(failed);
+                String reason = failed.replicaFailure().orElse("replica stopped");
+                shown = StoppedChannel.of(node, ledger, CONSENTER, reason + "; restarting");
+                stopped.put(name, shown);
+                LOG.warn("channel {}: {}; serving it again in {}", name, reason, RESTART_PAUSE);
+              }
+              Duration pause = RESTART_PAUSE;
+              while (true) {
+                try {
+                  Thread.sleep(pause);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                synchronized (this) {
+                  if (stopped.get(name) != shown) {
+                    return;
+                  }
+                  try {
+                    serve(ledger);
+                    stopped.remove(name);
+                    LOG.info("channel {}: served again after its replica stopped", name);
+                    return;
+                  } catch (InvalidConfigException | RuntimeException e) {
+                    LOG.warn("channel {}: cannot serve it again yet: {}", name, e.toString());
+                  }
+                }
+                pause =
+                    pause.multipliedBy(2).compareTo(RESTART_PAUSE_MAX) > 0
+                        ? RESTART_PAUSE_MAX
+                        : pause.multipliedBy(2);
+              }
+            });
+  }
+
+  private ChannelRuntime startRuntimeOnly(ChannelLedger ledger) throws InvalidConfigException {
     return ChannelRuntime.start(
         node,
         ledger,
