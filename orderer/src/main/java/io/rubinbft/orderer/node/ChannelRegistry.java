@@ -408,30 +408,24 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   /**
    * A channel's replica stopped on an error: its WAL or ledger could not be written (a full disk).
-   * The channel is shown as stopped with that reason, and after a pause served again from its WAL
-   * and ledger, as a node restart would; while that fails, again after pauses that double up to
-   * {@link #RESTART_PAUSE_MAX}. Nothing the replica did not make durable was sent (votes wait for
-   * the WAL's sync), so restarting is as safe as restarting the node. A channel removed or served
+   * The failed runtime stays in place (the channel shows "failed", {@code /healthz} fails
+   * "consensus", its blocks are still served) and after a pause the channel is served again from
+   * its WAL and ledger, as a node restart would; while that fails, again after pauses that double
+   * up to {@link #RESTART_PAUSE_MAX}. Nothing the replica did not make durable was sent (votes wait
+   * for the WAL's sync), so this is as safe as restarting the node. A channel removed or served
    * otherwise meanwhile is left alone.
    */
   private void restartAfterFailure(ChannelLedger ledger, ChannelRuntime failed) {
     String name = ledger.name();
+    LOG.warn(
+        "channel {}: {}; serving it again in {}",
+        name,
+        failed.replicaFailure().orElse("replica stopped"),
+        RESTART_PAUSE);
     Thread.ofVirtual()
         .name("restart-" + name)
         .start(
             () -> {
-              StoppedChannel shown;
-              synchronized (this) {
-                if (channels.get(name) != failed) {
-                  return;
-                }
-                channels.remove(name);
-                closeQuietly(failed);
-                String reason = failed.replicaFailure().orElse("replica stopped");
-                shown = StoppedChannel.of(node, ledger, CONSENTER, reason + "; restarting");
-                stopped.put(name, shown);
-                LOG.warn("channel {}: {}; serving it again in {}", name, reason, RESTART_PAUSE);
-              }
               Duration pause = RESTART_PAUSE;
               while (true) {
                 try {
@@ -440,15 +434,17 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
                   return;
                 }
                 synchronized (this) {
-                  if (stopped.get(name) != shown) {
+                  if (channels.get(name) != failed) {
                     return;
                   }
+                  closeQuietly(failed);
+                  channels.remove(name);
                   try {
                     serve(ledger);
-                    stopped.remove(name);
                     LOG.info("channel {}: served again after its replica stopped", name);
                     return;
                   } catch (InvalidConfigException | RuntimeException e) {
+                    channels.put(name, failed);
                     LOG.warn("channel {}: cannot serve it again yet: {}", name, e.toString());
                   }
                 }

@@ -183,6 +183,7 @@ final class FaultCluster implements AutoCloseable {
     awaitOrdering(others, height, "after " + node.name() + " was killed");
     Thread.sleep(down.toMillis());
     cluster.start(List.of(node));
+    load.reconnectNow();
     awaitOrdering(cluster.nodes(), height(cluster.nodes()), "after " + node.name() + " restarted");
   }
 
@@ -214,10 +215,11 @@ final class FaultCluster implements AutoCloseable {
     deleteContents(cluster.ledgerDir(node));
     awaitOrdering(others, height, "after " + node.name() + " lost its data");
     cluster.start(List.of(node));
+    load.reconnectNow();
     byte[] configBlock = cluster.configBlock(others.getFirst());
     cluster.join(node, configBlock, "consenter");
     long target = height(others);
-    awaitWithin(
+    ProcessCluster.awaitCondition(
         node.name() + " catches up from nothing to height " + target,
         ProcessCluster.PATIENCE,
         () -> cluster.height(node) >= target);
@@ -236,7 +238,7 @@ final class FaultCluster implements AutoCloseable {
     disk.resize(size);
     note("FAULT disk of " + node.name() + " full at " + size + " bytes");
     try {
-      awaitWithin(
+      ProcessCluster.awaitCondition(
           node.name() + "'s disk fills",
           ProcessCluster.PATIENCE,
           () -> disk.used() > size - (64 << 10));
@@ -265,7 +267,7 @@ final class FaultCluster implements AutoCloseable {
       partition.heal();
     }
     awaitOrdering(cluster.nodes(), height(others), "after " + node.name() + "'s partition healed");
-    awaitWithin(
+    ProcessCluster.awaitCondition(
         node.name() + " is in the others' view again",
         VIEW_CHANGE_TIMEOUT.plus(RESUME_BOUND),
         () -> {
@@ -285,6 +287,7 @@ final class FaultCluster implements AutoCloseable {
     }
     note("FAULT kill -9 of all four");
     cluster.start(cluster.nodes());
+    load.reconnectNow();
     awaitOrdering(cluster.nodes(), height, "after all four restarted");
   }
 
@@ -360,7 +363,7 @@ final class FaultCluster implements AutoCloseable {
       throws InterruptedException {
     long target = height + PROGRESS_BLOCKS;
     long start = System.nanoTime();
-    awaitWithin(
+    ProcessCluster.awaitCondition(
         "the channel orders " + PROGRESS_BLOCKS + " blocks past height " + height + " " + when,
         VIEW_CHANGE_TIMEOUT.plus(RESUME_BOUND),
         () -> height(nodes) >= target);
@@ -386,23 +389,6 @@ final class FaultCluster implements AutoCloseable {
       }
     }
     return height;
-  }
-
-  static void awaitWithin(String what, Duration limit, ProcessCluster.Condition condition)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    Throwable last = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        if (condition.holds()) {
-          return;
-        }
-      } catch (IOException | RuntimeException | AssertionError e) {
-        last = e;
-      }
-      Thread.sleep(250);
-    }
-    throw new AssertionError("gave up waiting for: " + what + " after " + limit, last);
   }
 
   private List<NodeProcess> others(NodeProcess node) {

@@ -458,19 +458,28 @@ final class ProcessCluster implements AutoCloseable {
 
   /** Waits until {@code condition} holds, failing with {@code what} after {@link #PATIENCE}. */
   static void awaitCondition(String what, Condition condition) throws InterruptedException {
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
-    Exception last = null;
+    awaitCondition(what, PATIENCE, condition);
+  }
+
+  /**
+   * Waits until {@code condition} holds, failing with {@code what} after {@code limit}; an I/O
+   * error or a failed assertion inside it (a node down or restarting) counts as not yet.
+   */
+  static void awaitCondition(String what, Duration limit, Condition condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    Throwable last = null;
     while (System.nanoTime() < deadline) {
       try {
         if (condition.holds()) {
           return;
         }
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException | RuntimeException | AssertionError e) {
         last = e;
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("gave up waiting for: " + what + " after " + PATIENCE, last);
+    throw new AssertionError("gave up waiting for: " + what + " after " + limit, last);
   }
 
   /** A condition checked by polling; it may fail with an I/O error while a node is down. */
