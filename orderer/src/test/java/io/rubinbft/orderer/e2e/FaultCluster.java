@@ -41,7 +41,7 @@ final class FaultCluster implements AutoCloseable {
   /**
    * How much longer than {@link #VIEW_CHANGE_TIMEOUT} the channel may take to order again after a
    * fault: a generous bound for a shared two-core machine, where a node JVM's start alone has taken
-   * 40-60 s (END-TO-END-TESTS.md).
+   * 40-60 s (orderer/docs/END-TO-END-TESTS.md).
    */
   static final Duration RESUME_BOUND = Duration.ofSeconds(100);
 
@@ -53,7 +53,8 @@ final class FaultCluster implements AutoCloseable {
 
   /**
    * The resident memory a node may reach: the heap ceiling plus the ~160 MB the JVM, RocksDB and
-   * the network need beside it (MEMORY.md), with room for the JIT and faults' catch-up.
+   * the network need beside it (orderer/docs/MEMORY.md), with room for the JIT and faults'
+   * catch-up.
    */
   static final long RSS_BUDGET = 400L << 20;
 
