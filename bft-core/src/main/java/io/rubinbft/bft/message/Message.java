@@ -12,7 +12,8 @@ public sealed interface Message
         FetchDecisions,
         Decisions,
         FetchProposal,
-        ProposalBody {
+        ProposalBody,
+        Complaint {
 
   /** The replica that sent it; must equal the sender the transport authenticated. */
   int sender();

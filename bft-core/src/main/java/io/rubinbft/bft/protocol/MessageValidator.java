@@ -10,6 +10,7 @@ import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.FetchProposal;
@@ -85,6 +86,10 @@ public final class MessageValidator {
           body.proposal() == null || body.proposal().isHollow()
               ? Optional.of("malformed: proposal body without a body")
               : proposalReason(body.proposal(), body.proposal().sequence());
+      case Complaint complaint ->
+          complaint.view() < 0
+              ? Optional.of("malformed: complaint for view " + complaint.view())
+              : Optional.empty();
     };
   }
 

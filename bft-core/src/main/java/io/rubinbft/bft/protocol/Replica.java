@@ -13,6 +13,7 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.FetchProposal;
@@ -255,6 +256,7 @@ public final class Replica {
       case Decisions decisions -> transfer.onDecisions(decisions);
       case FetchProposal fetch -> bodies.onFetch(fetch);
       case ProposalBody body -> throw new IllegalStateException("bodies are taken in above");
+      case Complaint complaint -> viewChanges.onComplaint(complaint);
     }
   }
 

@@ -5,6 +5,7 @@ import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.PreparedCertificate;
@@ -19,10 +20,12 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * View changes (OSDI'99 section 4.4): a request waiting too long in a view starts one; a view
- * change that does not complete in time moves on to the next view with a doubled timeout; f + 1
- * view changes for higher views pull a replica along; the new primary sends the new view once it
- * holds a quorum, and every replica recomputes it before installing it.
+ * View changes (OSDI'99 section 4.4): a request waiting too long in a view makes its replica
+ * complain; f + 1 complaints or view changes for higher views start one (a replica leaves its view
+ * only when at least one correct replica wants to, so a replica cut off from the others stays in
+ * their view instead of waiting alone in a view no quorum follows); a view change that does not
+ * complete in time moves on to the next view with a doubled timeout; the new primary sends the new
+ * view once it holds a quorum, and every replica recomputes it before installing it.
  */
 final class ViewChanges {
 
@@ -34,6 +37,10 @@ final class ViewChanges {
   private final Context ctx;
   private final NewViewCheck check;
   private final TreeMap<Integer, ViewChange> latest = new TreeMap<>();
+
+  /** The view each replica last complained for (ours included); at or below ours: withdrawn. */
+  private final TreeMap<Integer, Long> complaints = new TreeMap<>();
+
   private Listener listener;
   private ProposalBodies.Lookup bodies = (sequence, digest) -> null;
   private ViewChange own;
@@ -57,15 +64,43 @@ final class ViewChanges {
 
   void onTick() {
     if (ctx.viewInstalled) {
-      OptionalLong oldest = ctx.pool.oldestArrival();
-      if (oldest.isPresent()
-          && ctx.now - Math.max(oldest.getAsLong(), ctx.viewStartTick)
-              >= ctx.config.requestTimeoutTicks()) {
-        start(ctx.view + 1);
+      if (requestTimerExpired()) {
+        complain(ctx.view + 1);
+      } else if (complaining()) {
+        // What we waited for was decided after all: withdraw, so the complaint cannot later join
+        // another replica's to depose a primary that works.
+        complaints.put(ctx.self, ctx.view);
+        ctx.out.broadcastNow(new Complaint(ctx.view, ctx.self));
       }
     } else if (armed && ctx.now >= deadline) {
       start(ctx.view + 1);
     }
+  }
+
+  private boolean requestTimerExpired() {
+    OptionalLong oldest = ctx.pool.oldestArrival();
+    return oldest.isPresent()
+        && ctx.now - Math.max(oldest.getAsLong(), ctx.viewStartTick)
+            >= ctx.config.requestTimeoutTicks();
+  }
+
+  private boolean complaining() {
+    return complaints.getOrDefault(ctx.self, -1L) > ctx.view;
+  }
+
+  /** Our request timer expired: ask for {@code target}; leave the view once f + 1 ask. */
+  private void complain(long target) {
+    if (complaints.getOrDefault(ctx.self, -1L) >= target) {
+      return;
+    }
+    complaints.put(ctx.self, target);
+    ctx.out.broadcastNow(new Complaint(target, ctx.self));
+    joinIfWeakQuorumAhead();
+  }
+
+  void onComplaint(Complaint complaint) {
+    complaints.put(complaint.sender(), complaint.view());
+    joinIfWeakQuorumAhead();
   }
 
   void start(long target) {
@@ -154,12 +189,16 @@ final class ViewChanges {
     tryNewView();
   }
 
-  /** f + 1 replicas ask for views above ours: at least one correct replica does, so follow. */
+  /**
+   * f + 1 replicas complain or ask for views above ours: at least one correct replica does, so
+   * follow.
+   */
   private void joinIfWeakQuorumAhead() {
     long current = ctx.view;
+    TreeMap<Integer, Long> asks = new TreeMap<>(complaints);
+    latest.values().forEach(v -> asks.merge(v.sender(), v.newView(), Math::max));
     List<Long> ahead =
-        latest.values().stream()
-            .map(ViewChange::newView)
+        asks.values().stream()
             .filter(view -> view > current)
             .sorted(Comparator.reverseOrder())
             .toList();
@@ -283,6 +322,8 @@ final class ViewChanges {
   void retransmit() {
     if (!ctx.viewInstalled && own != null) {
       ctx.out.broadcastNow(own);
+    } else if (ctx.viewInstalled && complaining()) {
+      ctx.out.broadcastNow(new Complaint(complaints.get(ctx.self), ctx.self));
     }
   }
 }

@@ -8,6 +8,7 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.FetchProposal;
@@ -128,6 +129,11 @@ final class BodyReader {
             () -> prePrepare(!viewChangesCarryBodies));
     int sender = in.replica("NewView.sender", limits.replicas());
     return new NewView(view, viewChanges, reproposals, sender, signature("NewView.signature"));
+  }
+
+  Complaint complaint() {
+    long view = in.longValue("Complaint.view");
+    return new Complaint(view, in.replica("Complaint.sender", limits.replicas()));
   }
 
   Status status() {

@@ -5,6 +5,7 @@ import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.FetchProposal;
@@ -96,6 +97,10 @@ final class BodyWriter {
         .booleanValue(status.viewInstalled())
         .longValue(status.lastDelivered())
         .intValue(status.sender());
+  }
+
+  static void complaint(WireWriter out, Complaint complaint) {
+    out.longValue(complaint.view()).intValue(complaint.sender());
   }
 
   static void fetchDecisions(WireWriter out, FetchDecisions fetch) {

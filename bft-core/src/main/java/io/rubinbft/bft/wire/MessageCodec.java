@@ -2,6 +2,7 @@ package io.rubinbft.bft.wire;
 
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.FetchProposal;
@@ -38,6 +39,7 @@ public final class MessageCodec {
   private static final int DECISIONS = 9;
   private static final int FETCH_PROPOSAL = 10;
   private static final int PROPOSAL_BODY = 11;
+  private static final int COMPLAINT = 12;
 
   private final WireLimits limits;
 
@@ -121,6 +123,7 @@ public final class MessageCodec {
       case Decisions m -> BodyWriter.decisions(out.byteValue(DECISIONS), m);
       case FetchProposal m -> BodyWriter.fetchProposal(out.byteValue(FETCH_PROPOSAL), m);
       case ProposalBody m -> BodyWriter.proposalBody(out.byteValue(PROPOSAL_BODY), m);
+      case Complaint m -> BodyWriter.complaint(out.byteValue(COMPLAINT), m);
     }
   }
 
@@ -138,6 +141,7 @@ public final class MessageCodec {
       case DECISIONS -> body.decisions();
       case FETCH_PROPOSAL -> body.fetchProposal();
       case PROPOSAL_BODY -> body.proposalBody();
+      case COMPLAINT -> body.complaint();
       default -> throw in.invalid("unknown message type " + type);
     };
   }

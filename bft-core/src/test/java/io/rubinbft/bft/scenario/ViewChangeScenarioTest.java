@@ -34,6 +34,36 @@ class ViewChangeScenarioTest {
     assertThat(cluster.status(0).view()).isEqualTo(cluster.status(1).view());
   }
 
+  /**
+   * Issue 18's partitioned backup: cut off while requests reach it, its request timer fires, but it
+   * complains alone and no quorum follows; the others order on in their view. It must stay in their
+   * view (before complaints it left alone for the next view and waited there, deciding only through
+   * state transfer), so that after healing it orders in that view again and one more fault (here:
+   * another backup crashing) leaves a quorum in one view, with no view change.
+   */
+  @Test
+  void backupCutOffDoesNotLeaveTheOthersViewAlone() {
+    Cluster cluster = Cluster.of(4, 18);
+    cluster.submit(4);
+    cluster.runUntilAllDecided(500);
+    long view = cluster.status(1).view();
+    cluster.isolate(2);
+    cluster.submit(10);
+    cluster.runUntilAllDecided(2000);
+    cluster.runTicks(2000);
+    assertThat(cluster.status(2).view()).isEqualTo(view);
+    cluster.heal();
+    cluster.runUntilAllDecided(2000);
+    assertThat(cluster.decidedAt(2)).isEqualTo(14);
+    cluster.crash(1);
+    cluster.submit(6);
+    cluster.runUntilAllDecided(2000);
+    for (int replica : new int[] {0, 2, 3}) {
+      assertThat(cluster.status(replica).view()).as("replica %d", replica).isEqualTo(view);
+      assertThat(cluster.status(replica).viewInstalled()).isTrue();
+    }
+  }
+
   @Test
   void preparedProposalsSurviveTheViewChange() {
     Cluster cluster = Cluster.of(4, 13);

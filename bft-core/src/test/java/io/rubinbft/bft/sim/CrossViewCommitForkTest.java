@@ -6,6 +6,7 @@ import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.FetchProposal;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
@@ -80,6 +81,7 @@ class CrossViewCommitForkTest {
             in(from, 0, 2, 3)
                 && in(to, 0, 2, 3)
                 && (message instanceof ViewChange
+                    || message instanceof Complaint
                     || message instanceof NewView
                     || fetchesBodies(message)
                     || (message instanceof PrePrepare && viewOf(message) == 2)
@@ -98,6 +100,7 @@ class CrossViewCommitForkTest {
                 && in(to, 0, 1, 3)
                 && (message instanceof ViewChange
                     || fetchesBodies(message)
+                    || message instanceof Complaint
                     || (message instanceof NewView && viewOf(message) == 3)
                     || (message instanceof Prepare && viewOf(message) == 3 && to == 3)
                     || (message instanceof Commit && in(from, 0, 1) && to == 3));
@@ -156,6 +159,7 @@ class CrossViewCommitForkTest {
             in(from, members)
                 && in(to, members)
                 && switch (message) {
+                  case Complaint c -> c.view() <= target;
                   case ViewChange v -> v.newView() <= target;
                   case NewView n -> n.view() == target;
                   case PrePrepare p -> p.view() == target && p.sequence() == 1;
@@ -198,6 +202,7 @@ class CrossViewCommitForkTest {
       case Prepare p -> p.view();
       case Commit c -> c.view();
       case ViewChange v -> v.newView();
+      case Complaint c -> c.view();
       case NewView n -> n.view();
       default -> -1;
     };

@@ -11,6 +11,7 @@ import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Complaint;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.FetchProposal;
@@ -126,6 +127,8 @@ class GoldenBytesTest {
         .isEqualTo("040a" + "0000000000000005" + "00000004d1d1d1d1" + "00000002");
     assertThat(hex(messages.encode(new ProposalBody(prePrepare().proposal(), 1))))
         .isEqualTo("040b" + PROPOSAL + "00000001");
+    assertThat(hex(messages.encode(new Complaint(5, 3))))
+        .isEqualTo("040c" + "0000000000000005" + "00000003");
   }
 
   @Test

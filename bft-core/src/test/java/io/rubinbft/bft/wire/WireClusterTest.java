@@ -77,6 +77,7 @@ class WireClusterTest {
             "Prepare",
             "Commit",
             "Checkpoint",
+            "Complaint",
             "ViewChange",
             "NewView",
             "Status",

@@ -117,6 +117,9 @@ public final class ReplicaHost implements AutoCloseable {
   private volatile boolean member = true;
   private volatile boolean running = true;
   private volatile String failure;
+  // Told once when the replica stopped on an error (set before or after that).
+  private Runnable failureListener;
+  private boolean failureTold;
   private long ticks;
 
   /**
@@ -270,6 +273,33 @@ public final class ReplicaHost implements AutoCloseable {
     return Optional.ofNullable(failure);
   }
 
+  /**
+   * Runs {@code listener} once when the replica stops on an error ({@link #failure}), on the
+   * replica thread as it ends, or at once if it stopped already. Not when it is closed.
+   */
+  public void onFailure(Runnable listener) {
+    boolean now;
+    synchronized (this) {
+      failureListener = listener;
+      now = failure != null && !running && !failureTold;
+      failureTold |= now;
+    }
+    if (now) {
+      listener.run();
+    }
+  }
+
+  private void tellFailure() {
+    Runnable listener;
+    synchronized (this) {
+      listener = failureTold ? null : failureListener;
+      failureTold |= listener != null;
+    }
+    if (listener != null) {
+      listener.run();
+    }
+  }
+
   /** Why this channel's ledger writer stopped, if it did: decided blocks no longer reach disk. */
   public Optional<String> ledgerFailure() {
     return ledgerWriter.failure();
@@ -409,6 +439,10 @@ public final class ReplicaHost implements AutoCloseable {
         }
         stepAll(batch, tick);
         batch.clear();
+        Optional<String> ledgerFailed = ledgerWriter.failure();
+        if (ledgerFailed.isPresent()) {
+          throw new IllegalStateException(ledgerFailed.get());
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -423,6 +457,9 @@ public final class ReplicaHost implements AutoCloseable {
       refuseQueued();
       pools.add(-poolBytesCounted);
       poolBytesCounted = 0;
+    }
+    if (failure != null) {
+      tellFailure();
     }
   }
 

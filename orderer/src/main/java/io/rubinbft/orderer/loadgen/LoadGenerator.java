@@ -5,6 +5,7 @@ import io.grpc.ManagedChannel;
 import io.rubinbft.orderer.client.BlockStream;
 import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,13 @@ import org.hyperledger.fabric.protos.common.Block;
  * started at (moving to another orderer when its orderer fails) and checks what comes back.
  */
 public final class LoadGenerator {
+
+  /**
+   * How long the run's first questions (connecting, the height) wait for one orderer: one that is
+   * up answers at once, and one that is stopped (its TCP connection accepted by the kernel, no TLS
+   * handshake, no answer) must not hold the run up for the whole {@link LoadSpec#timeout}.
+   */
+  private static final Duration FIRST_ANSWER = Duration.ofSeconds(10);
 
   private final LoadSpec spec;
   private final EnvelopeFactory envelopes;
@@ -53,7 +61,7 @@ public final class LoadGenerator {
 
   /** Runs the load and returns what happened; blocks until every delivery or the timeout. */
   public LoadReport run() throws InterruptedException {
-    ConnectionWarmup.connectAll(orderers, spec.timeout());
+    ConnectionWarmup.connectAll(orderers, firstAnswerLimit());
     long startHeight = currentHeight();
     FailoverDeliver deliveries =
         new FailoverDeliver(orderers, this::seekFrom, tracker::onBlock, startHeight);
@@ -152,7 +160,7 @@ public final class LoadGenerator {
                 orderer,
                 envelopes.seek(spec.channel(), SeekInfos.newest(), tlsCertHash),
                 1,
-                spec.timeout(),
+                firstAnswerLimit(),
                 "the newest block of channel '" + spec.channel() + "'");
         return newestBlock.getLast().getHeader().getNumber() + 1;
       } catch (IllegalStateException e) {
@@ -164,6 +172,10 @@ public final class LoadGenerator {
       }
     }
     throw failure;
+  }
+
+  private Duration firstAnswerLimit() {
+    return spec.timeout().compareTo(FIRST_ANSWER) < 0 ? spec.timeout() : FIRST_ANSWER;
   }
 
   private org.hyperledger.fabric.protos.common.Envelope seekFrom(long height) {

@@ -68,6 +68,12 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
    */
   private static final Duration CATCH_UP_GRACE = Duration.ofSeconds(3);
 
+  /** The first pause before a channel whose replica stopped on an error is served again. */
+  static final Duration RESTART_PAUSE = Duration.ofSeconds(2);
+
+  /** The longest pause between attempts to serve such a channel again. */
+  private static final Duration RESTART_PAUSE_MAX = Duration.ofMinutes(1);
+
   private final Map<String, ChannelRuntime> channels = new ConcurrentSkipListMap<>();
   private final Map<String, FollowerChannel> followers = new ConcurrentSkipListMap<>();
   private final Map<String, Onboarding> onboarding = new ConcurrentSkipListMap<>();
@@ -409,6 +415,62 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   /** The replica of {@code ledger}'s channel, moved to a follower or a catch-up when needed. */
   private ChannelRuntime startRuntime(ChannelLedger ledger) throws InvalidConfigException {
+    ChannelRuntime runtime = startRuntimeOnly(ledger);
+    runtime.onReplicaFailure(() -> restartAfterFailure(ledger, runtime));
+    return runtime;
+  }
+
+  /**
+   * A channel's replica stopped on an error: its WAL or ledger could not be written (a full disk).
+   * The failed runtime stays in place (the channel shows "failed", {@code /healthz} fails
+   * "consensus", its blocks are still served) and after a pause the channel is served again from
+   * its WAL and ledger, as a node restart would; while that fails, again after pauses that double
+   * up to {@link #RESTART_PAUSE_MAX}. Nothing the replica did not make durable was sent (votes wait
+   * for the WAL's sync), so this is as safe as restarting the node. A channel removed or served
+   * otherwise meanwhile is left alone.
+   */
+  private void restartAfterFailure(ChannelLedger ledger, ChannelRuntime failed) {
+    String name = ledger.name();
+    LOG.warn(
+        "channel {}: {}; serving it again in {}",
+        name,
+        failed.replicaFailure().orElse("replica stopped"),
+        RESTART_PAUSE);
+    Thread.ofVirtual()
+        .name("restart-" + name)
+        .start(
+            () -> {
+              Duration pause = RESTART_PAUSE;
+              while (true) {
+                try {
+                  Thread.sleep(pause);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                synchronized (this) {
+                  if (channels.get(name) != failed) {
+                    return;
+                  }
+                  closeQuietly(failed);
+                  channels.remove(name);
+                  try {
+                    serve(ledger);
+                    LOG.info("channel {}: served again after its replica stopped", name);
+                    return;
+                  } catch (InvalidConfigException | RuntimeException e) {
+                    channels.put(name, failed);
+                    LOG.warn("channel {}: cannot serve it again yet: {}", name, e.toString());
+                  }
+                }
+                pause =
+                    pause.multipliedBy(2).compareTo(RESTART_PAUSE_MAX) > 0
+                        ? RESTART_PAUSE_MAX
+                        : pause.multipliedBy(2);
+              }
+            });
+  }
+
+  private ChannelRuntime startRuntimeOnly(ChannelLedger ledger) throws InvalidConfigException {
     return ChannelRuntime.start(
         node,
         ledger,

@@ -151,6 +151,14 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
                 node.memory().budgets().peerInputBytes()));
   }
 
+  /**
+   * Runs {@code listener} once if this channel's replica stops on an error (its WAL or ledger could
+   * not be written, e.g. a full disk); see {@link ReplicaHost#onFailure}.
+   */
+  void onReplicaFailure(Runnable listener) {
+    host.ifPresent(h -> h.onFailure(listener));
+  }
+
   /** The newest committed config. */
   public ChannelConfig config() {
     return committed().config();

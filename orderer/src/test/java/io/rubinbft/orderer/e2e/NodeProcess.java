@@ -3,10 +3,13 @@ package io.rubinbft.orderer.e2e;
 import io.rubinbft.orderer.cli.Main;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * One orderer node as an operating system process: {@code rubin-orderer start --config F} in a JVM
@@ -44,6 +47,7 @@ final class NodeProcess {
   private final Path config;
   private final Path log;
   private final Map<String, String> environment;
+  private final Map<String, String> extraEnvironment = new java.util.HashMap<>();
   private Process process;
 
   /**
@@ -87,12 +91,70 @@ final class NodeProcess {
             .redirectOutput(Redirect.appendTo(log.toFile()));
     builder.environment().put("FABRIC_LOGGING_SPEC", "info");
     builder.environment().putAll(environment);
+    builder.environment().putAll(extraEnvironment);
     process = builder.start();
   }
 
   /** From the next start on, the launcher's memory defaults instead of the test heap. */
   synchronized void useLauncherMemory() {
     launcherMemory = true;
+  }
+
+  /** From the next start on, {@code variable} (an ORDERER_... override) set for this node only. */
+  synchronized void putEnvironment(String variable, String value) {
+    extraEnvironment.put(variable, value);
+  }
+
+  /** The running process's id, empty while it is not running. */
+  synchronized OptionalLong pid() {
+    return isAlive() ? OptionalLong.of(process.pid()) : OptionalLong.empty();
+  }
+
+  /**
+   * The running process's resident memory now and its peak since it started ({@code VmRSS} and
+   * {@code VmHWM} of /proc/PID/status, in bytes), empty while it is not running.
+   */
+  synchronized Optional<Rss> rss() {
+    if (!isAlive()) {
+      return Optional.empty();
+    }
+    try {
+      long now = 0;
+      long peak = 0;
+      for (String line :
+          Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+        if (line.startsWith("VmRSS:")) {
+          now = kilobytes(line) * 1024;
+        } else if (line.startsWith("VmHWM:")) {
+          peak = kilobytes(line) * 1024;
+        }
+      }
+      return Optional.of(new Rss(now, peak));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Resident memory of a node process, in bytes. */
+  record Rss(long now, long peak) {}
+
+  private static long kilobytes(String statusLine) {
+    return Long.parseLong(statusLine.replaceAll("[^0-9]", ""));
+  }
+
+  /**
+   * The lines of this node's log (all its runs) that say a JVM died or a thread ended on an error:
+   * {@code OutOfMemoryError} and uncaught exceptions ("Exception in thread").
+   */
+  List<String> deathsInLog() throws IOException {
+    if (!Files.exists(log)) {
+      return List.of();
+    }
+    try (var lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+      return lines
+          .filter(l -> l.contains("OutOfMemoryError") || l.contains("Exception in thread"))
+          .toList();
+    }
   }
 
   synchronized boolean isAlive() {

@@ -223,6 +223,31 @@ final class ProcessCluster implements AutoCloseable {
             .findFirst();
   }
 
+  /** Heap in use on {@code node} ({@code jvm_memory_used_bytes{area="heap"}}), in bytes. */
+  OptionalLong heapUsed(NodeProcess node) throws IOException, InterruptedException {
+    String name = "jvm_memory_used_bytes";
+    HttpResponse<String> metrics =
+        http.send(
+            HttpRequest.newBuilder(operations(node, "/metrics")).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
+    PrometheusText.Family family = PrometheusText.parse(metrics.body()).get(name);
+    return family == null
+        ? OptionalLong.empty()
+        : family.value(name, Map.of("area", "heap")).stream()
+            .mapToLong(Double::longValue)
+            .findFirst();
+  }
+
+  /** The folder of {@code node}'s ledger and consensus WAL (its FileLedger.Location). */
+  Path ledgerDir(NodeProcess node) {
+    return spec(node).dataDir().resolve("ledger");
+  }
+
+  /** The cluster port the channel config names for {@code node}. */
+  int clusterPort(NodeProcess node) {
+    return spec(node).clusterPort();
+  }
+
   /** The node with consenter id {@code id}. */
   NodeProcess byConsenterId(long id) {
     for (int i = 0; i < nodes.size(); i++) {
@@ -439,19 +464,28 @@ final class ProcessCluster implements AutoCloseable {
 
   /** Waits until {@code condition} holds, failing with {@code what} after {@link #PATIENCE}. */
   static void awaitCondition(String what, Condition condition) throws InterruptedException {
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
-    Exception last = null;
+    awaitCondition(what, PATIENCE, condition);
+  }
+
+  /**
+   * Waits until {@code condition} holds, failing with {@code what} after {@code limit}; an I/O
+   * error or a failed assertion inside it (a node down or restarting) counts as not yet.
+   */
+  static void awaitCondition(String what, Duration limit, Condition condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    Throwable last = null;
     while (System.nanoTime() < deadline) {
       try {
         if (condition.holds()) {
           return;
         }
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException | RuntimeException | AssertionError e) {
         last = e;
       }
       Thread.sleep(200);
     }
-    throw new AssertionError("gave up waiting for: " + what + " after " + PATIENCE, last);
+    throw new AssertionError("gave up waiting for: " + what + " after " + limit, last);
   }
 
   /** A condition checked by polling; it may fail with an I/O error while a node is down. */
