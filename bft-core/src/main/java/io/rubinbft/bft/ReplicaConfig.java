@@ -8,8 +8,7 @@ package io.rubinbft.bft;
  * @param batchMaxCount most requests in one proposal
  * @param batchMaxBytes most request bytes in one proposal
  * @param batchTimeoutTicks how long the primary waits to fill a batch before proposing a partial
- *     one while a proposal of its own is undecided (with none in flight it proposes at once, or, if
- *     its last proposal was decided less than a sixteenth of this ago, once that much has passed)
+ *     one while a proposal of its own is undecided (with none in flight it proposes at once)
  * @param window L: proposals may be in flight at sequences (h, h + L], h the stable checkpoint
  * @param checkpointInterval K: a checkpoint every K sequence numbers; must divide L
  * @param poolLimit most pending requests; more are rejected (push-back)

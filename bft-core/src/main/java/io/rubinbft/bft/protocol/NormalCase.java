@@ -22,23 +22,11 @@ import java.util.Optional;
  */
 final class NormalCase {
 
-  /** The linger is this fraction of the batch timeout ({@link #lingerTicks}). */
-  private static final int LINGER_DIVISOR = 16;
-
   private final Context ctx;
   private final Delivery delivery;
 
   /** Next sequence the primary proposes in this view. */
   private long nextProposal = 1;
-
-  /**
-   * The tick at which the primary last saw every proposal of its own decided after having one in
-   * flight: requests that arrive soon after it are a stream, not a lone request.
-   */
-  private long idleSince = Long.MIN_VALUE / 2;
-
-  /** Whether a proposal of this primary was undecided when it last looked. */
-  private boolean wasBusy;
 
   NormalCase(Context ctx, Delivery delivery) {
     this.ctx = ctx;
@@ -51,26 +39,16 @@ final class NormalCase {
 
   /**
    * The primary proposes while batches are ready and the window has room. A batch is ready when it
-   * is full; while a proposal of this primary is undecided, when its oldest request has waited the
-   * batch timeout; and when nothing it proposed is undecided, at once, unless its last proposal was
-   * decided less than the linger ({@link #lingerTicks}) ago: then once the linger has passed since
-   * that decision. Batching only while busy gives a lone request on an idle cluster the latency of
-   * one agreement instead of the timeout; under load the requests that arrive during an agreement
-   * fill the next batch, and a steady stream that agreements keep up with is cut at most once per
-   * agreement and linger instead of once per agreement, so per-block costs amortise over more
-   * requests as the load grows. Which requests a batch holds is liveness only: safety does not
-   * depend on when a primary proposes.
+   * is full, when its oldest request has waited the batch timeout, or at once when nothing this
+   * primary proposed is still undecided: batching only while busy gives a lone request the latency
+   * of one agreement instead of the timeout, and under load the requests that arrive during an
+   * agreement fill the next batch.
    */
   void proposeReady() {
     if (!ctx.viewInstalled || !ctx.isPrimary()) {
       return;
     }
     nextProposal = Math.max(nextProposal, ctx.log.lastDelivered() + 1);
-    boolean busy = nextProposal != ctx.log.lastDelivered() + 1;
-    if (wasBusy && !busy) {
-      idleSince = ctx.now;
-    }
-    wasBusy = busy;
     BatchPolicy configured =
         BatchPolicy.uniform(ctx.config.batchMaxCount(), ctx.config.batchMaxBytes());
     // Inside (h, h + L]: a replica may adopt a stable checkpoint h above what it delivered (a new
@@ -86,7 +64,7 @@ final class NormalCase {
       }
       Proposal previous = ctx.previousProposal(nextProposal);
       BatchPolicy policy = ctx.services.assembler().batchPolicy(previous, configured);
-      if (!ctx.pool.batchReady(ctx.now, policy.maxCount(), batchWaitTicks(), partialNotBefore())) {
+      if (!ctx.pool.batchReady(ctx.now, policy.maxCount(), batchWaitTicks())) {
         return;
       }
       List<Request> batch = ctx.pool.nextBatch(policy);
@@ -103,31 +81,13 @@ final class NormalCase {
       accept(prePrepare);
       ctx.out.broadcastDurable(prePrepare);
       afterAccept(sequence);
-      wasBusy = true;
     }
   }
 
   /** How long the oldest pending request waits for a fuller batch: not at all when idle. */
   private int batchWaitTicks() {
-    return nothingInFlight() ? 0 : ctx.config.batchTimeoutTicks();
-  }
-
-  /** The first tick a partial batch may go at: the linger after the last decision, when idle. */
-  private long partialNotBefore() {
-    return nothingInFlight() ? idleSince + lingerTicks(ctx.config.batchTimeoutTicks()) : 0;
-  }
-
-  private boolean nothingInFlight() {
-    return nextProposal == ctx.log.lastDelivered() + 1;
-  }
-
-  /**
-   * How long after its last decision an idle primary waits for a stream's next requests: a
-   * sixteenth of the batch timeout (the channel's batch interval), at least one tick while the
-   * timeout allows batching at all. Short against the timeout, so light load keeps its latency.
-   */
-  private static int lingerTicks(int batchTimeoutTicks) {
-    return batchTimeoutTicks == 0 ? 0 : Math.max(1, batchTimeoutTicks / LINGER_DIVISOR);
+    boolean nothingInFlight = nextProposal == ctx.log.lastDelivered() + 1;
+    return nothingInFlight ? 0 : ctx.config.batchTimeoutTicks();
   }
 
   void onPrePrepare(PrePrepare prePrepare) {

@@ -84,16 +84,13 @@ final class RequestPool {
     return !unproposed.isEmpty();
   }
 
-  /**
-   * Whether a primary should propose now: a full batch waits, or a partial one whose oldest request
-   * waited {@code waitTicks} and whose time has come ({@code notBefore}).
-   */
-  boolean batchReady(long now, int maxCount, int waitTicks, long notBefore) {
+  /** Whether a primary should propose now: a full batch waits, or the oldest waited long enough. */
+  boolean batchReady(long now, int maxCount, int batchTimeoutTicks) {
     if (!hasUnproposed()) {
       return false;
     }
     return unproposed.size() >= maxCount
-        || (now - unproposed.peekFirst().arrivalTick() >= waitTicks && now >= notBefore);
+        || now - unproposed.peekFirst().arrivalTick() >= batchTimeoutTicks;
   }
 
   /**

@@ -24,8 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * When the primary cuts a batch (batching only while the protocol is busy, as Castro and Liskov's
  * later PBFT implementation does): at once when none of its proposals is undecided, and while one
- * is, only for a full batch or when the oldest request has waited the batch timeout. How a primary
- * lingers right after a decision is {@link StreamBatchingScenarioTest}'s.
+ * is, only for a full batch or when the oldest request has waited the batch timeout.
  */
 class BatchingScenarioTest {
 
