@@ -43,6 +43,15 @@
 #                              lib/rubin-orderer-loadgen.aot (bin/rubin-orderer), and the first run
 #                              after a build trains them: a short load on a cluster of its own, one
 #                              node and the first load recording, each cache written at its exit
+#   --fabric-bin DIR [$FABRIC_BIN]   also run Fabric's BFT orderer beside ours: after our cluster's
+#                              loads, 4 Fabric orderers (DIR/orderer, built by the operator; this
+#                              script never installs or fetches them) start on the same ports with the
+#                              same crypto material and genesis block (Fabric's sampleconfig
+#                              orderer.yaml in testdata/fabric/sampleconfig, overridden by
+#                              environment variables as Fabric deployments do), are joined through
+#                              the channel participation API, and take the same loads from the same
+#                              client; their rows say "fabric" in the CSV's orderer column. Without
+#                              it the script says Fabric's binaries are absent and runs ours alone
 # Every row records the 1-minute load average before and after it (this machine is shared: compare
 # rows measured under similar load), the CPU time all 4 nodes spent per delivered transaction
 # (from /proc/<pid>/stat, a load-independent cost), the CPU the 4 idle nodes used (percent of one
@@ -58,7 +67,7 @@ cd "$(dirname "$0")/../.."
 
 transport=tcp blocks="100 500" payloads="2800 300" transactions=5000 streams=32
 light_rate=200 light_transactions=2000 port_offset=1000 out=deploy/bench/results build=1 aot=1 keep_data=0
-clients=built dist="" mode_args=()
+clients=built dist="" mode_args=() fabric_bin=${FABRIC_BIN:-}
 while [ $# -gt 0 ]; do
   case "$1" in
     --transport) transport=$2; shift 2 ;;
@@ -76,6 +85,7 @@ while [ $# -gt 0 ]; do
     --keep-data) keep_data=1; shift ;;
     --dist) dist=$2; build=0; shift 2 ;;
     --no-aot) aot=0; shift ;;
+    --fabric-bin) fabric_bin=$2; shift 2 ;;
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "e2e.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -84,6 +94,17 @@ case "$transport" in
   tcp | shm | rdma) ;;
   *) echo "e2e.sh: --transport is '$transport' but must be tcp, shm or rdma" >&2; exit 2 ;;
 esac
+
+if [ -z "$fabric_bin" ]; then
+  echo "e2e.sh: Fabric's binaries absent (FABRIC_BIN or --fabric-bin names the folder of Fabric's orderer): running rubin-orderer alone"
+elif [ ! -x "$fabric_bin/orderer" ]; then
+  echo "e2e.sh: --fabric-bin/FABRIC_BIN is '$fabric_bin' but it holds no executable 'orderer'" >&2
+  exit 2
+else
+  fabric_bin=$(realpath "$fabric_bin")
+  echo "e2e.sh: Fabric's orderer $fabric_bin/orderer runs beside ours ($("$fabric_bin/orderer" version 2>/dev/null | grep -m1 Version | tr -s ' '))"
+fi
+fabric_cfg=$(realpath testdata/fabric/sampleconfig)
 
 source scripts/jdk.sh
 if [ "$build" = 1 ]; then
@@ -122,9 +143,10 @@ fi
 mkdir -p "$out"
 out=$(realpath "$out")
 csv="$out/results.csv"
-echo "date_utc,transport,block_size,payload_bytes,rate_tx_s,submitted,accepted,delivered,blocks,tx_per_s,p50_ms,p90_ms,p99_ms,max_ms,duplicates,lost,result,node_cpu_ms_per_tx,idle_nodes_cpu_pct,max_node_rss_mb,load1_before,load1_after,client_cpu_ms_per_tx,client,submit_mode,failed_submits" >"$csv"
+echo "date_utc,transport,block_size,payload_bytes,rate_tx_s,submitted,accepted,delivered,blocks,tx_per_s,p50_ms,p90_ms,p99_ms,max_ms,duplicates,lost,result,node_cpu_ms_per_tx,idle_nodes_cpu_pct,max_node_rss_mb,load1_before,load1_after,client_cpu_ms_per_tx,client,submit_mode,failed_submits,orderer" >"$csv"
 
 pids=()
+orderer=rubin # whose nodes the rows measure: rubin or fabric
 sampler=""
 aot_training="" # the cache file the second node of the next cluster writes, when training
 stop_cluster() {
@@ -166,13 +188,53 @@ start_cluster() {
       >"$dir/logs/$name.log" 2>&1 &
     pids+=($!)
   done < <(grep '^node ' <<<"$plan")
+  join_cluster "$dir" "a node with transport '$transport'"
+}
+
+# Starts Fabric's 4 orderers on the plan of the cluster folder $1 (the ports, crypto material and
+# genesis block `rubin-orderer local` made for ours, which stopped) and joins them to its channel.
+# Fabric's sampleconfig orderer.yaml with the environment variables its deployments set.
+start_fabric_cluster() {
+  local dir=$1 name config grpc admin ops node_dir cluster_port tls
+  mkdir -p "$dir/logs"
+  while read -r _ name config grpc admin ops; do
+    node_dir=$(dirname "$(awk '/LocalMSPDir:/ {print $2}' "$config")")
+    cluster_port=$(awk '/Cluster:/ {c = 1} c && /ListenPort:/ {print $2; exit}' "$config")
+    tls=$node_dir/tls
+    mkdir -p "$dir/fabric/$name"
+    env FABRIC_CFG_PATH="$fabric_cfg" \
+      ORDERER_GENERAL_LISTENADDRESS=127.0.0.1 ORDERER_GENERAL_LISTENPORT="$grpc" \
+      ORDERER_GENERAL_LOCALMSPID=OrdererMSP ORDERER_GENERAL_LOCALMSPDIR="$node_dir/msp" \
+      ORDERER_GENERAL_BOOTSTRAPMETHOD=none ORDERER_GENERAL_TLS_ENABLED=true \
+      ORDERER_GENERAL_TLS_CERTIFICATE="$tls/server.crt" ORDERER_GENERAL_TLS_PRIVATEKEY="$tls/server.key" \
+      ORDERER_GENERAL_TLS_ROOTCAS="[$tls/ca.crt]" \
+      ORDERER_GENERAL_CLUSTER_CLIENTCERTIFICATE="$tls/server.crt" \
+      ORDERER_GENERAL_CLUSTER_CLIENTPRIVATEKEY="$tls/server.key" \
+      ORDERER_GENERAL_CLUSTER_SERVERCERTIFICATE="$tls/server.crt" \
+      ORDERER_GENERAL_CLUSTER_SERVERPRIVATEKEY="$tls/server.key" \
+      ORDERER_GENERAL_CLUSTER_ROOTCAS="[$tls/ca.crt]" \
+      ORDERER_GENERAL_CLUSTER_LISTENADDRESS=127.0.0.1 ORDERER_GENERAL_CLUSTER_LISTENPORT="$cluster_port" \
+      ORDERER_ADMIN_LISTENADDRESS="127.0.0.1:$admin" ORDERER_ADMIN_TLS_ENABLED=true \
+      ORDERER_ADMIN_TLS_CERTIFICATE="$tls/server.crt" ORDERER_ADMIN_TLS_PRIVATEKEY="$tls/server.key" \
+      ORDERER_ADMIN_TLS_CLIENTAUTHREQUIRED=true ORDERER_ADMIN_TLS_CLIENTROOTCAS="[$admin_ca]" \
+      ORDERER_OPERATIONS_LISTENADDRESS="127.0.0.1:$ops" \
+      ORDERER_FILELEDGER_LOCATION="$dir/fabric/$name/ledger" \
+      ORDERER_CONSENSUS_WALDIR="$dir/fabric/$name/wal" ORDERER_CONSENSUS_SNAPDIR="$dir/fabric/$name/snapshot" \
+      "$fabric_bin/orderer" >"$dir/logs/fabric-$name.log" 2>&1 &
+    pids+=($!)
+  done < <(grep '^node ' <<<"$plan")
+  join_cluster "$dir" "Fabric's $name"
+}
+
+# Waits for every node of the plan to be healthy and joins it to the channel; sets $endpoints.
+join_cluster() {
+  local dir=$1 what=$2 name config grpc admin ops i=0
   endpoints=()
-  local i=0
   while read -r _ name config grpc admin ops; do
     until curl -fs "http://127.0.0.1:$ops/healthz" >/dev/null 2>&1; do
       if ! kill -0 "${pids[$i]}" 2>/dev/null; then
-        echo "e2e.sh: $name refused to start with transport '$transport':" >&2
-        grep -m3 -iE 'error|exception|refus|not supported|only' "$dir/logs/$name.log" >&2 || tail -5 "$dir/logs/$name.log" >&2
+        echo "e2e.sh: $what ($name) refused to start:" >&2
+        grep -m3 -iE 'error|exception|refus|not supported|only|panic' "$dir/logs/"*"$name.log" >&2 || tail -5 "$dir/logs/"*"$name.log" >&2
         exit 3
       fi
       sleep 0.5
@@ -231,7 +293,7 @@ run_load() {
   awk -v date="$(date -u +%Y-%m-%dT%H:%MZ)" -v transport="$transport" -v block="$block" \
     -v payload="$payload" -v rate="$rate" -v ticks=$((after_ticks - before_ticks)) \
     -v hz="$(getconf CLK_TCK)" -v rss="${max_rss:-0}" -v l0="$before" -v l1="$after" \
-    -v idle="$idle_cpu" -v client="${client_cpu:-0}" -v client_bin="$client_bin" '
+    -v idle="$idle_cpu" -v client="${client_cpu:-0}" -v client_bin="$client_bin" -v orderer="$orderer" '
     /^submit mode/ {mode=$3}
     /^failed submits/ {failed=$3}
     /^submitted/ {submitted=$2}
@@ -246,10 +308,10 @@ run_load() {
       client_cpu = delivered > 0 ? client * 1000 / delivered : 0
       # Load generators older than the gateway mode report no mode: they submitted pipelined.
       if (mode == "" && submitted != "") mode = "pipelined"
-      printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%s,%.3f,%s,%.0f,%s,%s,%.3f,%s,%s,%d\n",
+      printf "%s,%s,%d,%d,%d,%d,%d,%d,%d,%s,%s,%s,%s,%s,%d,%d,%s,%.3f,%s,%.0f,%s,%s,%.3f,%s,%s,%d,%s\n",
         date, transport, block, payload, rate, submitted, accepted, delivered, blocks, tps, p50,
         p90, p99, max, dup, lost, (result == "" ? "NO-REPORT" : result), cpu, idle, rss / 1024, l0, l1,
-        client_cpu, client_bin, mode, submitted - accepted
+        client_cpu, client_bin, mode, submitted - accepted, orderer
     }' <<<"$report" >>"$csv"
   tail -1 "$csv"
 }
@@ -285,16 +347,9 @@ train_aot() {
   rm -rf "$dir"
 }
 
-: >"$out/loadgen.log"
-: >"$out/loadgen.err"
-if [ "$aot" = 1 ] && { [ ! -f "$aot_cache" ] || [ ! -f "$loadgen_cache" ]; }; then
-  train_aot
-fi
-for block in $blocks; do
-  dir="$out/cluster-$block"
-  rm -rf "$dir"
-  echo "e2e.sh: blocks of $block, transport $transport (cluster in $dir)"
-  start_cluster "$dir" "$block"
+# The idle CPU of the started cluster, then the loads of block size $1 on it; stops it.
+measure_cluster() {
+  local block=$1 ticks payload
   sleep 5 # past the start-up JIT work
   ticks=$(node_ticks)
   sleep 10
@@ -306,6 +361,26 @@ for block in $blocks; do
     run_loads "$block" 2800 "$light_rate" "$light_transactions"
   fi
   stop_cluster
+}
+
+: >"$out/loadgen.log"
+: >"$out/loadgen.err"
+if [ "$aot" = 1 ] && { [ ! -f "$aot_cache" ] || [ ! -f "$loadgen_cache" ]; }; then
+  train_aot
+fi
+for block in $blocks; do
+  dir="$out/cluster-$block"
+  rm -rf "$dir"
+  echo "e2e.sh: blocks of $block, transport $transport (cluster in $dir)"
+  start_cluster "$dir" "$block"
+  measure_cluster "$block"
+  if [ -n "$fabric_bin" ]; then
+    echo "e2e.sh: blocks of $block, Fabric's BFT orderer on the same ports, crypto and genesis"
+    orderer=fabric
+    start_fabric_cluster "$dir"
+    measure_cluster "$block"
+    orderer=rubin
+  fi
   if [ "$keep_data" = 0 ]; then
     find "$dir" -mindepth 1 -maxdepth 1 ! -name logs -exec rm -rf {} +
   fi
