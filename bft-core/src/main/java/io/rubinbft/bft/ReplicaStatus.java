@@ -22,4 +22,15 @@ public record ReplicaStatus(
     long lowWatermark,
     long highWatermark,
     int pendingRequests,
-    Map<String, Long> drops) {}
+    Map<String, Long> drops,
+    boolean complaining) {
+
+  /**
+   * Whether the replica's view may still make progress: installed, and not asking for the next one.
+   * A replica whose complaint no f + 1 others join stays in its view (it leaves only with them), so
+   * complaining counts as stalled, as a view change that does not install does.
+   */
+  public boolean progressing() {
+    return viewInstalled && !complaining;
+  }
+}

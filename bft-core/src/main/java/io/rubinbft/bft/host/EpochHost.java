@@ -98,7 +98,7 @@ public final class EpochHost<E extends HostedEpoch> {
         ending = decision;
       }
     }
-    if (event instanceof Event.Tick && stall.onTick(epoch.replica().status().viewInstalled())) {
+    if (event instanceof Event.Tick && stall.onTick(epoch.replica().status().progressing())) {
       stalled = true;
     }
     return effects;

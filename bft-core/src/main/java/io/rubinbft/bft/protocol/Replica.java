@@ -185,7 +185,8 @@ public final class Replica {
         ctx.low,
         ctx.highWatermark(),
         ctx.pool.size(),
-        ctx.drops.counts());
+        ctx.drops.counts(),
+        viewChanges.complaining());
   }
 
   private void onRequest(Request request) {

@@ -84,7 +84,7 @@ final class ViewChanges {
             >= ctx.config.requestTimeoutTicks();
   }
 
-  private boolean complaining() {
+  boolean complaining() {
     return complaints.getOrDefault(ctx.self, -1L) > ctx.view;
   }
 

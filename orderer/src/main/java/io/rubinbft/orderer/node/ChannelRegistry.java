@@ -601,12 +601,15 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     return Optional.of(catchUp);
   }
 
-  /** Whether the runtime's replica orders on the channel and is changing to a view. */
+  /**
+   * Whether the runtime's replica orders on the channel and is changing to a view (or complaining
+   * about its view, which it leaves only once f + 1 do).
+   */
   private static boolean changingViews(ChannelRuntime runtime) {
     return runtime
         .host()
         .filter(ReplicaHost::member)
-        .map(host -> !host.status().viewInstalled())
+        .map(host -> !host.status().progressing())
         .orElse(false);
   }
 

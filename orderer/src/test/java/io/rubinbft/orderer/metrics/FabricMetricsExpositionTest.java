@@ -164,7 +164,7 @@ class FabricMetricsExpositionTest {
     ChannelView channel =
         new ChannelView(
             "fixture",
-            new ReplicaStatus(0, true, 0, 2, 0, 128, 0, Map.of()),
+            new ReplicaStatus(0, true, 0, 2, 0, 128, 0, Map.of(), false),
             1,
             true,
             ReplicaProgressForTests.fresh(),
