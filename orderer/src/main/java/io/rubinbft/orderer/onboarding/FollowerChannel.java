@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
  * A channel this node serves without ordering (Fabric's consensus relation "follower"): it is not
  * in the channel's consenter set, so a thread of its own keeps pulling new blocks from the
  * consenters, checks and appends them ({@link VerifyingAppender}), and Deliver serves what the
- * ledger holds under the newest config pulled. Broadcast is refused: transactions go to consenters.
- * When a pulled config block makes this node a consenter, pulling stops and the node is told, so
- * that it starts its replica on the same ledger.
+ * ledger holds under the newest config pulled, to the channel's orderers only (a consenter may need
+ * a removed consenter's blocks to catch up; anyone else gets NOT_FOUND, as from Fabric's follower).
+ * Broadcast is refused: transactions go to consenters. When a pulled config block makes this node a
+ * consenter, pulling stops and the node is told, so that it starts its replica on the same ledger.
  */
 public final class FollowerChannel implements ServedChannel, AutoCloseable {
 
@@ -38,6 +39,8 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   private final Thread thread;
   private volatile boolean stopped;
   private volatile String failure;
+  private ChannelRules rulesFollowed;
+  private ChannelRules followerRules;
 
   private FollowerChannel(
       ChannelLedger ledger,
@@ -95,8 +98,14 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   }
 
   @Override
-  public ChannelRules rules() {
-    return configs.committed().rules();
+  public synchronized ChannelRules rules() {
+    ChannelRules committed = configs.committed().rules();
+    // One object per config: an open Deliver stream evaluates its reader again when it changes.
+    if (committed != rulesFollowed) {
+      rulesFollowed = committed;
+      followerRules = committed.asFollower();
+    }
+    return followerRules;
   }
 
   @Override

@@ -22,9 +22,17 @@ import org.hyperledger.fabric.protos.common.Config;
  *     io.rubinbft.orderer.channel.ChannelConfig#inMaintenance()}): normal transactions are refused,
  *     Broadcast checks /Channel/Orderer/Writers and Deliver /Channel/Orderer/Readers, as Fabric's
  *     StandardChannel and SigFilter do
+ * @param follower whether this node follows the channel instead of ordering it: Deliver then serves
+ *     only the channel's orderers (/Channel/Orderer/Readers), which may need a removed consenter's
+ *     blocks to catch up, and answers everyone else NOT_FOUND, as Fabric's follower (whose Deliver
+ *     finds no chain) answers everyone
  */
 public record ChannelRules(
-    ChannelMsps msps, ChannelPolicies policies, long absoluteMaxBytes, boolean maintenance) {
+    ChannelMsps msps,
+    ChannelPolicies policies,
+    long absoluteMaxBytes,
+    boolean maintenance,
+    boolean follower) {
 
   public ChannelRules {
     if (absoluteMaxBytes <= 0) {
@@ -38,14 +46,28 @@ public record ChannelRules(
     this(msps, policies, absoluteMaxBytes, false);
   }
 
+  /** Rules of a channel this node orders. */
+  public ChannelRules(
+      ChannelMsps msps, ChannelPolicies policies, long absoluteMaxBytes, boolean maintenance) {
+    this(msps, policies, absoluteMaxBytes, maintenance, false);
+  }
+
+  /** The same rules for a channel this node follows. */
+  public ChannelRules asFollower() {
+    return new ChannelRules(msps, policies, absoluteMaxBytes, maintenance, true);
+  }
+
   /** The policy Broadcast's signature check evaluates: Fabric's SigFilter's choice. */
   String writersPolicy() {
     return maintenance ? PolicyPaths.ORDERER_WRITERS : PolicyPaths.CHANNEL_WRITERS;
   }
 
-  /** The policy Deliver's signature check evaluates: Fabric's SigFilter's choice. */
+  /**
+   * The policy Deliver's signature check evaluates: Fabric's SigFilter's choice, and the orderers'
+   * on a channel this node follows.
+   */
   public String readersPolicy() {
-    return maintenance ? PolicyPaths.ORDERER_READERS : PolicyPaths.CHANNEL_READERS;
+    return maintenance || follower ? PolicyPaths.ORDERER_READERS : PolicyPaths.CHANNEL_READERS;
   }
 
   /**

@@ -162,7 +162,11 @@ public final class DeliverValidator {
         CreatorSignature.verifiedSigners(rules, envelope, signatureHeader, client);
     PolicyResult readers = rules.policies().evaluateSigners(rules.readersPolicy(), signers);
     if (!readers.satisfied()) {
-      return reject(Verdict.forbidden(readers.failure()));
+      // A follower serves only orderers; to anyone else the channel is not here, as in Fabric.
+      return reject(
+          rules.follower()
+              ? Verdict.notFound("channel " + channelHeader.getChannelId() + " not found")
+              : Verdict.forbidden(readers.failure()));
     }
     return new DeliverResult.Accepted(channelHeader, seekInfo, client);
   }

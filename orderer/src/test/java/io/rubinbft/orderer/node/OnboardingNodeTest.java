@@ -30,6 +30,7 @@ import io.rubinbft.orderer.onboarding.PullContext;
 import io.rubinbft.orderer.onboarding.PullLimits;
 import io.rubinbft.orderer.participation.ChannelInfo;
 import io.rubinbft.orderer.service.SubmitOutcome;
+import io.rubinbft.orderer.testing.DeliverCalls;
 import io.rubinbft.orderer.testing.ScriptedDeliver;
 import io.rubinbft.orderer.testing.ScriptedDeliver.Lie;
 import java.io.IOException;
@@ -108,6 +109,12 @@ class OnboardingNodeTest {
     assertThat(headersAndData(deliverAll(spare))).isEqualTo(headersAndData(deliverAll(consenter)));
     assertThat(follower(spare).ledger().block(0).orElseThrow().bytes())
         .isEqualTo(LocalCluster.ledger(consenter).block(0).orElseThrow().bytes());
+
+    // A follower serves Deliver to the channel's orderers only; a client finds no channel here, as
+    // on Fabric's follower, and gets every block from a consenter.
+    assertThat(clientDeliver(spare))
+        .isEqualTo(new DeliverCalls.Answer(List.of(), Status.NOT_FOUND));
+    assertThat(clientDeliver(consenter).status()).isEqualTo(Status.SUCCESS);
 
     // A follower orders nothing; it answers Broadcast and config updates as Fabric's does.
     EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
@@ -440,24 +447,46 @@ class OnboardingNodeTest {
     return node.channels().follower(LocalCluster.CHANNEL).orElseThrow();
   }
 
-  /** Every block of the node's chain as its Deliver service answers a client of the channel. */
+  /**
+   * Every block of the node's chain as its Deliver service answers: a client of the channel on a
+   * consenter, the orderer admin on a follower (which serves only the channel's orderers).
+   */
   private List<Block> deliverAll(OrdererNode node) throws Exception {
     ChannelLedger ledger = node.channels().channel(LocalCluster.CHANNEL).orElseThrow().ledger();
-    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
-    NetworkSummary.Node first = cluster.network.nodes().getFirst();
-    try (OrdererChannels connection =
-        OrdererChannels.connect(
-            List.of(new HostPort("localhost", node.grpcAddress().getPort())),
-            new OrdererChannels.ClientTls(
-                Optional.of(first.tlsCaCert()), Optional.empty(), Optional.empty()))) {
+    EnvelopeFactory reader =
+        new EnvelopeFactory(
+            node.channels().follower(LocalCluster.CHANNEL).isPresent()
+                ? cluster.ordererAdmin()
+                : cluster.clientIdentity(),
+            Clock.systemUTC());
+    try (OrdererChannels connection = connect(node)) {
       long last = ledger.height() - 1;
       return BlockStream.readAll(
           connection.channels().getFirst(),
-          client.seek(LocalCluster.CHANNEL, SeekInfos.range(0, last), ByteString.EMPTY),
+          reader.seek(LocalCluster.CHANNEL, SeekInfos.range(0, last), ByteString.EMPTY),
           (int) last + 1,
           PATIENCE,
           "the chain of " + node.grpcAddress());
     }
+  }
+
+  /** What the node's Deliver answers a client of the channel asking for block 0. */
+  private DeliverCalls.Answer clientDeliver(OrdererNode node) throws Exception {
+    EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
+    try (OrdererChannels connection = connect(node)) {
+      return DeliverCalls.request(
+          connection.channels().getFirst(),
+          client.seek(LocalCluster.CHANNEL, SeekInfos.range(0, 0), ByteString.EMPTY),
+          PATIENCE);
+    }
+  }
+
+  private OrdererChannels connect(OrdererNode node) throws Exception {
+    NetworkSummary.Node first = cluster.network.nodes().getFirst();
+    return OrdererChannels.connect(
+        List.of(new HostPort("localhost", node.grpcAddress().getPort())),
+        new OrdererChannels.ClientTls(
+            Optional.of(first.tlsCaCert()), Optional.empty(), Optional.empty()));
   }
 
   /**

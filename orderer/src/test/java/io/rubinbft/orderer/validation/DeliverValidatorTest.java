@@ -88,6 +88,28 @@ class DeliverValidatorTest {
         .isEqualTo("Org1MSP");
   }
 
+  /**
+   * On a channel this node follows, Deliver serves the channel's orderers only: the Fabric peer's
+   * request, accepted on a consenter, finds no channel here, as on Fabric's follower.
+   */
+  @Test
+  void aFollowerAnswersAPeerOfTheChannelNotFound() {
+    DeliverValidator follower =
+        new DeliverValidator(
+            id -> id.equals("fixture") ? Optional.of(FIXTURE.asFollower()) : Optional.empty(),
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            DeliverValidator.DEFAULT_TIME_WINDOW,
+            false,
+            new Sha256(GenesisChannel.PROVIDER));
+
+    DeliverResult result =
+        follower.validate(Fixtures.envelope("deliver-seek-peer-node-blocks"), Optional.empty());
+
+    assertThat(result.verdict().status()).isEqualTo(Status.NOT_FOUND);
+    assertThat(validate(Fixtures.envelope("deliver-seek-peer-node-blocks")))
+        .isInstanceOf(DeliverResult.Accepted.class);
+  }
+
   @Test
   void theTimeWindowIsFifteenMinutesEitherWay() {
     Envelope envelope = Fixtures.envelope("deliver-seek-fixturetool");
