@@ -5,6 +5,7 @@ import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Handover;
 import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.ReplicaStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -50,6 +51,7 @@ public final class EpochHost<E extends HostedEpoch> {
   private E epoch;
   private boolean member = true;
   private StalledViewChange stall;
+  private long deliveredAtLastTick = -1;
   private boolean stalled;
 
   /** The decision of this batch that ends the epoch, once a step yielded it. */
@@ -98,7 +100,7 @@ public final class EpochHost<E extends HostedEpoch> {
         ending = decision;
       }
     }
-    if (event instanceof Event.Tick && stall.onTick(epoch.replica().status().progressing())) {
+    if (event instanceof Event.Tick && stall.onTick(progressing(epoch.replica().status()))) {
       stalled = true;
     }
     return effects;
@@ -165,6 +167,17 @@ public final class EpochHost<E extends HostedEpoch> {
       member = false;
     }
     return new Switch<>(ended, anchor, next);
+  }
+
+  /**
+   * Whether the replica moved on since the last tick: its view is installed and not complained
+   * about, or it delivered decisions (a replica catching up by state transfer complains about
+   * requests it cannot decide yet, and must not be stopped for a catch-up while it delivers).
+   */
+  private boolean progressing(ReplicaStatus status) {
+    boolean delivered = status.lastDelivered() > deliveredAtLastTick;
+    deliveredAtLastTick = status.lastDelivered();
+    return status.progressing() || delivered;
   }
 
   private static StalledViewChange stallWatch(HostedEpoch epoch) {

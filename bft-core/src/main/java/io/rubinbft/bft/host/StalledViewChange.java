@@ -3,12 +3,12 @@ package io.rubinbft.bft.host;
 /**
  * The trigger of a catch-up from a view change that does not install, or a complaint that no f + 1
  * replicas join (the replica then stays in its view): a replica in either state for its view-change
- * timeout may be stalled for good behind an epoch end (when only nodes the config block removed
- * executed it, the members it kept cannot form a view-change quorum and no member of the new epoch
- * sends them a frame of it), as a SmartBFT orderer syncs when a view change times out. While the
- * replica stays stalled it is reported again after each further wait, which doubles per report up
- * to {@link #MAX_DOUBLINGS} doublings; an installed view resets it. Counted in ticks, so the
- * orderer and the simulator run the same rule.
+ * timeout, delivering nothing meanwhile, may be stalled for good behind an epoch end (when only
+ * nodes the config block removed executed it, the members it kept cannot form a view-change quorum
+ * and no member of the new epoch sends them a frame of it), as a SmartBFT orderer syncs when a view
+ * change times out. While the replica stays stalled it is reported again after each further wait,
+ * which doubles per report up to {@link #MAX_DOUBLINGS} doublings; an installed view resets it.
+ * Counted in ticks, so the orderer and the simulator run the same rule.
  */
 public final class StalledViewChange {
 
