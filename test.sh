@@ -47,6 +47,17 @@ if [ $# -eq 0 ]; then
   failed=$((failed + ${vf:-0}))
 fi
 
+# Name every failed test class and its first lines of cause, so that a CI log cut to its last
+# page still says what failed.
+if [ "$failed" -gt 0 ]; then
+  for report in */target/surefire-reports/*.txt; do
+    [ -f "$report" ] || continue
+    grep -qE '<<< (FAILURE|ERROR)!' "$report" || continue
+    echo "test.sh: failed in $report:" >&2
+    grep -E -A3 '<<< (FAILURE|ERROR)!' "$report" | grep -v -- '^--$' | cut -c1-400 | head -24 >&2
+  done
+fi
+
 passed=$((run - failed))
 if [ "$maven_status" -ne 0 ] && [ "$failed" -eq 0 ]; then
   echo "test.sh: the Maven build failed before or outside the tests (see above)" >&2
