@@ -11,6 +11,7 @@ import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.WalReplay;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Complaint;
@@ -25,7 +26,6 @@ import io.rubinbft.bft.message.ProposalBody;
 import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import io.rubinbft.bft.spi.ReplicaServices;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -91,8 +91,7 @@ public final class Replica {
    * earlier step's {@link Effects#persist()}, in order (possibly cut below a stable checkpoint, see
    * {@link WalRecord}). Pending client requests are not in the log; clients resend them.
    */
-  public static Replica recover(
-      ReplicaConfig config, ReplicaServices services, List<WalRecord> wal) {
+  public static Replica recover(ReplicaConfig config, ReplicaServices services, WalReplay wal) {
     return recover(new Replica(config, services, null), wal);
   }
 
@@ -110,7 +109,7 @@ public final class Replica {
       ReplicaServices services,
       Decision anchor,
       Handover handover,
-      List<WalRecord> wal) {
+      WalReplay wal) {
     Replica replica = new Replica(config, services, requireAnchor(anchor));
     replica.ctx.pool.rememberDecided(handover.decided());
     recover(replica, wal);
@@ -118,7 +117,7 @@ public final class Replica {
     return replica;
   }
 
-  private static Replica recover(Replica replica, List<WalRecord> wal) {
+  private static Replica recover(Replica replica, WalReplay wal) {
     Recovery recovery = new Recovery(replica.ctx, replica.viewChanges);
     wal.forEach(recovery::replay);
     replica.checkpoints.signDelivered();

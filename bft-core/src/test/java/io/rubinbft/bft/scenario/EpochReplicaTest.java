@@ -110,7 +110,8 @@ class EpochReplicaTest {
     wal.addAll(step(next, new Event.ClientRequest(request("c"))).persist());
 
     Handover ledgerMemory = new Handover(List.of(), List.of(A));
-    Replica recovered = Replica.recover(Cluster.simConfig(1), services, anchor, ledgerMemory, wal);
+    Replica recovered =
+        Replica.recover(Cluster.simConfig(1), services, anchor, ledgerMemory, wal::forEach);
     assertThat(recovered.status().lastDelivered()).isEqualTo(4);
     assertThat(recovered.status().lowWatermark()).isEqualTo(2);
     for (String key : List.of("a", "b", "c")) {

@@ -86,7 +86,7 @@ class RecoveredOwnCommitTest {
         Cluster.simConfig(4).withSelf(SELF),
         new ReplicaServices(
             keys.crypto(SELF), keys.signer(SELF, new Random(SELF)), application, application),
-        wal);
+        wal::forEach);
   }
 
   private byte[] vote(int replica) {

@@ -100,9 +100,13 @@ final class SimNode {
   void restart() {
     replica =
         anchor == null
-            ? Replica.recover(config, services, durable)
+            ? Replica.recover(config, services, durable::forEach)
             : Replica.recover(
-                config, services, anchor, executedMemory(config.decidedIdMemory()), durable);
+                config,
+                services,
+                anchor,
+                executedMemory(config.decidedIdMemory()),
+                durable::forEach);
   }
 
   /**

@@ -67,7 +67,8 @@ class WireClusterTest {
     assertThat(decided[1]).isEqualTo(60);
 
     isolated = -1;
-    replicas[2] = Replica.recover(config.withSelf(2), services(2), List.copyOf(wals.get(2)));
+    replicas[2] =
+        Replica.recover(config.withSelf(2), services(2), List.copyOf(wals.get(2))::forEach);
     submitAndRun(20, 2_000);
     assertThat(decided).containsOnly(80);
 

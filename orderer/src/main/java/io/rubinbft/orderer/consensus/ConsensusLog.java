@@ -1,12 +1,13 @@
 package io.rubinbft.orderer.consensus;
 
 import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.WalReplay;
 import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.ledger.wal.Wal;
 import io.rubinbft.ledger.wal.WalConfig;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,13 +26,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConsensusLog implements AutoCloseable {
 
-  /** The log and the records found in it when it was opened, oldest first. */
-  public record Opened(ConsensusLog log, List<WalRecord> records) {}
+  /**
+   * The log and the records found in it when it was opened, read again from its files on each
+   * {@link WalReplay#forEach} (so recovery holds one record at a time, not the log), until the
+   * first append.
+   *
+   * @param records the kept records, oldest first
+   * @param empty whether the log held no record recovery replays
+   */
+  public record Opened(ConsensusLog log, WalReplay records, boolean empty) {}
 
   private static final Logger LOG = LoggerFactory.getLogger(ConsensusLog.class);
 
   private final Wal wal;
-  private final ProposalSharingFormat format;
+  private final WalRecordCodec codec;
+  private ProposalSharingFormat format;
   private final LongSupplier firstUnappliedSequence;
   private final TreeMap<Long, Long> firstIndexBySequence = new TreeMap<>();
   private final TreeMap<Long, Long> decidedIndexBySequence = new TreeMap<>();
@@ -39,15 +48,19 @@ public final class ConsensusLog implements AutoCloseable {
   private long stableRecordIndex = -1;
   private long lastViewChangeIndex = -1;
   private long lastNewViewIndex = -1;
+  private boolean appended;
 
   private ConsensusLog(Wal wal, WalRecordCodec codec, LongSupplier firstUnappliedSequence) {
     this.wal = wal;
+    this.codec = codec;
     this.format = new ProposalSharingFormat(codec);
     this.firstUnappliedSequence = firstUnappliedSequence;
   }
 
   /**
-   * Opens (or creates) the log and decodes every record in it.
+   * Opens (or creates) the log and checks every record in it, keeping only what truncation needs
+   * (indices, and the proposals of sequences not yet decided above the stable checkpoint); the
+   * records themselves are read again by {@link Opened#records()}.
    *
    * @param firstUnappliedSequence the sequence of the first decision whose block is not yet in the
    *     ledger (for a channel from its genesis block: the ledger's height)
@@ -57,33 +70,88 @@ public final class ConsensusLog implements AutoCloseable {
   public static Opened open(
       WalConfig config, WalRecordCodec codec, LongSupplier firstUnappliedSequence) {
     ConsensusLog log = new ConsensusLog(Wal.open(config), codec, firstUnappliedSequence);
-    List<WalRecord> records = new ArrayList<>();
-    List<ProposalSharingFormat.Cut> cut = new ArrayList<>();
-    long firstIndex = log.wal.firstIndex();
-    log.wal.replay(
-        firstIndex,
-        (index, payload) -> {
-          switch (log.format.decode(index, payload, firstIndex)) {
-            case ProposalSharingFormat.Resolved resolved -> {
-              log.track(index, resolved.keepFrom(), resolved.record());
-              records.add(resolved.record());
-            }
-            case ProposalSharingFormat.Cut c -> cut.add(c);
-          }
-        });
+    long[] resolved = {0};
+    // Checked once the stable checkpoint is known (its record may follow them): the cut of the
+    // highest sequence and the cut decision of the highest sequence decide for all of them.
+    ProposalSharingFormat.Cut[] highestCut = {null, null};
     try {
-      cut.forEach(log::checkDroppable);
+      log.read(
+          (index, read) -> {
+            switch (read) {
+              case ProposalSharingFormat.Resolved r -> {
+                log.track(index, r.keepFrom(), r.record());
+                resolved[0]++;
+              }
+              case ProposalSharingFormat.Cut cut -> {
+                highestCut[0] = higher(highestCut[0], cut);
+                if (cut.stub() instanceof WalRecord.Decided) {
+                  highestCut[1] = higher(highestCut[1], cut);
+                }
+              }
+            }
+          });
+      for (ProposalSharingFormat.Cut cut : highestCut) {
+        if (cut != null) {
+          log.checkDroppable(cut);
+        }
+      }
     } catch (IllegalStateException e) {
       log.close();
       throw e;
     }
-    return new Opened(log, List.copyOf(records));
+    WalReplay records =
+        into ->
+            log.read(
+                (index, read) -> {
+                  if (read instanceof ProposalSharingFormat.Resolved r) {
+                    into.accept(r.record());
+                  }
+                });
+    return new Opened(log, records, resolved[0] == 0);
+  }
+
+  private static ProposalSharingFormat.Cut higher(
+      ProposalSharingFormat.Cut held, ProposalSharingFormat.Cut cut) {
+    return held == null
+            || ProposalSharingFormat.sequenceOf(cut) > ProposalSharingFormat.sequenceOf(held)
+        ? cut
+        : held;
+  }
+
+  /**
+   * Decodes every kept record and hands it to {@code reader}, with a format of its own that then
+   * becomes the log's: the proposals it remembers for sharing are then the very objects handed out,
+   * which bft-core keeps and hands on (sharing compares by identity). Before the first append only:
+   * appending changes what is kept and what the format remembers.
+   */
+  private void read(BiConsumer<Long, ProposalSharingFormat.Read> reader) {
+    if (appended) {
+      throw new IllegalStateException(
+          "the consensus WAL's records are replayed before the first append");
+    }
+    ProposalSharingFormat replayed = new ProposalSharingFormat(codec);
+    long firstIndex = wal.firstIndex();
+    wal.replay(
+        firstIndex,
+        (index, payload) -> {
+          ProposalSharingFormat.Read read = replayed.decode(index, payload, firstIndex);
+          if (read instanceof ProposalSharingFormat.Resolved r
+              && r.record() instanceof WalRecord.StableCheckpoint checkpoint) {
+            replayed.stable(checkpoint.sequence());
+          }
+          reader.accept(index, read);
+        });
+    format = replayed;
   }
 
   /** Appends {@code records} in order; durable only after {@link #sync()}. */
   public void append(List<WalRecord> records) {
+    appended = true;
     for (WalRecord record : records) {
       long index = wal.append(format.encode(record));
+      if (record instanceof WalRecord.StableCheckpoint checkpoint) {
+        format.stable(checkpoint.sequence());
+      }
       track(index, format.written(index, record), record);
     }
   }
@@ -151,10 +219,7 @@ public final class ConsensusLog implements AutoCloseable {
         // The oldest, should a sequence ever be decided twice: each Decided record must open.
         decidedIndexBySequence.merge(decided.decision().sequence(), keepFrom, Math::min);
       }
-      case WalRecord.StableCheckpoint checkpoint -> {
-        format.stable(checkpoint.sequence());
-        stable(checkpoint.sequence(), index);
-      }
+      case WalRecord.StableCheckpoint checkpoint -> stable(checkpoint.sequence(), index);
       case WalRecord.ViewChangeSent viewChange -> lastViewChangeIndex = index;
       case WalRecord.ViewInstalled newView -> lastNewViewIndex = index;
     }

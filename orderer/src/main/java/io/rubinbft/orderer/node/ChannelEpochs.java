@@ -4,6 +4,7 @@ import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Handover;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.WalReplay;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
 import io.rubinbft.bft.wire.MessageCodec;
@@ -27,7 +28,6 @@ import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
 import io.rubinbft.orderer.consensus.ProposalBlocks;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.crypto.Sha256;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -93,25 +93,25 @@ final class ChannelEpochs implements EpochStarter {
         continue;
       }
       folders.discardExcept(epoch);
-      Replica replica = recovered(config, member.get(), log.records());
+      Replica replica = recovered(config, member.get(), log);
       return Optional.of(epochReplica(config, member.get(), replica, log.log()));
     }
   }
 
-  private Replica recovered(ChannelConfig config, Member member, List<WalRecord> records) {
+  private Replica recovered(ChannelConfig config, Member member, ConsensusLog.Opened log) {
     long epoch = config.blockNumber();
     if (epoch == 0) {
-      return records.isEmpty()
+      return log.empty()
           ? Replica.start(member.config(), member.services())
-          : Replica.recover(member.config(), member.services(), records);
+          : Replica.recover(member.config(), member.services(), log.records());
     }
     Decision anchor = EpochAnchors.read(folders.of(epoch), epoch, archive(config, member));
     EpochAnchors.write(folders.of(epoch), anchor);
     // What the chain holds is never ordered again whatever the replica remembers: the ledger's tx
     // index answers that (OrderedTransactions), in this epoch as in the genesis one.
-    return records.isEmpty()
+    return log.empty()
         ? Replica.start(member.config(), member.services(), anchor, Handover.NONE)
-        : Replica.recover(member.config(), member.services(), anchor, Handover.NONE, records);
+        : Replica.recover(member.config(), member.services(), anchor, Handover.NONE, log.records());
   }
 
   private Optional<Member> member(ChannelConfig config) {
@@ -159,17 +159,18 @@ final class ChannelEpochs implements EpochStarter {
    *
    * @return whether such a config block was appended
    */
-  private boolean catchUpLedger(List<WalRecord> records, ChannelConfig epochConfig) {
-    for (WalRecord record : records) {
-      if (record instanceof WalRecord.Decided decided
-          && decided.decision().sequence() == ledger.height()) {
-        ledger.append(
-            ProposalBlocks.signedBlock(decided.decision()).toByteArray(), Durability.SYNCED);
-        if (EpochRule.nextEpoch(epochConfig, decided.decision()).isPresent()) {
-          return true;
-        }
-      }
-    }
-    return false;
+  private boolean catchUpLedger(WalReplay records, ChannelConfig epochConfig) {
+    boolean[] epochEnded = {false};
+    records.forEach(
+        record -> {
+          if (!epochEnded[0]
+              && record instanceof WalRecord.Decided decided
+              && decided.decision().sequence() == ledger.height()) {
+            ledger.append(
+                ProposalBlocks.signedBlock(decided.decision()).toByteArray(), Durability.SYNCED);
+            epochEnded[0] = EpochRule.nextEpoch(epochConfig, decided.decision()).isPresent();
+          }
+        });
+    return epochEnded[0];
   }
 }

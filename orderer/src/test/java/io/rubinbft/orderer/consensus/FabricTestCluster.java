@@ -190,7 +190,7 @@ final class FabricTestCluster implements AutoCloseable {
             () -> chains.get(r).size() + 1L);
     logs.set(r, opened.log());
     Replica replica =
-        opened.records().isEmpty()
+        opened.empty()
             ? Replica.start(config, services)
             : Replica.recover(config, services, opened.records());
     hosts.set(

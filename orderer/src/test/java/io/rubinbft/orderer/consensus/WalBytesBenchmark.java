@@ -69,8 +69,8 @@ public final class WalBytesBenchmark {
             });
       }
       ConsensusLog.Opened opened = ConsensusLog.open(config, codec, () -> Long.MAX_VALUE);
+      List<WalRecord> records = ConsensusLogTest.replayed(opened);
       opened.log().close();
-      List<WalRecord> records = opened.records();
       long plainBytes =
           records.stream().mapToLong(r -> codec.encode(r).length + (long) FRAME_BYTES).sum();
       System.out.printf(
