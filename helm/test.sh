@@ -64,10 +64,27 @@ refuses_admin_ca_of_a_consenter() {
   grep -q 'adminClientCASecret: "orderer2-tls" is nodes\[orderer2\].tlsSecret' <<<"$output"
 }
 
+# The launcher sizes the heap from the plan the chart passes (orderer/docs/MEMORY.md "Sizing";
+# HelmMemoryPlanTest checks every value set here fits its memory limit): no heap share of its own.
+passes_the_memory_plan() {
+  local values=$1 consenters=$2 rendered
+  rendered=$(helm template ci-release rubin-orderer --kube-version "$K8S_VERSION" -f "$values")
+  if grep -q MaxRAMPercentage <<<"$rendered"; then
+    echo "the chart sets a heap share of its own"
+    return 1
+  fi
+  grep -A1 'name: RUBIN_CHANNELS$' <<<"$rendered" | grep -q 'value: "1"' \
+    && grep -A1 'name: RUBIN_BLOCK_MAX_BYTES$' <<<"$rendered" | grep -q 'value: "10MB"' \
+    && grep -A1 'name: RUBIN_CONSENTERS$' <<<"$rendered" | grep -q "value: \"$consenters\"" \
+    || { echo "missing or wrong plan variables:"; grep -A1 'name: RUBIN_' <<<"$rendered"; return 1; }
+}
+
 for values in ci/*.yaml; do
   check "helm lint --strict -f $values" helm lint --strict rubin-orderer -f "$values"
   check "helm template -f $values | kubernetes-validate --strict" render_and_validate "$values"
 done
+check "chart passes the memory plan for 4 consenters" passes_the_memory_plan ci/default.yaml 4
+check "chart passes the memory plan for 7 consenters" passes_the_memory_plan ci/seven-nodes-monitored.yaml 7
 check "chart refuses fewer than 4 consenters" refuses_three_nodes
 check "chart refuses a consenter's TLS Secret as the admin client CA" refuses_admin_ca_of_a_consenter
 rm -f "/tmp/helm-check.$$"

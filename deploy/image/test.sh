@@ -14,8 +14,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 uid=10001
-# What helm/rubin-orderer's StatefulSet sets.
-helm_java_options="-XX:MaxRAMPercentage=75 -Djava.io.tmpdir=/tmp"
+# What helm/rubin-orderer's StatefulSet sets (its default memory plan).
+helm_java_options="-Djava.io.tmpdir=/tmp"
+helm_memory_plan=(RUBIN_CHANNELS=1 RUBIN_BLOCK_MAX_BYTES=10MB RUBIN_CONSENTERS=4)
 passed=0
 failed=0
 
@@ -38,7 +39,7 @@ spec() { jq -r "$1" "$bundle/config.json"; }
 in_image() {
   local env=()
   mapfile -t env < <(spec '.process.env[]')
-  env+=("JAVA_TOOL_OPTIONS=$helm_java_options")
+  env+=("JAVA_TOOL_OPTIONS=$helm_java_options" "${helm_memory_plan[@]}")
   # shellcheck disable=SC2016 # expanded by the image's shell, not here
   env -i "${env[@]}" chroot --userspec="$(spec '.process.user.uid'):$(spec '.process.user.gid')" \
     "$root" /bin/sh -c 'cd "$0" && exec "$@"' "$(spec '.process.cwd')" "$@"

@@ -126,7 +126,7 @@ public final class ClusterNetwork implements AutoCloseable {
   public static ClusterNetwork start(
       Transport transport, ChannelConfig config, InetSocketAddress listen, ClusterPeers peers)
       throws IOException {
-    return start(transport, config, listen, peers, MemoryBudgets.ofThisJvm().peerLinkBytes());
+    return start(transport, config, listen, peers, MemoryBudgets.standard().peerLinkBytes());
   }
 
   /**

@@ -112,12 +112,23 @@ public final class ChannelReplicas {
    * from the same config.
    */
   static Pipeline pipeline(int replicas, PbftSettings pbft) {
-    int requestMaxBytes = (int) Math.min(Integer.MAX_VALUE, pbft.requestMaxBytes());
+    return pipeline(replicas, pbft.batchMaxCount(), pbft.batchMaxBytes(), pbft.requestMaxBytes());
+  }
+
+  /**
+   * The window and proposal limits of a channel with {@code replicas} consenters, at most {@code
+   * batchMaxCount} envelopes and {@code batchMaxBytes} (AbsoluteMaxBytes) per block and envelopes
+   * of at most {@code requestMaxBytes}: what {@link #pipeline(int, PbftSettings)} derives, for
+   * sizing a node before it has the config ({@code memory.HeapSize}).
+   */
+  public static Pipeline pipeline(
+      int replicas, int batchMaxCount, long batchMaxBytes, long requestMaxBytes) {
+    int requestMax = (int) Math.min(Integer.MAX_VALUE, requestMaxBytes);
     return Pipeline.fitting(
         replicas,
-        pbft.batchMaxCount(),
-        Math.max(pbft.batchMaxBytes(), requestMaxBytes),
-        requestMaxBytes,
+        batchMaxCount,
+        Math.max(batchMaxBytes, requestMax),
+        requestMax,
         MAX_PAYLOAD_BYTES,
         MAX_SIGNATURE_BYTES,
         MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES,

@@ -1,38 +1,25 @@
 package io.rubinbft.orderer.memory;
 
 /**
- * The byte budgets of every queue and buffer that peers and clients can fill, derived from the
- * node's heap ceiling in this one place (orderer/docs/MEMORY.md explains the shares). Each budget
- * is per source, so a dead, stopped or flooding source costs its own budget and nothing more; what
- * would go beyond it is dropped (peer traffic, which the protocol recovers by retransmission and
- * state transfer) or refused (client requests, which clients retry). A single item larger than its
- * budget is still taken when its source has nothing else queued, so a queue holds at most its
- * budget or one item.
+ * The byte budgets of every queue and buffer that peers and clients can fill, in this one place
+ * (orderer/docs/MEMORY.md explains them). They are fixed, and the heap is sized from them ({@link
+ * HeapSize}), not the other way round: a node's channels each add their queues, so budgets taken as
+ * shares of the heap would claim more than the heap with many channels. Each budget is per source,
+ * so a dead, stopped or flooding source costs its own budget and nothing more; what would go beyond
+ * it is dropped (peer traffic, which the protocol recovers by retransmission and state transfer) or
+ * refused (client requests, which clients retry). A single item larger than its budget is still
+ * taken when its source has nothing else queued, so a queue holds at most its budget or one item.
  *
- * @param heapBytes the heap ceiling the budgets are shares of
  * @param peerLinkBytes frames waiting to be sent to one peer
- * @param peerInputBytes one peer's consensus messages waiting for one channel's replica
+ * @param peerInputBytes one peer's consensus messages (or its forwarded envelopes) waiting for one
+ *     channel's replica
  * @param clientInputBytes client requests waiting for one channel's replica
  * @param requestPoolBytes requests pending in the request pools of all channels of this node
  */
 public record MemoryBudgets(
-    long heapBytes,
-    long peerLinkBytes,
-    long peerInputBytes,
-    long clientInputBytes,
-    long requestPoolBytes) {
+    long peerLinkBytes, long peerInputBytes, long clientInputBytes, long requestPoolBytes) {
 
-  /** The request pools of all channels together: a quarter of the heap. */
-  static final int POOL_SHARE = 4;
-
-  /** Client requests queued for one channel's replica: a sixteenth of the heap. */
-  static final int CLIENT_INPUT_SHARE = 16;
-
-  /** One peer's messages queued for one channel's replica: a 64th of the heap. */
-  static final int PEER_INPUT_SHARE = 64;
-
-  /** Frames queued for one peer: a 64th of the heap. */
-  static final int PEER_LINK_SHARE = 64;
+  private static final long KIB = 1L << 10;
 
   /**
    * Heap bytes a queued item costs beyond its own bytes (its queue entry, record and array
@@ -42,25 +29,19 @@ public record MemoryBudgets(
 
   public MemoryBudgets {
     for (long budget :
-        new long[] {heapBytes, peerLinkBytes, peerInputBytes, clientInputBytes, requestPoolBytes}) {
+        new long[] {peerLinkBytes, peerInputBytes, clientInputBytes, requestPoolBytes}) {
       if (budget < 1) {
         throw new IllegalArgumentException("a byte budget must be positive, got " + budget);
       }
     }
   }
 
-  /** The budgets for a heap of {@code heapBytes}. */
-  public static MemoryBudgets ofHeap(long heapBytes) {
-    return new MemoryBudgets(
-        heapBytes,
-        heapBytes / PEER_LINK_SHARE,
-        heapBytes / PEER_INPUT_SHARE,
-        heapBytes / CLIENT_INPUT_SHARE,
-        heapBytes / POOL_SHARE);
-  }
-
-  /** The budgets for this JVM's heap ceiling. */
-  public static MemoryBudgets ofThisJvm() {
-    return ofHeap(Runtime.getRuntime().maxMemory());
+  /**
+   * Every node's budgets: 1,344 KiB per peer link and per peer and channel, 5,376 KiB of client
+   * requests per channel, 21 MiB of pooled requests per node (what a 64th, a 16th and a quarter of
+   * the 84 MB heap gave when the budgets were shares of it).
+   */
+  public static MemoryBudgets standard() {
+    return new MemoryBudgets(1344 * KIB, 1344 * KIB, 5376 * KIB, 21 * 1024 * KIB);
   }
 }

@@ -3,7 +3,7 @@ package io.rubinbft.orderer.memory;
 /**
  * A node's byte budgets and the one request-pool account all its channels share.
  *
- * @param budgets the budgets derived from the heap
+ * @param budgets the byte budgets
  * @param pools the bytes the channels' request pools hold together
  */
 public record NodeMemory(MemoryBudgets budgets, PoolBytes pools) {
@@ -13,8 +13,8 @@ public record NodeMemory(MemoryBudgets budgets, PoolBytes pools) {
     return new NodeMemory(budgets, new PoolBytes(budgets.requestPoolBytes()));
   }
 
-  /** The budgets of this JVM's heap. */
-  public static NodeMemory ofThisJvm() {
-    return of(MemoryBudgets.ofThisJvm());
+  /** Every node's budgets ({@link MemoryBudgets#standard}). */
+  public static NodeMemory standard() {
+    return of(MemoryBudgets.standard());
   }
 }

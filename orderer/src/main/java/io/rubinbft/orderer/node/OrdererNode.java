@@ -98,7 +98,7 @@ public final class OrdererNode implements AutoCloseable {
       opened.add(store);
       ChannelRegistry channels = new ChannelRegistry();
       opened.addFirst(channels);
-      NodeMemory memory = NodeMemory.ofThisJvm();
+      NodeMemory memory = NodeMemory.standard();
       ClusterNetwork network = startNetwork(config, channels, memory.budgets());
       opened.addFirst(network);
       OrdererMetrics metrics =

@@ -45,7 +45,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 22's adversary suite: four real node processes (the launcher's 84 MB heaps) under attacks
+ * Issue 22's adversary suite: four real node processes (the launcher's default heaps) under attacks
  * by a Byzantine consenter that holds a real consenter's keys (its process killed, the adversary
  * speaking for it through the production cluster network or rdma-net's selector) and by a stranger
  * without keys, each while gateway-style loads order transactions on the three honest nodes.

@@ -3,6 +3,8 @@ package io.rubinbft.orderer.adversary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.orderer.e2e.ClusterUnderAttack;
+import io.rubinbft.orderer.memory.HeapSize;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.metrics.PrometheusText;
 import java.io.IOException;
 import java.net.URI;
@@ -20,13 +22,14 @@ import java.util.Optional;
  * What must hold for every honest node after each attack: its process is alive, no thread it needs
  * died (its log has no uncaught exception, no stopped network or replica, no heap or direct memory
  * exhaustion), {@code /healthz} answers 200 within 10 s, and its heap and direct memory, read from
- * its {@code /metrics}, are within the launcher's budget (84 MB heap, 64 MiB of direct buffers: the
- * rings of its links and Netty's).
+ * its {@code /metrics}, are within the launcher's budget (the heap of its default plan, 64 MiB of
+ * direct buffers: the rings of its links and Netty's).
  */
 final class HonestNodes {
 
   /** The launcher's heap ceiling (NodeProcess.useLauncherMemory). */
-  static final long HEAP_BUDGET = 84L << 20;
+  static final long HEAP_BUDGET =
+      HeapSize.need(HeapSize.Plan.DEFAULT, MemoryBudgets.standard()).heapBytes();
 
   /** Direct memory a node may hold: its links' rings and Netty's buffers, with room to spare. */
   static final long DIRECT_BUDGET = 64L << 20;

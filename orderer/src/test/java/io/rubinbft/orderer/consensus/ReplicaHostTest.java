@@ -340,7 +340,7 @@ class ReplicaHostTest {
           throw new IllegalStateException("this test orders no config block");
         },
         TICK,
-        NodeMemory.ofThisJvm());
+        NodeMemory.standard());
   }
 
   /** The fixture's 20 s SmartBFT timeouts, shortened so a test sees a view change quickly. */

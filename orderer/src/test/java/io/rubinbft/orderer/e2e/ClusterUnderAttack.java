@@ -22,11 +22,12 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
- * A {@link ProcessCluster} of four node processes with the launcher's memory defaults (84 MB heap,
- * exit on heap exhaustion), opened to the adversary suite ({@code io.rubinbft.orderer.adversary})
- * by node index: the ports and keys of each node, killing one to impersonate it, loads of Fabric
- * gateway-style transactions to the honest ones, and the check of their chains. It remembers every
- * transaction a quorum acknowledged, to check at the end that none was lost.
+ * A {@link ProcessCluster} of four node processes with the launcher's memory defaults (its default
+ * plan's heap, exit on heap exhaustion), opened to the adversary suite ({@code
+ * io.rubinbft.orderer.adversary}) by node index: the ports and keys of each node, killing one to
+ * impersonate it, loads of Fabric gateway-style transactions to the honest ones, and the check of
+ * their chains. It remembers every transaction a quorum acknowledged, to check at the end that none
+ * was lost.
  */
 public final class ClusterUnderAttack implements AutoCloseable {
 

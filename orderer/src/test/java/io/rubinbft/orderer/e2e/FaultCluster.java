@@ -3,6 +3,8 @@ package io.rubinbft.orderer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.memory.HeapSize;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
 import io.rubinbft.orderer.testing.FreePorts;
 import java.io.IOException;
@@ -24,12 +26,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Four orderer processes with the launcher's memory defaults (84 MB heap, exit on heap exhaustion)
- * made to suffer faults while a gateway-style load runs: the faults (kill -9 and restart, SIGSTOP
- * and SIGCONT, a restart with an empty data folder and a rejoin, a full disk, a partition, all four
- * restarted) and the checks after each (no node died, the same valid chain everywhere, every
- * acknowledged transaction in it once, memory in budget). Every node's cluster port is behind a
- * {@link ClusterPartition} proxy, and node 4's data folder is a small tmpfs ({@link TmpfsDisk}).
+ * Four orderer processes with the launcher's memory defaults (its default plan's heap, exit on heap
+ * exhaustion) made to suffer faults while a gateway-style load runs: the faults (kill -9 and
+ * restart, SIGSTOP and SIGCONT, a restart with an empty data folder and a rejoin, a full disk, a
+ * partition, all four restarted) and the checks after each (no node died, the same valid chain
+ * everywhere, every acknowledged transaction in it once, memory in budget). Every node's cluster
+ * port is behind a {@link ClusterPartition} proxy, and node 4's data folder is a small tmpfs
+ * ({@link TmpfsDisk}).
  */
 final class FaultCluster implements AutoCloseable {
 
@@ -48,13 +51,15 @@ final class FaultCluster implements AutoCloseable {
   /** Blocks the channel must order to count as ordering (every block holds a transaction). */
   static final int PROGRESS_BLOCKS = 3;
 
-  /** The launcher's heap ceiling (-Xmx84m). */
-  static final long HEAP_CEILING = 84L << 20;
+  /** The launcher's heap ceiling: its default plan's (NodeProcess.useLauncherMemory). */
+  static final long HEAP_CEILING =
+      HeapSize.need(HeapSize.Plan.DEFAULT, MemoryBudgets.standard()).heapBytes();
 
   /**
-   * The resident memory a node may reach: the heap ceiling plus the ~160 MB the JVM, RocksDB and
+   * The resident memory a node may reach: the heap it uses plus the ~160 MB the JVM, RocksDB and
    * the network need beside it (orderer/docs/MEMORY.md), with room for the JIT and faults'
-   * catch-up.
+   * catch-up. Below the heap ceiling plus that: the ceiling is the worst case of the plan's
+   * budgets, and the serial collector grows the heap only as its live data needs.
    */
   static final long RSS_BUDGET = 400L << 20;
 

@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.e2e;
 
 import io.rubinbft.orderer.cli.Main;
+import io.rubinbft.orderer.memory.HeapSize;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
@@ -30,13 +31,14 @@ final class NodeProcess {
           "-XX:TieredStopAtLevel=1");
 
   /**
-   * The launcher's memory defaults for {@code start} (deploy/image/dist/rubin-orderer): the 84 MB
-   * heap, its young generation and the exit on heap exhaustion, in place of the test heaps above.
+   * The launcher's memory defaults for {@code start} (deploy/image/dist/rubin-orderer): the heap
+   * its default plan needs ({@link HeapSize}, as the launcher asks it with no plan and no memory
+   * limit), its young generation and the exit on heap exhaustion, in place of the test heaps above.
    */
   private static final List<String> LAUNCHER_MEMORY =
       List.of(
           "-Xms64m",
-          "-Xmx84m",
+          HeapSize.launcherOption(Map.of(), Path.of("/nonexistent"), false),
           "-XX:NewRatio=5",
           "-XX:+UseCompactObjectHeaders",
           "-XX:MaxDirectMemorySize=96m",

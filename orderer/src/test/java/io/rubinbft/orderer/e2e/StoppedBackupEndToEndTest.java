@@ -22,12 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Issue 18's stopped-backup run, with the launcher's memory defaults (84 MB heap, exit on heap
- * exhaustion): a backup is stopped with SIGSTOP while thousands of 3 KB envelopes go to the three
- * other orderers, then resumed. Frames for the stopped backup pile up on every other node's link to
- * it, and before the byte budgets they filled the running nodes' heaps until they died. Asserts: no
- * node dies, all four reach the same valid chain, and every envelope a quorum acknowledged is in it
- * exactly once. Progress only, never speed.
+ * Issue 18's stopped-backup run, with the launcher's memory defaults (its default plan's heap, exit
+ * on heap exhaustion): a backup is stopped with SIGSTOP while thousands of 3 KB envelopes go to the
+ * three other orderers, then resumed. Frames for the stopped backup pile up on every other node's
+ * link to it, and before the byte budgets they filled the running nodes' heaps until they died.
+ * Asserts: no node dies, all four reach the same valid chain, and every envelope a quorum
+ * acknowledged is in it exactly once. Progress only, never speed.
  *
  * <p>It failed once state transfer rotated its sources (issue 17): a source dropped a fetch that
  * came before its next archive read was allowed, looked silent and was distrusted, so the resumed

@@ -1,0 +1,133 @@
+package io.rubinbft.orderer.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rubinbft.orderer.consensus.ChannelReplicas;
+import io.rubinbft.orderer.consensus.Pipeline;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The heap a plan needs, and the memory limit that caps it. */
+class HeapSizeTest {
+
+  private static final long MIB = 1L << 20;
+  private static final MemoryBudgets BUDGETS = MemoryBudgets.standard();
+
+  @TempDir Path cgroup;
+
+  /**
+   * The sum, term by term, for the default plan: one channel with Fabric's 10 MB AbsoluteMaxBytes
+   * (a window of 16 proposals of up to 10 MiB, in flight and retained: 320 MiB), its ids and queues
+   * (each queue at least one 10 MiB item), and the node's pool and per-peer transport messages; the
+   * old generation (5/6 of the heap) holds it all.
+   */
+  @Test
+  void theDefaultPlansHeapIsTheSumOfItsBudgets() {
+    Pipeline pipeline = ChannelReplicas.pipeline(4, 500, 10 * MIB, 10 * MIB);
+    assertThat(pipeline.window()).isEqualTo(16);
+    long cap = pipeline.batchMaxBytes();
+    long request = pipeline.requestMaxBytes();
+
+    HeapSize.Need need = HeapSize.need(HeapSize.Plan.DEFAULT, BUDGETS);
+
+    long channel = 2 * 16 * cap + 16 * MIB + Math.max(5376 << 10, request) + 3 * cap + 3 * request;
+    long node = 16 * MIB + 21 * MIB + 3 * (16 * MIB + 16 * MIB);
+    assertThat(need.channelBytes()).isEqualTo(channel);
+    assertThat(need.nodeBytes()).isEqualTo(node);
+    assertThat(need.heapBytes() * 5 / 6).isGreaterThanOrEqualTo(channel + node);
+    assertThat(need.heapBytes() * 5 / 6).isLessThan(channel + node + MIB);
+    assertThat(need.outsideHeapBytes()).isEqualTo(216 * MIB);
+  }
+
+  /** Channels add up: ten channels need ten channels' budgets besides one node's. */
+  @Test
+  void eachChannelAddsItsBudgets() {
+    HeapSize.Need one = HeapSize.need(new HeapSize.Plan(1, 10 * MIB, 4), BUDGETS);
+    HeapSize.Need ten = HeapSize.need(new HeapSize.Plan(10, 10 * MIB, 4), BUDGETS);
+
+    assertThat(ten.channelBytes()).isEqualTo(one.channelBytes());
+    assertThat(ten.heapBytes())
+        .isEqualTo(HeapSize.heapFor(one.nodeBytes() + 10 * one.channelBytes()));
+    assertThat(ten.outsideHeapBytes()).isEqualTo(200 * MIB + 10 * 16 * MIB);
+  }
+
+  /** Smaller blocks need less: 512 KiB blocks keep 64 of them in flight, a fraction of 10 MB's. */
+  @Test
+  void smallerBlocksNeedLessHeap() {
+    HeapSize.Need small = HeapSize.need(new HeapSize.Plan(1, 512 << 10, 4), BUDGETS);
+    HeapSize.Need fabricDefault = HeapSize.need(HeapSize.Plan.DEFAULT, BUDGETS);
+
+    assertThat(small.heapBytes()).isLessThan(fabricDefault.heapBytes() / 2);
+  }
+
+  @Test
+  void aPlanThatFitsTheLimitGetsItsHeap() {
+    HeapSize.Need need = HeapSize.need(HeapSize.Plan.DEFAULT, BUDGETS);
+
+    assertThat(HeapSize.ceiling(need, OptionalLong.of(need.memoryBytes())))
+        .isEqualTo(need.heapBytes());
+    assertThat(HeapSize.ceiling(need, OptionalLong.empty())).isEqualTo(need.heapBytes());
+  }
+
+  /** A plan beyond the limit is refused before the node starts, with the numbers. */
+  @Test
+  void aPlanBeyondTheLimitIsRefusedNamingTheNumbers() {
+    HeapSize.Need need = HeapSize.need(new HeapSize.Plan(10, 10 * MIB, 4), BUDGETS);
+
+    assertThatThrownBy(() -> HeapSize.ceiling(need, OptionalLong.of(2048 * MIB)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith(
+            "10 channels with blocks of at most 10485760 bytes on 4 consenters need a heap of "
+                + need.heapBytes() / MIB
+                + " MiB")
+        .hasMessageContaining("but the memory limit is 2048 MiB: raise the limit to")
+        .hasMessageContaining("or plan fewer channels or a smaller AbsoluteMaxBytes");
+  }
+
+  @Test
+  void theLimitIsTheExplicitOneOrTheCgroups() throws IOException {
+    assertThat(HeapSize.memoryLimit(Map.of(), cgroup)).isEmpty();
+
+    Files.writeString(cgroup.resolve("memory.max"), "max\n");
+    assertThat(HeapSize.memoryLimit(Map.of(), cgroup)).isEmpty();
+
+    Files.writeString(cgroup.resolve("memory.max"), "1073741824\n");
+    assertThat(HeapSize.memoryLimit(Map.of(), cgroup)).hasValue(1024 * MIB);
+    assertThat(HeapSize.memoryLimit(Map.of("RUBIN_MEMORY_LIMIT", "3g"), cgroup))
+        .hasValue(3072 * MIB);
+
+    Files.delete(cgroup.resolve("memory.max"));
+    Files.createDirectory(cgroup.resolve("memory"));
+    Files.writeString(cgroup.resolve("memory/memory.limit_in_bytes"), "9223372036854771712\n");
+    assertThat(HeapSize.memoryLimit(Map.of(), cgroup)).as("cgroup v1 without a limit").isEmpty();
+    Files.writeString(cgroup.resolve("memory/memory.limit_in_bytes"), "536870912\n");
+    assertThat(HeapSize.memoryLimit(Map.of(), cgroup)).hasValue(512 * MIB);
+  }
+
+  @Test
+  void thePlanComesFromTheLaunchersVariables() {
+    assertThat(HeapSize.plan(Map.of())).isEqualTo(HeapSize.Plan.DEFAULT);
+    assertThat(
+            HeapSize.plan(
+                Map.of(
+                    "RUBIN_CHANNELS",
+                    "10",
+                    "RUBIN_BLOCK_MAX_BYTES",
+                    "2 MB",
+                    "RUBIN_CONSENTERS",
+                    "7")))
+        .isEqualTo(new HeapSize.Plan(10, 2 * MIB, 7));
+    assertThat(HeapSize.bytes("x", "512m")).isEqualTo(512 * MIB);
+    assertThat(HeapSize.bytes("x", "2Gi")).isEqualTo(2048 * MIB);
+    assertThat(HeapSize.bytes("x", "99 KB")).isEqualTo(99 << 10);
+    assertThatThrownBy(() -> HeapSize.bytes("RUBIN_CHANNELS", "ten"))
+        .hasMessage(
+            "RUBIN_CHANNELS is \"ten\": expected a positive number, optionally with K, M or G");
+  }
+}
