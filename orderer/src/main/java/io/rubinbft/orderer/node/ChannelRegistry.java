@@ -80,6 +80,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   private final Map<String, CatchUp> catchingUp = new ConcurrentSkipListMap<>();
   private final Map<String, StoppedChannel> stopped = new ConcurrentSkipListMap<>();
   private NodeContext node;
+  private ChannelHeapCheck heapCheck;
 
   /** A channel being onboarded, and why it stopped if it failed. */
   private static final class Onboarding {
@@ -98,6 +99,8 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
    */
   public synchronized void start(NodeContext context) throws InvalidConfigException {
     this.node = context;
+    this.heapCheck =
+        new ChannelHeapCheck(context.memory().budgets(), Runtime.getRuntime().maxMemory());
     for (String name : context.onboarding().pendingJoins().channels()) {
       byte[] joinBlock = context.onboarding().pendingJoins().read(name).orElseThrow();
       onboard(ConfigBlockReader.read(joinBlock), joinBlock);
@@ -318,7 +321,9 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
 
   /** Serves a channel whose ledger holds at least block 0, as consenter or follower. */
   private void serve(ChannelLedger ledger) throws InvalidConfigException {
-    if (isConsenter(newestConfig(ledger))) {
+    ChannelConfig config = newestConfig(ledger);
+    heapCheck.served(config).ifPresent(LOG::warn);
+    if (isConsenter(config)) {
       channels.put(ledger.name(), startRuntime(ledger));
     } else {
       followers.put(
@@ -751,6 +756,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
                 () -> new ParticipationException(Reason.NOT_FOUND, "channel does not exist"));
     closeQuietly(served);
     discard(name);
+    heapCheck.removed(name);
     LOG.info("removed channel {}", name);
   }
 

@@ -1,0 +1,60 @@
+package io.rubinbft.orderer.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.ConfigBlockReader;
+import io.rubinbft.orderer.channel.Fixtures;
+import io.rubinbft.orderer.memory.HeapSize;
+import io.rubinbft.orderer.memory.MemoryBudgets;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node serving more than its heap holds at the channels' worst says so with the numbers; the
+ * channel of Fabric's test network (10 MB AbsoluteMaxBytes, 4 consenters) is the default plan.
+ */
+class ChannelHeapCheckTest {
+
+  private static final MemoryBudgets BUDGETS = MemoryBudgets.standard();
+  private static final long PLAN_HEAP = HeapSize.need(HeapSize.Plan.DEFAULT, BUDGETS).heapBytes();
+
+  @Test
+  void oneChannelOfTheDefaultPlanFitsItsHeapAndTwoDoNot() throws Exception {
+    ChannelConfig channel = ConfigBlockReader.read(Fixtures.block(0));
+    assertThat(channel.pbft().batchMaxBytes()).isEqualTo(10L << 20);
+    ChannelHeapCheck check = new ChannelHeapCheck(BUDGETS, PLAN_HEAP);
+
+    assertThat(check.served(channel)).isEmpty();
+    assertThat(check.served(channel)).as("the same channel again").isEmpty();
+    ChannelConfig other = renamed(channel, "other");
+    assertThat(check.served(other))
+        .hasValueSatisfying(
+            warning ->
+                assertThat(warning)
+                    .startsWith(
+                        "the 2 channels this node serves ("
+                            + channel.channelId()
+                            + ", other) need a heap of ")
+                    .contains("but it has " + (PLAN_HEAP >> 20) + " MiB"));
+
+    check.removed("other");
+    assertThat(check.served(channel)).isEmpty();
+  }
+
+  private static ChannelConfig renamed(ChannelConfig c, String name) {
+    return new ChannelConfig(
+        name,
+        c.blockNumber(),
+        c.sequence(),
+        c.config(),
+        c.capabilities(),
+        c.consensusState(),
+        c.consenters(),
+        c.smartBftOptions(),
+        c.pbft(),
+        c.batchLimits(),
+        c.batchTimeout(),
+        c.ordererEndpoints(),
+        c.blockValidationPolicy());
+  }
+}
