@@ -2,6 +2,7 @@ package io.rubinbft.bft.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.testdata.fuzz.Mutator;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -86,8 +87,9 @@ class CodecPropertyTest {
       long seed = seed(subject, i);
       Random random = new Random(seed);
       byte[] bytes = subject.encode().apply(subject.generate().apply(seed));
+      Mutator mutator = new Mutator(List.of(bytes), bytes.length);
       for (int m = 0; m < MUTATIONS_PER_VALUE; m++) {
-        byte[] mutated = Mutations.mutate(bytes, random);
+        byte[] mutated = mutator.mutate(bytes.clone(), random);
         Decoded<?> decoded = subject.decode(mutated);
         // Another version byte may read in an older, read-only WAL format, which re-encodes in the
         // current one.

@@ -14,7 +14,7 @@ public record EcdsaSignature(BigInteger r, BigInteger s) {
 
   /**
    * Decodes a DER {@code SEQUENCE {INTEGER r, INTEGER s}}; empty unless the encoding is canonical
-   * and 0 < r, s < order.
+   * and 0 < r, s < order. The bytes are a client's or a peer's: nothing in them makes this throw.
    */
   public static Optional<EcdsaSignature> fromDer(byte[] der, BigInteger order) {
     try {
@@ -24,6 +24,11 @@ public record EcdsaSignature(BigInteger r, BigInteger s) {
       }
       return Optional.of(new EcdsaSignature(rs[0], rs[1]));
     } catch (IOException | IllegalArgumentException e) {
+      return Optional.empty();
+    } catch (ClassCastException | IllegalStateException e) {
+      // BouncyCastle casts what it parsed: a SEQUENCE of something other than two INTEGERs, or not
+      // a SEQUENCE, fails as a ClassCastException; a malformed stream can fail as its
+      // ASN1ParsingException (an IllegalStateException). Either way: not a signature.
       return Optional.empty();
     }
   }

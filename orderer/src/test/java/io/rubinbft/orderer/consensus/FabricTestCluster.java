@@ -133,6 +133,18 @@ final class FabricTestCluster implements AutoCloseable {
     }
   }
 
+  /** A backup's proposal checks after {@code chain} (a replica's), as the replica runs them. */
+  FabricProposals backupAfter(List<Block> chain) throws Exception {
+    ConfigStates configs =
+        configStates(
+            n ->
+                n == 0
+                    ? Optional.of(genesis)
+                    : Optional.ofNullable(n <= chain.size() ? chain.get((int) n - 1) : null),
+            chain.getLast());
+    return new FabricProposals(genesis, configs, orderedIn(chain), new Sha256(PROVIDER));
+  }
+
   List<Block> chain(int replica) {
     return chains.get(replica);
   }

@@ -60,7 +60,7 @@ class OrderedOnceTest {
       List<Block> chain = cluster.chain(1);
       Block last = chain.getLast();
       long oldBlock = blockHolding(chain, ordered.get(2));
-      FabricProposals backup = backupOf(cluster, chain);
+      FabricProposals backup = cluster.backupAfter(chain);
       Request fresh = cluster.transactions(1, 100).getFirst();
 
       assertThat(proposalCheck(backup, last, List.of(fresh))).isEmpty();
@@ -75,22 +75,6 @@ class OrderedOnceTest {
       assertThat(proposalCheck(backup, last, List.of(relabelled)))
           .hasValue("request 0 is labelled tx/fresh but its envelope is " + ordered.get(2).id());
     }
-  }
-
-  private static FabricProposals backupOf(FabricTestCluster cluster, List<Block> chain)
-      throws Exception {
-    ConfigStates configs =
-        FabricTestCluster.configStates(
-            n ->
-                n == 0
-                    ? Optional.of(cluster.genesis)
-                    : Optional.ofNullable(n <= chain.size() ? chain.get((int) n - 1) : null),
-            chain.getLast());
-    return new FabricProposals(
-        cluster.genesis,
-        configs,
-        FabricTestCluster.orderedIn(chain),
-        new Sha256(FabricTestCluster.PROVIDER));
   }
 
   /**
