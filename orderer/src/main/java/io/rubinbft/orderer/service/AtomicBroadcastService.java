@@ -19,6 +19,7 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
@@ -76,6 +77,17 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
             deliverMetrics);
   }
 
+  /**
+   * The full names of the methods whose handlers never block ({@link
+   * io.rubinbft.orderer.grpc.GrpcListener} runs them on the transport's thread): Broadcast, unless
+   * it is throttled, where an envelope may wait for its turn. Deliver waits for blocks.
+   */
+  public static Set<String> nonBlockingMethods(BroadcastThrottle throttle) {
+    return throttle.enabled()
+        ? Set.of()
+        : Set.of(AtomicBroadcastGrpc.getBroadcastMethod().getFullMethodName());
+  }
+
   @Override
   public StreamObserver<Envelope> broadcast(StreamObserver<BroadcastResponse> responseObserver) {
     return BroadcastSession.open(
@@ -83,7 +95,9 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
         broadcastValidator,
         channels,
         broadcastMetrics,
-        throttle.turnOf(ClientCertificates.current()));
+        throttle.enabled()
+            ? throttle.turnOf(ClientCertificates.current())
+            : BroadcastThrottle.Turn.NONE);
   }
 
   @Override

@@ -99,6 +99,7 @@ final class ServiceNode implements AutoCloseable {
     channel = new RecordingChannel(genesisRules(), ledger, poolCapacity);
     channels.serve(CHANNEL, channel);
     PrometheusRegistry metrics = new PrometheusRegistry();
+    BroadcastThrottle throttle = BroadcastThrottle.start(ThrottlingSettings.OFF, clock);
     AtomicBroadcastService broadcast =
         new AtomicBroadcastService(
             channels,
@@ -106,7 +107,7 @@ final class ServiceNode implements AutoCloseable {
             DeliverValidator.DEFAULT_TIME_WINDOW,
             tls.clientAuthRequired(),
             expirationChecks,
-            BroadcastThrottle.start(ThrottlingSettings.OFF, clock),
+            throttle,
             new Sha256(GenesisChannel.PROVIDER),
             new BroadcastMetrics(metrics),
             new DeliverMetrics(metrics));
@@ -119,6 +120,7 @@ final class ServiceNode implements AutoCloseable {
             List::of,
             MAX_MESSAGE_BYTES,
             Keepalives.FABRIC_DEFAULTS,
+            AtomicBroadcastService.nonBlockingMethods(throttle),
             List.of(service));
   }
 
