@@ -48,11 +48,6 @@ public final class BroadcastThrottle implements AutoCloseable {
     this.limiters = limiters;
   }
 
-  /** Whether any stream is throttled: {@link Turn#await} may then wait. */
-  public boolean enabled() {
-    return limiters.isPresent();
-  }
-
   /** Starts throttling as {@code settings} say (nothing at rate 0). */
   public static BroadcastThrottle start(ThrottlingSettings settings, Clock clock) {
     if (!settings.enabled()) {

@@ -15,29 +15,28 @@ import javax.net.ssl.SSLSession;
 
 /**
  * Makes the TLS client certificate of a call available to its handler, for Deliver's {@code
- * tls_cert_hash} binding check (Fabric's BindingInspector) and Broadcast throttling. The call
- * carries its TLS session; the certificate is taken from it only when a handler asks (netty's
- * session copies its peer certificates at every ask, and a Broadcast stream usually never asks).
+ * tls_cert_hash} binding check (Fabric's BindingInspector).
  */
 public final class ClientCertificates implements ServerInterceptor {
 
-  private static final Context.Key<SSLSession> TLS_SESSION = Context.key("rubin-tls-session");
+  private static final Context.Key<X509Certificate> CLIENT_CERTIFICATE =
+      Context.key("rubin-tls-client-certificate");
 
   /** The current call's client certificate, or empty without mutual TLS. */
   public static Optional<X509Certificate> current() {
-    SSLSession session = TLS_SESSION.get();
-    return session == null ? Optional.empty() : Optional.ofNullable(leaf(session));
+    return Optional.ofNullable(CLIENT_CERTIFICATE.get());
   }
 
   @Override
   public <Q, R> ServerCall.Listener<Q> interceptCall(
       ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
     SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
-    if (session == null) {
+    X509Certificate certificate = session == null ? null : leaf(session);
+    if (certificate == null) {
       return next.startCall(call, headers);
     }
     return Contexts.interceptCall(
-        Context.current().withValue(TLS_SESSION, session), call, headers, next);
+        Context.current().withValue(CLIENT_CERTIFICATE, certificate), call, headers, next);
   }
 
   private static X509Certificate leaf(SSLSession session) {

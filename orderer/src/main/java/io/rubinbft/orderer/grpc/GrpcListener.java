@@ -2,10 +2,7 @@ package io.rubinbft.orderer.grpc;
 
 import io.grpc.BindableService;
 import io.grpc.InsecureServerCredentials;
-import io.grpc.Metadata;
 import io.grpc.Server;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
 import io.grpc.TlsServerCredentials;
@@ -21,8 +18,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -31,11 +26,8 @@ import java.util.function.Supplier;
 /**
  * The node's gRPC listener (Broadcast/Deliver). Calls run on virtual threads: a Deliver stream
  * blocks while it waits for the next block, and a peer keeps one open per channel for hours, so
- * each stream gets a cheap thread of its own. Methods whose handlers never block (named at start:
- * Broadcast, which answers from a future) run on the transport's own thread instead: Fabric's
- * gateway opens a stream per transaction and orderer, and every callback of such a stream that hops
- * to a new virtual thread wakes a carrier thread. Envelope requests are parsed without copying
- * their bytes again ({@link EnvelopeRequests}). Also serves {@code grpc.health.v1} for probes.
+ * each stream gets a cheap thread of its own. Envelope requests are parsed without copying their
+ * bytes again ({@link EnvelopeRequests}). Also serves {@code grpc.health.v1} for probes.
  *
  * <p>Bounded against clients and strangers (docs/THREAT-MODEL.md): a connection must finish its TLS
  * handshake within {@link #HANDSHAKE_TIMEOUT_SECONDS}; one connection carries at most {@link
@@ -76,21 +68,6 @@ public final class GrpcListener implements AutoCloseable {
   }
 
   /**
-   * {@link #start(HostPort, TlsSettings, Supplier, long, KeepaliveSettings, Set, List)} with every
-   * call on virtual threads.
-   */
-  public static GrpcListener start(
-      HostPort address,
-      TlsSettings tls,
-      Supplier<List<X509Certificate>> channelClientCas,
-      long maxInboundBytes,
-      KeepaliveSettings keepalive,
-      List<BindableService> services)
-      throws IOException {
-    return start(address, tls, channelClientCas, maxInboundBytes, keepalive, Set.of(), services);
-  }
-
-  /**
    * Binds {@code address} and starts serving {@code services}.
    *
    * @param channelClientCas with client authentication on, the CAs trusted besides {@code
@@ -99,9 +76,6 @@ public final class GrpcListener implements AutoCloseable {
    * @param maxInboundBytes the largest message a client may send (General.MaxRecvMsgSize), at most
    *     {@link #MAX_ORDERABLE_MESSAGE_BYTES}
    * @param keepalive General.Keepalive, as Fabric's orderer applies it to its gRPC server
-   * @param transportThreadMethods the full names of methods whose handlers never block (no lock
-   *     held for long, no wait for another thread, no sleep): their callbacks run on the
-   *     connection's transport thread
    */
   public static GrpcListener start(
       HostPort address,
@@ -109,27 +83,15 @@ public final class GrpcListener implements AutoCloseable {
       Supplier<List<X509Certificate>> channelClientCas,
       long maxInboundBytes,
       KeepaliveSettings keepalive,
-      Set<String> transportThreadMethods,
       List<BindableService> services)
       throws IOException {
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    Set<String> nonBlocking = Set.copyOf(transportThreadMethods);
     HealthStatusManager health = new HealthStatusManager();
     var builder =
         NettyServerBuilder.forAddress(
                 new InetSocketAddress(address.host(), address.port()),
                 credentials(tls, channelClientCas))
-            .directExecutor()
-            .callExecutor(
-                new ServerCallExecutorSupplier() {
-                  @Override
-                  public <Q, A> Executor getExecutor(ServerCall<Q, A> call, Metadata headers) {
-                    // null: the transport's thread.
-                    return nonBlocking.contains(call.getMethodDescriptor().getFullMethodName())
-                        ? null
-                        : executor;
-                  }
-                })
+            .executor(executor)
             .maxInboundMessageSize((int) Math.min(MAX_ORDERABLE_MESSAGE_BYTES, maxInboundBytes))
             .maxConcurrentCallsPerConnection(MAX_CONCURRENT_STREAMS)
             .handshakeTimeout(HANDSHAKE_TIMEOUT_SECONDS, TimeUnit.SECONDS)

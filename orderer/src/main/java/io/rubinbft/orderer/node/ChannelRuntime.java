@@ -22,7 +22,6 @@ import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.hyperledger.fabric.protos.common.Block;
@@ -41,6 +40,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   private static final String RETRY_LATER = ", retry later";
 
   private static final int IDENTITY_CACHE = 4096;
+
+  /** How long Broadcast waits for the replica thread to take a request (normally a few ms). */
 
   /** Envelope digests remembered as verified per config: about 5 MB at this bound. */
   private static final int MAX_VERIFIED_ENVELOPES = 50_000;
@@ -190,22 +191,21 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
    * {@link OrderedTransactions} (the ledger's tx index), never of a bounded memory.
    */
   @Override
-  public CompletableFuture<SubmitOutcome> submit(Envelope envelope, String txId) {
+  public SubmitOutcome submit(Envelope envelope, String txId) {
     byte[] bytes = envelope.toByteArray();
     String key = FabricRequests.key(txId, bytes, sha256);
     Optional<SubmitOutcome> orderedAlready = ordered.find(key).map(o -> copyOutcome(key, o, bytes));
     if (orderedAlready.isPresent()) {
-      return CompletableFuture.completedFuture(orderedAlready.get());
+      return orderedAlready.get();
     }
     // The Broadcast service validated it (signature, Writers): backups need not verify it again.
     committed().verified().add(bytes);
-    return offer(key, bytes, false)
-        .thenApply(
-            outcome ->
-                outcome instanceof SubmitOutcome.AlreadyProcessed
-                    // Decided since the lookup above: the host recorded it before answering.
-                    ? ordered.find(key).map(o -> copyOutcome(key, o, bytes)).orElse(outcome)
-                    : outcome);
+    SubmitOutcome outcome = offer(key, bytes, false);
+    if (outcome instanceof SubmitOutcome.AlreadyProcessed) {
+      // Decided since the lookup above: the host recorded it before answering.
+      return ordered.find(key).map(o -> copyOutcome(key, o, bytes)).orElse(outcome);
+    }
+    return outcome;
   }
 
   /** The answer to an envelope whose request key {@code key} was ordered as {@code ordered}. */
@@ -233,7 +233,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     byte[] bytes = config.toByteArray();
     state.verified().add(bytes);
     SubmitOutcome outcome =
-        offerAndWait(FabricRequests.configKey(update.toByteArray(), sha256), bytes, false);
+        offer(FabricRequests.configKey(update.toByteArray(), sha256), bytes, false);
     if (outcome instanceof SubmitOutcome.Conflicting conflicting
         && conflicting.orderedIn().isEmpty()) {
       // The same update, made into a CONFIG envelope earlier (here or by another consenter), is
@@ -260,42 +260,32 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       // One ordered already would sit in this backup's pool until its request timer changed the
       // view: only the primary drops ordered requests when it cuts a batch.
       if (ordered.blockOf(key).isEmpty()) {
-        offerAndWait(key, bytes, true);
+        offer(key, bytes, true);
       }
     }
     return invalid;
   }
 
-  /**
-   * The pool's answer, completed by the replica's thread at its next step (or refused when it
-   * stops): it always completes, so no caller needs a timeout.
-   */
-  private CompletableFuture<SubmitOutcome> offer(String key, byte[] bytes, boolean forwarded) {
+  private SubmitOutcome offer(String key, byte[] bytes, boolean forwarded) {
     if (!consenter()) {
-      return CompletableFuture.completedFuture(
-          new SubmitOutcome.NotServing(
-              "this node is a follower of channel '"
-                  + config().channelId()
-                  + "', not a consenter"));
+      return new SubmitOutcome.NotServing(
+          "this node is a follower of channel '" + config().channelId() + "', not a consenter");
     }
-    ReplicaHost replicas = host.orElseThrow();
-    return (forwarded ? replicas.submitForwarded(key, bytes) : replicas.submit(key, bytes))
-        .thenApply(
-            refusal -> refusal.map(r -> outcomeOf(key, r)).orElse(new SubmitOutcome.Accepted()));
-  }
-
-  /** {@link #offer} for a caller on a thread of its own, which waits for the answer. */
-  private SubmitOutcome offerAndWait(String key, byte[] bytes, boolean forwarded) {
+    Optional<String> refusal;
     try {
-      // No timeout: offer always completes, and a timed wait costs a timer on the virtual-thread
+      ReplicaHost replicas = host.orElseThrow();
+      // No timeout: the host completes every submission (at its next step, or refused when it
+      // stops), and a timed wait costs each Broadcast envelope a timer on the virtual-thread
       // scheduler (bench/journal/2026-11-21-16-node-cpu.md).
-      return offer(key, bytes, forwarded).get();
+      refusal =
+          (forwarded ? replicas.submitForwarded(key, bytes) : replicas.submit(key, bytes)).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new SubmitOutcome.NotServing("interrupted");
     } catch (ExecutionException e) {
       throw new IllegalStateException("the replica host never fails a submission's outcome", e);
     }
+    return refusal.map(r -> outcomeOf(key, r)).orElse(new SubmitOutcome.Accepted());
   }
 
   /**

@@ -41,7 +41,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -126,15 +125,7 @@ public final class OrdererNode implements AutoCloseable {
       BroadcastThrottle throttle = BroadcastThrottle.start(config.throttling(), Clock.systemUTC());
       opened.addFirst(throttle);
       BindableService counted = atomicBroadcast(config, channels, provider, metrics, throttle);
-      return listen(
-          config,
-          channels,
-          network,
-          counted,
-          AtomicBroadcastService.nonBlockingMethods(throttle),
-          metrics.registry(),
-          logs,
-          opened);
+      return listen(config, channels, network, counted, metrics.registry(), logs, opened);
     } catch (InvalidConfigException e) {
       closeAll(opened);
       throw new ConfigException("cannot resume a channel: " + e.getMessage(), e);
@@ -174,7 +165,6 @@ public final class OrdererNode implements AutoCloseable {
       ChannelRegistry channels,
       ClusterNetwork network,
       BindableService broadcast,
-      Set<String> nonBlockingMethods,
       PrometheusRegistry metrics,
       LogLevels logs,
       List<AutoCloseable> opened)
@@ -195,7 +185,6 @@ public final class OrdererNode implements AutoCloseable {
             channels::clientTlsCas,
             config.maxReceiveMessageBytes(),
             config.keepalive(),
-            nonBlockingMethods,
             List.of(broadcast));
     opened.addFirst(grpc);
     grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);

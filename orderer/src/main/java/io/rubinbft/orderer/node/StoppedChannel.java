@@ -7,7 +7,6 @@ import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
@@ -76,8 +75,8 @@ final class StoppedChannel implements ServedChannel {
   }
 
   @Override
-  public CompletableFuture<SubmitOutcome> submit(Envelope envelope, String txId) {
-    return CompletableFuture.completedFuture(stopped());
+  public SubmitOutcome submit(Envelope envelope, String txId) {
+    return stopped();
   }
 
   @Override

@@ -10,7 +10,6 @@ import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
@@ -115,8 +114,8 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   }
 
   @Override
-  public CompletableFuture<SubmitOutcome> submit(Envelope envelope, String txId) {
-    return CompletableFuture.completedFuture(notOrdering());
+  public SubmitOutcome submit(Envelope envelope, String txId) {
+    return notOrdering();
   }
 
   @Override

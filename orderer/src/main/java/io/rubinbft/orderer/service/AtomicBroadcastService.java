@@ -19,7 +19,6 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
@@ -77,17 +76,6 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
             deliverMetrics);
   }
 
-  /**
-   * The full names of the methods whose handlers never block ({@link
-   * io.rubinbft.orderer.grpc.GrpcListener} runs them on the transport's thread): Broadcast, unless
-   * it is throttled, where an envelope may wait for its turn. Deliver waits for blocks.
-   */
-  public static Set<String> nonBlockingMethods(BroadcastThrottle throttle) {
-    return throttle.enabled()
-        ? Set.of()
-        : Set.of(AtomicBroadcastGrpc.getBroadcastMethod().getFullMethodName());
-  }
-
   @Override
   public StreamObserver<Envelope> broadcast(StreamObserver<BroadcastResponse> responseObserver) {
     return BroadcastSession.open(
@@ -95,9 +83,7 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
         broadcastValidator,
         channels,
         broadcastMetrics,
-        throttle.enabled()
-            ? throttle.turnOf(ClientCertificates.current())
-            : BroadcastThrottle.Turn.NONE);
+        throttle.turnOf(ClientCertificates.current()));
   }
 
   @Override

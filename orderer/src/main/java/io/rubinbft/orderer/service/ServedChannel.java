@@ -2,7 +2,6 @@ package io.rubinbft.orderer.service;
 
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.validation.ChannelRules;
-import java.util.concurrent.CompletableFuture;
 import org.hyperledger.fabric.protos.common.Envelope;
 
 /** One channel as Broadcast and Deliver see it. Thread-safe: every stream calls it concurrently. */
@@ -21,16 +20,15 @@ public interface ServedChannel {
 
   /**
    * Hands a validated envelope (signature verified, /Channel/Writers satisfied) to the consensus
-   * request pool. Never waits for another thread (Broadcast may call it on a transport thread): the
-   * outcome completes once the pool took or refused the envelope, on the thread that decided it,
-   * and never waits for room in the pool: a full pool is {@link SubmitOutcome.PoolFull}, which
-   * pushes back on the client. The envelope's bytes must be ordered exactly as given.
+   * request pool. Must answer promptly and never wait for room in the pool: a full pool is {@link
+   * SubmitOutcome.PoolFull}, which pushes back on the client. The envelope's bytes must be ordered
+   * exactly as given.
    *
    * @param txId the channel header's transaction id, for de-duplication against pending and ordered
    *     requests (a copy is accepted, another envelope under the id is {@link
    *     SubmitOutcome.Conflicting})
    */
-  CompletableFuture<SubmitOutcome> submit(Envelope envelope, String txId);
+  SubmitOutcome submit(Envelope envelope, String txId);
 
   /**
    * Applies a CONFIG_UPDATE envelope (its signature already found to satisfy /Channel/Writers) to

@@ -79,7 +79,7 @@ class LargeEnvelopeNodeTest {
       RANDOM.nextBytes(data);
       EnvelopeFactory.SignedEnvelope tx = client.transaction(LocalCluster.CHANNEL, data);
       for (OrdererNode node : to) {
-        assertThat(runtime(node).submit(tx.envelope(), tx.txId()).join())
+        assertThat(runtime(node).submit(tx.envelope(), tx.txId()))
             .as("a %d-byte envelope", tx.envelope().getSerializedSize())
             .isInstanceOf(SubmitOutcome.Accepted.class);
       }

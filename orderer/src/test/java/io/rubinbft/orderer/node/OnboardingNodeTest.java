@@ -120,8 +120,7 @@ class OnboardingNodeTest {
     EnvelopeFactory client = new EnvelopeFactory(cluster.clientIdentity(), Clock.systemUTC());
     SubmitOutcome submitted =
         follower(spare)
-            .submit(client.transaction(LocalCluster.CHANNEL, new byte[10]).envelope(), "tx")
-            .join();
+            .submit(client.transaction(LocalCluster.CHANNEL, new byte[10]).envelope(), "tx");
     assertThat(submitted.status()).isEqualTo(Status.BAD_REQUEST);
     assertThat(submitted.info()).isEqualTo("channel does not exist");
     byte[] update =

@@ -50,7 +50,7 @@ class RequestForwardingNodeTest {
     OrdererNode backup = backup();
     EnvelopeFactory.SignedEnvelope tx = transaction("to one backup");
 
-    assertThat(runtime(backup).submit(tx.envelope(), tx.txId()).join())
+    assertThat(runtime(backup).submit(tx.envelope(), tx.txId()))
         .isInstanceOf(SubmitOutcome.Accepted.class);
 
     cluster.awaitTransactions(1);

@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
@@ -26,8 +25,6 @@ final class RecordingChannel implements ServedChannel {
   private final Set<String> txIds = new HashSet<>();
   private final List<Envelope> configUpdates = new ArrayList<>();
   private volatile ChannelRules rules;
-  // Answers not given yet while held, else null.
-  private List<Runnable> held;
 
   RecordingChannel(ChannelRules rules, ChannelLedger ledger, int capacity) {
     this.rules = rules;
@@ -51,41 +48,7 @@ final class RecordingChannel implements ServedChannel {
   }
 
   @Override
-  public CompletableFuture<SubmitOutcome> submit(Envelope envelope, String txId) {
-    SubmitOutcome outcome = record(envelope, txId);
-    synchronized (this) {
-      if (held != null) {
-        CompletableFuture<SubmitOutcome> answer = new CompletableFuture<>();
-        held.add(() -> answer.complete(outcome));
-        return answer;
-      }
-    }
-    return CompletableFuture.completedFuture(outcome);
-  }
-
-  /**
-   * From now on, answers wait until {@link #releaseAnswers}, as the replica's thread answers at its
-   * next step.
-   */
-  synchronized void holdAnswers() {
-    held = new ArrayList<>();
-  }
-
-  /** Completes the held answers on the calling thread, and answers at once from now on. */
-  void releaseAnswers() {
-    List<Runnable> answers;
-    synchronized (this) {
-      answers = held;
-      held = null;
-    }
-    answers.forEach(Runnable::run);
-  }
-
-  synchronized int heldAnswers() {
-    return held == null ? 0 : held.size();
-  }
-
-  private synchronized SubmitOutcome record(Envelope envelope, String txId) {
+  public synchronized SubmitOutcome submit(Envelope envelope, String txId) {
     if (txIds.contains(txId)) {
       // As the runtime answers: a copy is taken (ordered once), another envelope refused.
       return submissions.stream().anyMatch(s -> s.envelope().equals(envelope))

@@ -99,7 +99,6 @@ final class ServiceNode implements AutoCloseable {
     channel = new RecordingChannel(genesisRules(), ledger, poolCapacity);
     channels.serve(CHANNEL, channel);
     PrometheusRegistry metrics = new PrometheusRegistry();
-    BroadcastThrottle throttle = BroadcastThrottle.start(ThrottlingSettings.OFF, clock);
     AtomicBroadcastService broadcast =
         new AtomicBroadcastService(
             channels,
@@ -107,7 +106,7 @@ final class ServiceNode implements AutoCloseable {
             DeliverValidator.DEFAULT_TIME_WINDOW,
             tls.clientAuthRequired(),
             expirationChecks,
-            throttle,
+            BroadcastThrottle.start(ThrottlingSettings.OFF, clock),
             new Sha256(GenesisChannel.PROVIDER),
             new BroadcastMetrics(metrics),
             new DeliverMetrics(metrics));
@@ -120,7 +119,6 @@ final class ServiceNode implements AutoCloseable {
             List::of,
             MAX_MESSAGE_BYTES,
             Keepalives.FABRIC_DEFAULTS,
-            AtomicBroadcastService.nonBlockingMethods(throttle),
             List.of(service));
   }
 
