@@ -168,7 +168,9 @@ public final class OrdererNode implements AutoCloseable {
       LogLevels logs,
       List<AutoCloseable> opened)
       throws IOException {
-    AdminClientCaCheck.warnIfShared(config.admin().tls(), channels.clientTlsCas());
+    AdminClientCaCheck adminClientCas = AdminClientCaCheck.of(config.admin().tls(), LOG::warn);
+    adminClientCas.atStart(channels.clientTlsCas());
+    channels.observeJoins(adminClientCas::joined);
     HttpListener admin = HttpListener.bind(config.admin().listen(), config.admin().tls(), "admin");
     opened.addFirst(admin);
     admin
