@@ -15,6 +15,7 @@ import java.util.List;
  * @param maxReceiveMessageBytes the largest gRPC message accepted
  * @param maxSendMessageBytes Fabric's MaxSendMsgSize: the largest gRPC message the node sends
  * @param keepalive gRPC keepalive of the Broadcast/Deliver listener
+ * @param connections caps on the Broadcast/Deliver listener's connections
  * @param expirationChecks whether Broadcast and Deliver refuse clients whose certificate expired
  *     (Fabric's {@code General.Authentication.NoExpirationChecks} inverted)
  * @param throttling Fabric's per-client Broadcast throttling
@@ -35,6 +36,7 @@ public record NodeConfig(
     long maxReceiveMessageBytes,
     long maxSendMessageBytes,
     KeepaliveSettings keepalive,
+    ConnectionLimits connections,
     boolean expirationChecks,
     ThrottlingSettings throttling,
     ClusterSettings cluster,

@@ -45,6 +45,7 @@ public final class NodeConfigLoader {
         p.bytes(Settings.MAX_RECV_MSG_SIZE),
         p.bytes(Settings.MAX_SEND_MSG_SIZE),
         keepalive(p),
+        connections(p),
         !p.bool(Settings.NO_EXPIRATION_CHECKS),
         throttling(p),
         cluster(p, tls),
@@ -60,6 +61,14 @@ public final class NodeConfigLoader {
         p.positiveDuration(Settings.KEEPALIVE_SERVER_MIN_INTERVAL),
         p.positiveDuration(Settings.KEEPALIVE_SERVER_INTERVAL),
         p.positiveDuration(Settings.KEEPALIVE_SERVER_TIMEOUT));
+  }
+
+  private static ConnectionLimits connections(SettingParser p) {
+    return new ConnectionLimits(
+        p.integer(Settings.CONNECTIONS_MAX, 1, Integer.MAX_VALUE),
+        p.integer(Settings.CONNECTIONS_MAX_PER_ADDRESS, 1, Integer.MAX_VALUE),
+        p.integer(Settings.CONNECTIONS_MAX_HANDSHAKING, 1, Integer.MAX_VALUE),
+        p.integer(Settings.CONNECTIONS_MAX_HANDSHAKING_PER_ADDRESS, 1, Integer.MAX_VALUE));
   }
 
   /**

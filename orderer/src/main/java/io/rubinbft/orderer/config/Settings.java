@@ -39,6 +39,23 @@ final class Settings {
       of("General.Keepalive.ServerInterval", DURATION, "7200s");
   static final Setting KEEPALIVE_SERVER_TIMEOUT =
       of("General.Keepalive.ServerTimeout", DURATION, "20s");
+  static final Setting CONNECTIONS_MAX =
+      of("General.Connections.Max", INT, String.valueOf(ConnectionLimits.DEFAULTS.max()));
+  static final Setting CONNECTIONS_MAX_PER_ADDRESS =
+      of(
+          "General.Connections.MaxPerAddress",
+          INT,
+          String.valueOf(ConnectionLimits.DEFAULTS.maxPerAddress()));
+  static final Setting CONNECTIONS_MAX_HANDSHAKING =
+      of(
+          "General.Connections.MaxHandshaking",
+          INT,
+          String.valueOf(ConnectionLimits.DEFAULTS.maxHandshaking()));
+  static final Setting CONNECTIONS_MAX_HANDSHAKING_PER_ADDRESS =
+      of(
+          "General.Connections.MaxHandshakingPerAddress",
+          INT,
+          String.valueOf(ConnectionLimits.DEFAULTS.maxHandshakingPerAddress()));
   static final Setting THROTTLING_RATE = of("General.Throttling.Rate", INT, "0");
   static final Setting THROTTLING_INACTIVITY_TIMEOUT =
       of("General.Throttling.InactivityTimeout", DURATION, "5s");
@@ -103,6 +120,10 @@ final class Settings {
           KEEPALIVE_SERVER_MIN_INTERVAL,
           KEEPALIVE_SERVER_INTERVAL,
           KEEPALIVE_SERVER_TIMEOUT,
+          CONNECTIONS_MAX,
+          CONNECTIONS_MAX_PER_ADDRESS,
+          CONNECTIONS_MAX_HANDSHAKING,
+          CONNECTIONS_MAX_HANDSHAKING_PER_ADDRESS,
           THROTTLING_RATE,
           THROTTLING_INACTIVITY_TIMEOUT,
           CLUSTER_TRANSPORT,

@@ -467,7 +467,10 @@ public final class ReplicaHost implements AutoCloseable {
       throws InterruptedException {
     EpochReplica current = epoch;
     for (ReplicaInputs.Queued<Input> queued : batch) {
+      long started = System.nanoTime();
       stepOne(current, queued.input());
+      // A peer's steps (its signature checks above all) are paid from its own time budget.
+      queued.charge(System.nanoTime() - started);
       queued.release();
       countPoolBytes(current);
     }

@@ -3,13 +3,14 @@ package io.rubinbft.orderer.consensus;
 import io.rubinbft.orderer.memory.ByteBudget;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.util.ArrayDeque;
-import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * What waits for one channel's replica thread, bounded in bytes per source: client requests share
@@ -20,22 +21,42 @@ import java.util.concurrent.locks.ReentrantLock;
  * of its bytes, so a source of tiny inputs is bounded as well.
  *
  * <p>The replica thread takes the sources in turn (each source's inputs in their order), so what a
- * flooding peer queued, each vote a signature check, delays another source's input by one of its
- * own per turn, not by its whole backlog.
+ * flooding peer queued delays another source's input by one of its own per turn, not by its whole
+ * backlog. And each peer pays for its inputs' steps out of a time budget of its own ({@link
+ * PeerTime}): the replica thread {@linkplain Queued#charge charges} the time it spent stepping a
+ * peer's input (its signature checks above all) to that peer, and a peer whose budget is spent gets
+ * no turn until it has refilled; its inputs wait (within its byte budget) and nothing is dropped
+ * for it. So a peer flooding messages with bad or expensive signatures gets at most its share of
+ * the replica thread, however cheap the other sources' inputs are.
  *
  * @param <T> what is queued
  */
 final class ReplicaInputs<T> {
 
+  /**
+   * A peer's budget of replica-thread time: refilled at {@code share} of the elapsed time (as
+   * nanoseconds per nanosecond), held up to {@code burstNanos}. A peer gets turns while its balance
+   * is positive.
+   */
+  record PeerTime(double share, long burstNanos) {
+
+    /**
+     * A third of the replica thread per peer, a second of it at once: every honest peer's steps
+     * (each peer's share of all the votes, plus a state-transfer answer now and then) fit with
+     * room, and a flooder leaves the thread at least two thirds to the others.
+     */
+    static final PeerTime DEFAULT = new PeerTime(1.0 / 3, TimeUnit.SECONDS.toNanos(1));
+  }
+
   /** An input taken from the queue; {@link #release} gives its bytes back to its source. */
   static final class Queued<T> {
     private final T input;
-    private final ByteBudget budget;
+    private final Source<T> source;
     private final long bytes;
 
-    private Queued(T input, ByteBudget budget, long bytes) {
+    private Queued(T input, Source<T> source, long bytes) {
       this.input = input;
-      this.budget = budget;
+      this.source = source;
       this.bytes = bytes;
     }
 
@@ -44,18 +65,75 @@ final class ReplicaInputs<T> {
     }
 
     void release() {
-      budget.release(bytes);
+      source.bytes.release(bytes);
+    }
+
+    /** Charges the replica thread's {@code nanos} spent stepping this input to its source. */
+    void charge(long nanos) {
+      source.charge(nanos);
+    }
+  }
+
+  /** One source: its byte budget, its queued inputs, and (a peer's) time balance. */
+  private static final class Source<T> {
+    private final ByteBudget bytes;
+    private final PeerTime time; // null: not timed (the clients)
+    private final LongSupplier clock;
+    private final ReentrantLock lock;
+    private final ArrayDeque<Queued<T>> waiting = new ArrayDeque<>();
+    // Guarded by lock.
+    private long balanceNanos;
+    private long refilledAt;
+
+    private Source(ByteBudget bytes, PeerTime time, LongSupplier clock, ReentrantLock lock) {
+      this.bytes = bytes;
+      this.time = time;
+      this.clock = clock;
+      this.lock = lock;
+      this.balanceNanos = time == null ? 0 : time.burstNanos();
+      this.refilledAt = clock.getAsLong();
+    }
+
+    private void charge(long nanos) {
+      if (time == null) {
+        return;
+      }
+      lock.lock();
+      try {
+        refill(clock.getAsLong());
+        balanceNanos -= Math.max(0, nanos);
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /** Nanoseconds until this source may take a turn again: 0 when it may now. */
+    private long untilEligible(long now) {
+      if (time == null) {
+        return 0;
+      }
+      refill(now);
+      return balanceNanos > 0 ? 0 : (long) Math.ceil((1 - balanceNanos) / time.share());
+    }
+
+    private void refill(long now) {
+      long elapsed = now - refilledAt;
+      if (elapsed > 0) {
+        balanceNanos = (long) Math.min(time.burstNanos(), balanceNanos + elapsed * time.share());
+        refilledAt = now;
+      }
     }
   }
 
   private final long peerBudget;
-  private final ByteBudget clients;
-  private final Map<Integer, ByteBudget> peers = new ConcurrentHashMap<>();
+  private final PeerTime peerTime;
+  private final LongSupplier clock;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition notEmpty = lock.newCondition();
-  // Each source's inputs in arrival order, and the sources with inputs in the order of their turns.
-  private final Map<ByteBudget, ArrayDeque<Queued<T>>> bySource = new IdentityHashMap<>();
-  private final ArrayDeque<ArrayDeque<Queued<T>>> turns = new ArrayDeque<>();
+  private final Source<T> clients;
+  private final Map<Integer, Source<T>> peers = new ConcurrentHashMap<>();
+  // The sources with inputs in the order of their turns.
+  private final ArrayDeque<Source<T>> turns = new ArrayDeque<>();
   private int queued;
 
   /**
@@ -63,8 +141,18 @@ final class ReplicaInputs<T> {
    * @param peerBudget bytes of messages that may wait from each peer
    */
   ReplicaInputs(long clientBudget, long peerBudget) {
-    this.clients = new ByteBudget(clientBudget);
+    this(clientBudget, peerBudget, PeerTime.DEFAULT, System::nanoTime);
+  }
+
+  /**
+   * @param peerTime each peer's budget of replica-thread time
+   * @param clock nanoseconds, as {@link System#nanoTime}
+   */
+  ReplicaInputs(long clientBudget, long peerBudget, PeerTime peerTime, LongSupplier clock) {
     this.peerBudget = peerBudget;
+    this.peerTime = peerTime;
+    this.clock = clock;
+    this.clients = new Source<>(new ByteBudget(clientBudget), null, clock, lock);
   }
 
   /** Queues a client's input of {@code bytes}; false when the clients' budget is full. */
@@ -74,21 +162,24 @@ final class ReplicaInputs<T> {
 
   /** Queues peer {@code from}'s input of {@code bytes}; false when that peer's budget is full. */
   boolean offerPeer(int from, T input, long bytes) {
-    return offer(peers.computeIfAbsent(from, peer -> new ByteBudget(peerBudget)), input, bytes);
+    return offer(
+        peers.computeIfAbsent(
+            from, peer -> new Source<>(new ByteBudget(peerBudget), peerTime, clock, lock)),
+        input,
+        bytes);
   }
 
-  private boolean offer(ByteBudget budget, T input, long bytes) {
+  private boolean offer(Source<T> source, T input, long bytes) {
     long charged = bytes + MemoryBudgets.ITEM_OVERHEAD_BYTES;
-    if (!budget.tryReserve(charged)) {
+    if (!source.bytes.tryReserve(charged)) {
       return false;
     }
     lock.lock();
     try {
-      ArrayDeque<Queued<T>> source = bySource.computeIfAbsent(budget, b -> new ArrayDeque<>());
-      if (source.isEmpty()) {
+      if (source.waiting.isEmpty()) {
         turns.add(source);
       }
-      source.add(new Queued<>(input, budget, charged));
+      source.waiting.add(new Queued<>(input, source, charged));
       queued++;
       notEmpty.signal();
     } finally {
@@ -101,12 +192,11 @@ final class ReplicaInputs<T> {
   boolean removeClient(T input) {
     lock.lock();
     try {
-      ArrayDeque<Queued<T>> source = bySource.getOrDefault(clients, new ArrayDeque<>());
-      for (Queued<T> waiting : source) {
+      for (Queued<T> waiting : clients.waiting) {
         if (waiting.input() == input) {
-          source.remove(waiting);
-          if (source.isEmpty()) {
-            turns.remove(source);
+          clients.waiting.remove(waiting);
+          if (clients.waiting.isEmpty()) {
+            turns.remove(clients);
           }
           queued--;
           waiting.release();
@@ -119,18 +209,26 @@ final class ReplicaInputs<T> {
     }
   }
 
-  /** The next input in turn, waiting up to {@code timeout} for one; null when none came. */
+  /**
+   * The next input in turn, waiting up to {@code timeout} for one; null when none came (or only
+   * peers whose time budget is spent have inputs).
+   */
   Queued<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
     lock.lock();
     try {
       long nanos = unit.toNanos(timeout);
-      while (queued == 0) {
+      while (true) {
+        long now = clock.getAsLong();
+        Queued<T> next = next(now);
+        if (next != null) {
+          return next;
+        }
         if (nanos <= 0) {
           return null;
         }
-        nanos = notEmpty.awaitNanos(nanos);
+        long wait = Math.min(nanos, untilAnyEligible(now));
+        nanos -= wait - notEmpty.awaitNanos(wait);
       }
-      return next();
     } finally {
       lock.unlock();
     }
@@ -141,8 +239,10 @@ final class ReplicaInputs<T> {
     lock.lock();
     try {
       int moved = 0;
-      while (moved < max && queued > 0) {
-        into.add(next());
+      long now = clock.getAsLong();
+      Queued<T> next;
+      while (moved < max && (next = next(now)) != null) {
+        into.add(next);
         moved++;
       }
       return moved;
@@ -151,29 +251,48 @@ final class ReplicaInputs<T> {
     }
   }
 
-  /** The oldest input of the source whose turn it is; that source goes last if it has more. */
-  private Queued<T> next() {
-    ArrayDeque<Queued<T>> source = turns.poll();
-    Queued<T> input = source.poll();
-    if (!source.isEmpty()) {
-      turns.add(source);
+  /**
+   * The oldest input of the first source in turn that may take one; that source goes last if it has
+   * more. Null when none may.
+   */
+  private Queued<T> next(long now) {
+    Iterator<Source<T>> inTurn = turns.iterator();
+    while (inTurn.hasNext()) {
+      Source<T> source = inTurn.next();
+      if (source.untilEligible(now) == 0) {
+        inTurn.remove();
+        Queued<T> input = source.waiting.poll();
+        if (!source.waiting.isEmpty()) {
+          turns.add(source);
+        }
+        queued--;
+        return input;
+      }
     }
-    queued--;
-    return input;
+    return null;
+  }
+
+  /** How long until some waiting source may take a turn (the caller's timeout when none waits). */
+  private long untilAnyEligible(long now) {
+    long soonest = Long.MAX_VALUE;
+    for (Source<T> source : turns) {
+      soonest = Math.min(soonest, source.untilEligible(now));
+    }
+    return Math.max(1, soonest);
   }
 
   /** The bytes the clients' inputs hold now, and their bound. */
   long clientBytes() {
-    return clients.used();
+    return clients.bytes.used();
   }
 
   long clientBudget() {
-    return clients.limit();
+    return clients.bytes.limit();
   }
 
   /** The bytes peer {@code from}'s inputs hold now. */
   long peerBytes(int from) {
-    ByteBudget budget = peers.get(from);
-    return budget == null ? 0 : budget.used();
+    Source<T> source = peers.get(from);
+    return source == null ? 0 : source.bytes.used();
   }
 }

@@ -7,7 +7,11 @@ import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.protobuf.services.HealthStatusManager;
+import io.rubinbft.orderer.config.ConnectionLimits;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.KeepaliveSettings;
 import io.rubinbft.orderer.config.TlsSettings;
@@ -17,7 +21,9 @@ import io.rubinbft.orderer.tls.ServerTls;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +42,9 @@ import java.util.function.Supplier;
  * #MAX_ORDERABLE_MESSAGE_BYTES}, refused with RESOURCE_EXHAUSTED as soon as its length prefix
  * arrives (grpc-java's deframer checks it before buffering the body), so a connection buffers at
  * most that many streams times that many bytes whatever MaxRecvMsgSize says; clients pinging more
- * often than {@code General.Keepalive.ServerMinInterval} are sent GOAWAY.
+ * often than {@code General.Keepalive.ServerMinInterval} are sent GOAWAY; connections are capped
+ * per source address and in total, and those still handshaking more tightly ({@link
+ * ConnectionCaps}, {@code General.Connections}).
  */
 public final class GrpcListener implements AutoCloseable {
 
@@ -59,12 +67,43 @@ public final class GrpcListener implements AutoCloseable {
 
   private final Server server;
   private final ExecutorService executor;
+  private final List<EventLoopGroup> eventLoops;
   private final HealthStatusManager health;
+  private final ConnectionCaps<?> caps;
 
-  private GrpcListener(Server server, ExecutorService executor, HealthStatusManager health) {
+  private GrpcListener(
+      Server server,
+      ExecutorService executor,
+      List<EventLoopGroup> eventLoops,
+      HealthStatusManager health,
+      ConnectionCaps<?> caps) {
     this.server = server;
     this.executor = executor;
+    this.eventLoops = eventLoops;
     this.health = health;
+    this.caps = caps;
+  }
+
+  /**
+   * {@link #start(HostPort, TlsSettings, Supplier, long, KeepaliveSettings, ConnectionLimits, List)
+   * Starts} with the default connection caps.
+   */
+  public static GrpcListener start(
+      HostPort address,
+      TlsSettings tls,
+      Supplier<List<X509Certificate>> channelClientCas,
+      long maxInboundBytes,
+      KeepaliveSettings keepalive,
+      List<BindableService> services)
+      throws IOException {
+    return start(
+        address,
+        tls,
+        channelClientCas,
+        maxInboundBytes,
+        keepalive,
+        ConnectionLimits.DEFAULTS,
+        services);
   }
 
   /**
@@ -76,6 +115,7 @@ public final class GrpcListener implements AutoCloseable {
    * @param maxInboundBytes the largest message a client may send (General.MaxRecvMsgSize), at most
    *     {@link #MAX_ORDERABLE_MESSAGE_BYTES}
    * @param keepalive General.Keepalive, as Fabric's orderer applies it to its gRPC server
+   * @param connections General.Connections
    */
   public static GrpcListener start(
       HostPort address,
@@ -83,14 +123,23 @@ public final class GrpcListener implements AutoCloseable {
       Supplier<List<X509Certificate>> channelClientCas,
       long maxInboundBytes,
       KeepaliveSettings keepalive,
+      ConnectionLimits connections,
       List<BindableService> services)
       throws IOException {
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     HealthStatusManager health = new HealthStatusManager();
+    CappedConnections capped = new CappedConnections(connections, Clock.systemUTC());
+    // The capped server channel is NIO's, so the event loops are too (grpc-java would pick epoll).
+    EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
     var builder =
         NettyServerBuilder.forAddress(
                 new InetSocketAddress(address.host(), address.port()),
                 credentials(tls, channelClientCas))
+            .channelFactory(capped)
+            .bossEventLoopGroup(boss)
+            .workerEventLoopGroup(workers)
+            .addTransportFilter(capped)
             .executor(executor)
             .maxInboundMessageSize((int) Math.min(MAX_ORDERABLE_MESSAGE_BYTES, maxInboundBytes))
             .maxConcurrentCallsPerConnection(MAX_CONCURRENT_STREAMS)
@@ -106,13 +155,26 @@ public final class GrpcListener implements AutoCloseable {
           ServerInterceptors.intercept(
               EnvelopeRequests.parsedInPlace(service.bindService()), certificates));
     }
-    Server server = builder.build().start();
-    return new GrpcListener(server, executor, health);
+    Server server;
+    try {
+      server = builder.build().start();
+    } catch (IOException | RuntimeException e) {
+      boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      executor.shutdownNow();
+      throw e;
+    }
+    return new GrpcListener(server, executor, List.of(boss, workers), health, capped.caps());
   }
 
   /** The bound address, with the real port when port 0 was asked for. */
   public InetSocketAddress address() {
     return (InetSocketAddress) server.getListenSockets().getFirst();
+  }
+
+  /** Connections refused or closed by the caps so far, by reason (the metric's label). */
+  public Map<String, Long> connectionRefusals() {
+    return caps.refusals();
   }
 
   /** The standard gRPC health service's state (SERVING once the node is up). */
@@ -133,6 +195,7 @@ public final class GrpcListener implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     executor.shutdownNow();
+    eventLoops.forEach(group -> group.shutdownGracefully(0, 1, TimeUnit.SECONDS));
   }
 
   private static ServerCredentials credentials(

@@ -10,9 +10,12 @@ import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * Fabric's gRPC server metrics of streaming calls ({@code common/grpcmetrics}): calls received and
@@ -36,8 +39,10 @@ public final class GrpcServerMetrics {
   private final Histogram duration;
   private final Counter messagesReceived;
   private final Counter messagesSent;
+  private final PrometheusRegistry registry;
 
   GrpcServerMetrics(PrometheusRegistry registry) {
+    this.registry = registry;
     received = counter(registry, "requests_received", "requests received", "service", "method");
     completed =
         counter(registry, "requests_completed", "requests completed", "service", "method", "code");
@@ -60,6 +65,21 @@ public final class GrpcServerMetrics {
         .name("grpc_server_stream_" + name)
         .help("The number of stream " + what + ".")
         .labelNames(labels)
+        .register(registry);
+  }
+
+  /**
+   * Registers {@code grpc_server_connections_refused_total{reason}}, read from {@code refusals} (by
+   * reason label) at each scrape: connections the listener's caps closed (not one of Fabric's).
+   */
+  public void countConnectionsRefused(Supplier<Map<String, Long>> refusals) {
+    CounterWithCallback.builder()
+        .name("grpc_server_connections_refused")
+        .help(
+            "Connections to the Broadcast/Deliver listener closed by its caps (General.Connections),"
+                + " by the cap.")
+        .labelNames("reason")
+        .callback(callback -> refusals.get().forEach((reason, n) -> callback.call(n, reason)))
         .register(registry);
   }
 

@@ -7,20 +7,24 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.function.Consumer;
 
 /**
- * Warns at start when the admin API trusts a CA that is also a TLS CA of the organizations of the
- * channels served: then every TLS certificate that CA issued (every consenter's, which all other
- * consenters hold; a peer's) is an admin of this node, and an admin may remove a channel. Fabric
- * allows it and so do we (an operator may mean it), but it is said loudly.
+ * Warns at start, and again on each channel joined later, when the admin API trusts a CA that is
+ * also a TLS CA of the organizations of the channels served: then every TLS certificate that CA
+ * issued (every consenter's, which all other consenters hold; a peer's) is an admin of this node,
+ * and an admin may remove a channel. Fabric allows it and so do we (an operator may mean it), but
+ * it is said loudly.
  */
 final class AdminClientCaCheck {
 
-  private static final Logger LOG = LoggerFactory.getLogger(AdminClientCaCheck.class);
+  private final List<X509Certificate> adminClientRoots;
+  private final Consumer<String> warn;
 
-  private AdminClientCaCheck() {}
+  private AdminClientCaCheck(List<X509Certificate> adminClientRoots, Consumer<String> warn) {
+    this.adminClientRoots = List.copyOf(adminClientRoots);
+    this.warn = warn;
+  }
 
   /** The admin client roots that are also among {@code channelTlsCas}. */
   static List<X509Certificate> shared(
@@ -48,15 +52,27 @@ final class AdminClientCaCheck {
         .toList();
   }
 
-  /** Logs a warning per shared CA when the admin API requires client certificates. */
-  static void warnIfShared(TlsSettings admin, List<X509Certificate> channelTlsCas) {
-    if (!admin.enabled() || !admin.clientAuthRequired()) {
-      return;
-    }
+  /**
+   * The check of the admin API's client roots: none when the admin API takes no client certificate.
+   */
+  static AdminClientCaCheck of(TlsSettings admin, Consumer<String> warn) {
     List<X509Certificate> roots = new ArrayList<>();
-    for (Path file : admin.clientRootCas()) {
-      roots.addAll(Pem.certificates(file));
+    if (admin.enabled() && admin.clientAuthRequired()) {
+      for (Path file : admin.clientRootCas()) {
+        roots.addAll(Pem.certificates(file));
+      }
     }
-    warnings(shared(roots, channelTlsCas)).forEach(LOG::warn);
+    return new AdminClientCaCheck(roots, warn);
+  }
+
+  /** Warns once per shared CA among the TLS CAs of the channels served at start. */
+  void atStart(List<X509Certificate> channelTlsCas) {
+    warnings(shared(adminClientRoots, channelTlsCas)).forEach(warn);
+  }
+
+  /** Warns once per shared CA among the TLS CAs of channel {@code name}, just joined. */
+  void joined(String name, List<X509Certificate> channelTlsCas) {
+    warnings(shared(adminClientRoots, channelTlsCas))
+        .forEach(warning -> warn.accept("channel " + name + " joined: " + warning));
   }
 }

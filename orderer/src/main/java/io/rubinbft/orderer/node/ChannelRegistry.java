@@ -39,6 +39,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.BiConsumer;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.slf4j.Logger;
@@ -81,6 +82,8 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   private final Map<String, StoppedChannel> stopped = new ConcurrentSkipListMap<>();
   private NodeContext node;
   private ChannelHeapCheck heapCheck;
+  // Told the TLS CAs of each channel joined (the admin client CA check).
+  private volatile BiConsumer<String, List<X509Certificate>> joinedTlsCas = (name, cas) -> {};
 
   /** A channel being onboarded, and why it stopped if it failed. */
   private static final class Onboarding {
@@ -316,7 +319,22 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     }
     ChannelInfo info = info(name).orElseThrow();
     LOG.info("joined channel {} as {}, {}", name, info.consensusRelation(), info.status());
+    try {
+      joinedTlsCas.accept(
+          name, ChannelMsps.fromConfig(config.config(), node.provider(), 1).tlsCaCertificates());
+    } catch (MspConfigException e) {
+      // Not reached: joinable() built the same MSPs. The join stands either way.
+      LOG.warn("cannot read the TLS CAs of channel {} just joined: {}", name, e.getMessage());
+    }
     return info;
+  }
+
+  /**
+   * Tells {@code observer}, on the joining thread, the name and the organizations' TLS CAs of each
+   * channel joined from now on (osnadmin's join).
+   */
+  void observeJoins(BiConsumer<String, List<X509Certificate>> observer) {
+    this.joinedTlsCas = observer;
   }
 
   /** Serves a channel whose ledger holds at least block 0, as consenter or follower. */

@@ -2,7 +2,6 @@ package io.rubinbft.orderer.node;
 
 import io.grpc.BindableService;
 import io.grpc.ServerInterceptors;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
 import io.rubinbft.net.ChannelConfig;
@@ -125,7 +124,7 @@ public final class OrdererNode implements AutoCloseable {
       BroadcastThrottle throttle = BroadcastThrottle.start(config.throttling(), Clock.systemUTC());
       opened.addFirst(throttle);
       BindableService counted = atomicBroadcast(config, channels, provider, metrics, throttle);
-      return listen(config, channels, network, counted, metrics.registry(), logs, opened);
+      return listen(config, channels, network, counted, metrics, logs, opened);
     } catch (InvalidConfigException e) {
       closeAll(opened);
       throw new ConfigException("cannot resume a channel: " + e.getMessage(), e);
@@ -165,11 +164,13 @@ public final class OrdererNode implements AutoCloseable {
       ChannelRegistry channels,
       ClusterNetwork network,
       BindableService broadcast,
-      PrometheusRegistry metrics,
+      OrdererMetrics metrics,
       LogLevels logs,
       List<AutoCloseable> opened)
       throws IOException {
-    AdminClientCaCheck.warnIfShared(config.admin().tls(), channels.clientTlsCas());
+    AdminClientCaCheck adminClientCas = AdminClientCaCheck.of(config.admin().tls(), LOG::warn);
+    adminClientCas.atStart(channels.clientTlsCas());
+    channels.observeJoins(adminClientCas::joined);
     HttpListener admin = HttpListener.bind(config.admin().listen(), config.admin().tls(), "admin");
     opened.addFirst(admin);
     admin
@@ -185,14 +186,16 @@ public final class OrdererNode implements AutoCloseable {
             channels::clientTlsCas,
             config.maxReceiveMessageBytes(),
             config.keepalive(),
+            config.connections(),
             List.of(broadcast));
     opened.addFirst(grpc);
+    metrics.grpc().countConnectionsRefused(grpc::connectionRefusals);
     grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
     // Operations last: /healthz answering 200 tells probes the gRPC port already serves.
     OperationsServer operations =
         OperationsServer.start(
             config.operations(),
-            metrics,
+            metrics.registry(),
             NodeHealth.of(channels, network, Clock.systemUTC()),
             logs,
             VersionInfo.ofThisBuild(),

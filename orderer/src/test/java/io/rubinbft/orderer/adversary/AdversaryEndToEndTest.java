@@ -304,6 +304,7 @@ class AdversaryEndToEndTest {
               return stranger;
             }),
         new Named("garbage bytes to every gRPC port", () -> garbageOnEvery(Port.GRPC)),
+        new Named("hundreds of idle connections to every gRPC port", this::manyGrpcConnections),
         new Named("slowloris on every operations port", () -> slowloris(Port.OPERATIONS)),
         new Named("slowloris on every admin port", () -> slowloris(Port.ADMIN)),
         new Named(
@@ -517,6 +518,28 @@ class AdversaryEndToEndTest {
     GRPC,
     ADMIN,
     OPERATIONS
+  }
+
+  /**
+   * 400 connections to each honest node's gRPC port from four addresses (100 each, over the 64
+   * handshaking connections an address may hold), opened while the load runs: the node closes the
+   * oldest of each address's unfinished handshakes (counted), and the load's clients, which
+   * handshake at once, get through.
+   */
+  private AutoCloseable manyGrpcConnections() throws IOException {
+    Stranger stranger = strangerOnEvery(Port.GRPC, 400, new byte[0]);
+    return () -> {
+      stranger.close();
+      double closed = 0;
+      for (int index : cluster.honest()) {
+        closed +=
+            honest.sample(
+                index,
+                "grpc_server_connections_refused_total",
+                Map.of("reason", "handshaking_per_address"));
+      }
+      assertThat(closed).as("connections closed by the caps and counted").isPositive();
+    };
   }
 
   private Stranger strangerOnEvery(Port port, int connections, byte[] first) throws IOException {

@@ -60,6 +60,33 @@ class NodeConfigLoaderTest {
     assertThat(config.operations().listen()).isEqualTo(new HostPort("127.0.0.1", 8443));
     assertThat(config.operations().tls().enabled()).isFalse();
     assertThat(config.operations().metricsEnabled()).isTrue();
+    assertThat(config.connections()).isEqualTo(ConnectionLimits.DEFAULTS);
+  }
+
+  @Test
+  void theGrpcConnectionCapsComeFromTheFileAndTheEnvironmentAndMustBePositive() throws IOException {
+    write(
+        """
+        General:
+          LocalMSPID: OrdererMSP
+          Connections: {Max: 1000, MaxHandshaking: 100}
+        Admin:
+          TLS: {ClientRootCAs: [tls/admin-ca.crt]}
+        """);
+
+    NodeConfig config =
+        NodeConfigLoader.load(file, Map.of("ORDERER_GENERAL_CONNECTIONS_MAXPERADDRESS", "50"));
+
+    assertThat(config.connections())
+        .isEqualTo(
+            new ConnectionLimits(
+                1000, 50, 100, ConnectionLimits.DEFAULTS.maxHandshakingPerAddress()));
+    assertThatThrownBy(
+            () ->
+                NodeConfigLoader.load(
+                    file, Map.of("ORDERER_GENERAL_CONNECTIONS_MAXHANDSHAKINGPERADDRESS", "0")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("General.Connections.MaxHandshakingPerAddress");
   }
 
   @Test

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -87,5 +89,90 @@ class ReplicaInputsTest {
     assertThat(inputs.removeClient("envelope")).isTrue();
     assertThat(inputs.clientBytes()).isZero();
     assertThat(inputs.removeClient("envelope")).isFalse();
+  }
+
+  /**
+   * A peer whose inputs each cost the replica thread 10 ms (messages with bad or expensive
+   * signatures) against one whose votes cost 0.1 ms each, one every 10 ms, and a client's request
+   * every 10 ms, for 20 simulated seconds: the flooder gets its share of the thread and no more,
+   * and the votes and the requests are each taken within 50 ms of their arrival (a few of the
+   * flooder's steps: the turns). Without the time budget (a share of 1 and an endless burst: the
+   * turns alone) the flooder took 99% of the thread and the others' waits grew to 400 ms.
+   */
+  @Test
+  void aPeerWhoseInputsAreExpensiveGetsItsTimeShareOfTheReplicaThreadAndNoMore() {
+    long[] now = {0};
+    ReplicaInputs.PeerTime time = ReplicaInputs.PeerTime.DEFAULT;
+    ReplicaInputs<String> timed = new ReplicaInputs<>(BUDGET, BUDGET, time, () -> now[0]);
+    long flood = TimeUnit.MILLISECONDS.toNanos(10);
+    long vote = TimeUnit.MICROSECONDS.toNanos(100);
+    long every = TimeUnit.MILLISECONDS.toNanos(10);
+    long end = TimeUnit.SECONDS.toNanos(20);
+    long floodTime = 0;
+    long longestWait = 0;
+    long nextArrival = 0;
+    Map<String, Long> arrived = new HashMap<>();
+    int arrivals = 0;
+    List<ReplicaInputs.Queued<String>> batch = new ArrayList<>();
+    while (now[0] < end) {
+      while (timed.offerPeer(0, "flood", MESSAGE)) {}
+      while (nextArrival <= now[0]) {
+        String name = "vote " + arrivals;
+        String request = "request " + arrivals;
+        timed.offerPeer(1, name, MESSAGE);
+        timed.offerClient(request, MESSAGE);
+        arrived.put(name, nextArrival);
+        arrived.put(request, nextArrival);
+        arrivals++;
+        nextArrival += every;
+      }
+      batch.clear();
+      if (timed.drainTo(batch, 1) == 0) {
+        now[0] += TimeUnit.MILLISECONDS.toNanos(1); // idle until something may be taken
+        continue;
+      }
+      ReplicaInputs.Queued<String> taken = batch.getFirst();
+      boolean flooded = taken.input().equals("flood");
+      long cost = flooded ? flood : vote;
+      if (!flooded) {
+        longestWait = Math.max(longestWait, now[0] - arrived.remove(taken.input()));
+      }
+      now[0] += cost;
+      taken.charge(cost);
+      taken.release();
+      floodTime += flooded ? cost : 0;
+    }
+    ReplicaInputs.PeerTime share = ReplicaInputs.PeerTime.DEFAULT;
+    assertThat(floodTime)
+        .as("the flooder's time on the replica thread in 20 s")
+        .isLessThanOrEqualTo((long) (end * share.share()) + share.burstNanos() + flood);
+    assertThat(longestWait)
+        .as("the longest wait of a vote or a request")
+        .isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+  }
+
+  /**
+   * A peer that spent its time budget is skipped, its inputs kept, and gets turns once refilled.
+   */
+  @Test
+  void aPeerOverItsTimeBudgetWaitsWithItsInputsKeptUntilItRefilled() {
+    long[] now = {0};
+    ReplicaInputs.PeerTime time = new ReplicaInputs.PeerTime(0.5, 1_000);
+    ReplicaInputs<String> timed = new ReplicaInputs<>(BUDGET, BUDGET, time, () -> now[0]);
+    timed.offerPeer(0, "first", MESSAGE);
+    timed.offerPeer(0, "second", MESSAGE);
+    timed.offerClient("envelope", MESSAGE);
+    List<ReplicaInputs.Queued<String>> taken = new ArrayList<>();
+    timed.drainTo(taken, 1);
+    taken.getFirst().charge(3_000); // 2,000 ns in debt: 4,000 ns to refill to a positive balance
+
+    timed.drainTo(taken, 10);
+    assertThat(taken.stream().map(ReplicaInputs.Queued::input))
+        .containsExactly("first", "envelope");
+    now[0] += 4_000;
+    assertThat(timed.drainTo(taken, 10)).isZero();
+    now[0] += 2;
+    timed.drainTo(taken, 10);
+    assertThat(taken.getLast().input()).isEqualTo("second");
   }
 }

@@ -2,9 +2,12 @@ package io.rubinbft.orderer.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.tls.Pem;
+import java.nio.file.Path;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,5 +38,34 @@ class AdminClientCaCheckTest {
   @Test
   void anAdminClientCaOfItsOwnGivesNoWarning() {
     assertThat(AdminClientCaCheck.shared(List.of(ORDERER_CA), List.of(ORDERER_TLS_CA))).isEmpty();
+  }
+
+  /**
+   * A channel joined after start (osnadmin) is checked too: the node calls {@link
+   * AdminClientCaCheck#joined} from ChannelRegistry's join; before, only the channels served at
+   * start were.
+   */
+  @Test
+  void aChannelJoinedLaterWhoseTlsCaIsAnAdminClientRootIsNamedInAWarning() {
+    Path nodeTls = FabricFixtures.orderer(1).resolve("tls");
+    TlsSettings admin =
+        new TlsSettings(
+            true,
+            nodeTls.resolve("server.crt"),
+            nodeTls.resolve("server.key"),
+            List.of(nodeTls.resolve("ca.crt")),
+            true,
+            List.of(FabricFixtures.ordererOrg().resolve("tlsca/tlsca.example.com-cert.pem")));
+    List<String> warned = new ArrayList<>();
+    AdminClientCaCheck check = AdminClientCaCheck.of(admin, warned::add);
+
+    check.atStart(List.of());
+    assertThat(warned).as("no channel at start").isEmpty();
+    check.joined("mychannel", List.of(ORDERER_CA, ORDERER_TLS_CA));
+    assertThat(warned)
+        .singleElement()
+        .asString()
+        .startsWith(
+            "channel mychannel joined: Admin.TLS.ClientRootCAs includes CN=tlsca.example.com");
   }
 }
