@@ -24,6 +24,8 @@ import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.memory.PoolBytes;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -69,6 +71,7 @@ import org.slf4j.LoggerFactory;
 public final class ReplicaHost implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaHost.class);
+  private static final ThreadMXBean THREAD_CPU = ManagementFactory.getThreadMXBean();
   private static final int BATCH = 1024;
   private static final Duration LEDGER_POLL = Duration.ofMillis(100);
 
@@ -467,10 +470,12 @@ public final class ReplicaHost implements AutoCloseable {
       throws InterruptedException {
     EpochReplica current = epoch;
     for (ReplicaInputs.Queued<Input> queued : batch) {
-      long started = System.nanoTime();
+      long started = THREAD_CPU.getCurrentThreadCpuTime();
       stepOne(current, queued.input());
-      // A peer's steps (its signature checks above all) are paid from its own time budget.
-      queued.charge(System.nanoTime() - started);
+      // A peer's steps (its signature checks above all) are paid from its own time budget, in
+      // this thread's CPU time: wall time would also charge the peer for the time the thread was
+      // not scheduled, and on a busy host starve honest peers of their share.
+      queued.charge(THREAD_CPU.getCurrentThreadCpuTime() - started);
       queued.release();
       countPoolBytes(current);
     }
