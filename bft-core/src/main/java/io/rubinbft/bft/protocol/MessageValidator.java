@@ -115,14 +115,9 @@ public final class MessageValidator {
         if (shape.isPresent()) {
           yield shape;
         }
-        for (ViewChange viewChange : newView.viewChanges()) {
-          Optional<String> reason =
-              viewChange.newView() != newView.view()
-                  ? Optional.of("bad new view: holds a view change for another view")
-                  : viewChangeReason(viewChange, false).map(why -> "bad new view: " + why);
-          if (reason.isPresent()) {
-            yield reason;
-          }
+        Optional<String> viewChanges = viewChangesReason(newView, false);
+        if (viewChanges.isPresent()) {
+          yield viewChanges;
         }
         for (PrePrepare prePrepare : newView.reproposals()) {
           Optional<String> reason =
@@ -137,6 +132,31 @@ public final class MessageValidator {
       }
       default -> invalidReason(from, message);
     };
+  }
+
+  /**
+   * Why one of the view changes {@code newView} holds is invalid or for another view. With {@code
+   * bodies} false, their proposals may be hollow (see {@link #viewChangeReason(ViewChange,
+   * boolean)}).
+   */
+  Optional<String> viewChangesReason(NewView newView, boolean bodies) {
+    for (ViewChange viewChange : newView.viewChanges()) {
+      if (viewChange.newView() != newView.view()) {
+        return Optional.of(
+            "bad new view: holds a view change for "
+                + viewChange.newView()
+                + " instead of "
+                + newView.view());
+      }
+      Optional<String> reason =
+          isReplica(viewChange.sender())
+              ? viewChangeReason(viewChange, bodies)
+              : Optional.of("malformed: sender " + viewChange.sender() + " is not a replica");
+      if (reason.isPresent()) {
+        return Optional.of("bad new view: " + reason.get());
+      }
+    }
+    return Optional.empty();
   }
 
   private Optional<String> fetchReason(FetchDecisions fetch) {

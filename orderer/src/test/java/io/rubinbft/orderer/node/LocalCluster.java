@@ -2,6 +2,7 @@ package io.rubinbft.orderer.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.orderer.bootstrap.LocalNetwork;
@@ -22,6 +23,7 @@ import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
 import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.testing.AdminApi;
+import io.rubinbft.orderer.testing.ClientCalls;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
 import io.rubinbft.orderer.testing.EpochSignatureCheck;
 import io.rubinbft.orderer.testing.FreePorts;
@@ -38,6 +40,9 @@ import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Config;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Status;
+import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 
 /**
  * Four orderer nodes on loopback, made the way an operator makes them: crypto and genesis block
@@ -230,6 +235,21 @@ final class LocalCluster implements AutoCloseable {
     List<HostPort> endpoints =
         to.stream().map(n -> new HostPort("localhost", n.grpcAddress().getPort())).toList();
     return OrdererChannels.connect(endpoints, tls.clientTls());
+  }
+
+  /** Node {@code node}'s answer to {@code envelope} broadcast on a connection of its own. */
+  BroadcastResponse broadcast(int node, Envelope envelope) throws Exception {
+    try (OrdererChannels connections = connect()) {
+      return ClientCalls.broadcast(connections.channels().get(node), envelope);
+    }
+  }
+
+  /** The final status of {@code client}'s request for the newest block, from node {@code node}. */
+  Status deliverNewest(int node, EnvelopeFactory client) throws Exception {
+    try (OrdererChannels connections = connect()) {
+      return ClientCalls.deliverNewest(
+          connections.channels().get(node), client, CHANNEL, ByteString.EMPTY);
+    }
   }
 
   /** The CA of the orderers' TLS server certificates. */
