@@ -1,5 +1,7 @@
 package io.rubinbft.orderer.bootstrap;
 
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.Pem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -93,39 +95,40 @@ public final class CryptoGenerator {
   private void writeIdentity(Path dir, Cas cas, Identity identity) {
     Path msp = dir.resolve("msp");
     writeVerifyingMsp(msp, cas);
-    KeyPair signing = EcKeys.generate(random);
+    KeyPair signing = EcKeys.generateCryptogen(random);
     CryptoFiles.writePrivateKey(
-        msp.resolve("keystore").resolve("priv_sk"), EcKeys.pkcs8(signing.getPrivate()));
+        msp.resolve("keystore").resolve("priv_sk"), EcKeys.cryptogenPkcs8(signing.getPrivate()));
     X509Certificate enrollment =
         cas.ca().issueEnrollment(identity.name(), identity.ou(), signing.getPublic());
     CryptoFiles.write(
         msp.resolve("signcerts").resolve(identity.name() + "-cert.pem"),
-        Pem.certificate(enrollment));
+        Pem.encodeCertificate(enrollment));
 
     Path tls = dir.resolve("tls");
-    KeyPair tlsKeys = EcKeys.generate(random);
+    KeyPair tlsKeys = EcKeys.generateCryptogen(random);
     X509Certificate tlsCert =
         cas.tlsCa().issueTls(identity.name(), identity.alternativeNames(), tlsKeys.getPublic());
-    CryptoFiles.write(tls.resolve("ca.crt"), Pem.certificate(cas.tlsCa().certificate()));
-    CryptoFiles.write(tls.resolve(identity.tlsStem() + ".crt"), Pem.certificate(tlsCert));
+    CryptoFiles.write(tls.resolve("ca.crt"), Pem.encodeCertificate(cas.tlsCa().certificate()));
+    CryptoFiles.write(tls.resolve(identity.tlsStem() + ".crt"), Pem.encodeCertificate(tlsCert));
     CryptoFiles.writePrivateKey(
-        tls.resolve(identity.tlsStem() + ".key"), EcKeys.pkcs8(tlsKeys.getPrivate()));
+        tls.resolve(identity.tlsStem() + ".key"), EcKeys.cryptogenPkcs8(tlsKeys.getPrivate()));
   }
 
   /** cacerts, tlscacerts and the NodeOUs config.yaml; with NodeOUs there is no admincerts. */
   private static void writeVerifyingMsp(Path msp, Cas cas) {
     CryptoFiles.write(
-        msp.resolve("cacerts").resolve(cas.caFile()), Pem.certificate(cas.ca().certificate()));
+        msp.resolve("cacerts").resolve(cas.caFile()),
+        Pem.encodeCertificate(cas.ca().certificate()));
     CryptoFiles.write(
         msp.resolve("tlscacerts").resolve(cas.tlsCaFile()),
-        Pem.certificate(cas.tlsCa().certificate()));
+        Pem.encodeCertificate(cas.tlsCa().certificate()));
     CryptoFiles.write(
         msp.resolve("config.yaml"),
         NodeOusConfig.yaml("cacerts/" + cas.caFile()).getBytes(StandardCharsets.UTF_8));
   }
 
   private static void writeCa(Path dir, String certFile, CertificateAuthority ca) {
-    CryptoFiles.write(dir.resolve(certFile), Pem.certificate(ca.certificate()));
+    CryptoFiles.write(dir.resolve(certFile), Pem.encodeCertificate(ca.certificate()));
     CryptoFiles.writePrivateKey(dir.resolve(CA_KEY_FILE), ca.privateKeyPkcs8());
   }
 
