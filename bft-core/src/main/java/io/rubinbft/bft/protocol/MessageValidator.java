@@ -57,13 +57,9 @@ public final class MessageValidator {
     if (message == null) {
       return Optional.of("malformed: null message");
     }
-    // A new view is signed by its primary and proves itself, so any replica may relay it.
-    if (message.sender() != from && !(message instanceof NewView)) {
-      return Optional.of(
-          "spoofed: sender field is " + message.sender() + " but the transport says " + from);
-    }
-    if (!isReplica(from)) {
-      return Optional.of("malformed: sender " + from + " is not a replica");
+    Optional<String> sender = senderReason(from, message);
+    if (sender.isPresent()) {
+      return sender;
     }
     return switch (message) {
       case PrePrepare prePrepare -> prePrepareReason(prePrepare);
@@ -101,12 +97,9 @@ public final class MessageValidator {
    * and checks the whole message with {@link #invalidReason} once the bodies are in.
    */
   public Optional<String> hollowReason(int from, Message message) {
-    if (message.sender() != from && !(message instanceof NewView)) {
-      return Optional.of(
-          "spoofed: sender field is " + message.sender() + " but the transport says " + from);
-    }
-    if (!isReplica(from)) {
-      return Optional.of("malformed: sender " + from + " is not a replica");
+    Optional<String> sender = senderReason(from, message);
+    if (sender.isPresent()) {
+      return sender;
     }
     return switch (message) {
       case ViewChange viewChange -> viewChangeReason(viewChange, false);
@@ -132,6 +125,19 @@ public final class MessageValidator {
       }
       default -> invalidReason(from, message);
     };
+  }
+
+  /** Why {@code message} may not come from {@code from}, whom the transport authenticated. */
+  private Optional<String> senderReason(int from, Message message) {
+    // A new view is signed by its primary and proves itself, so any replica may relay it.
+    if (message.sender() != from && !(message instanceof NewView)) {
+      return Optional.of(
+          "spoofed: sender field is " + message.sender() + " but the transport says " + from);
+    }
+    if (!isReplica(from)) {
+      return Optional.of("malformed: sender " + from + " is not a replica");
+    }
+    return Optional.empty();
   }
 
   /**

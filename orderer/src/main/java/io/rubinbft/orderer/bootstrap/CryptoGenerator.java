@@ -2,6 +2,7 @@ package io.rubinbft.orderer.bootstrap;
 
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.Pem;
+import io.rubinbft.orderer.files.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -12,9 +13,7 @@ import java.security.KeyPair;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Fabric's {@code cryptogen generate} for one organization, with our own code: a signing CA and a
@@ -46,7 +45,7 @@ public final class CryptoGenerator {
       return target;
     }
     Path staging = target.orgDir().resolveSibling("." + spec.domain() + ".partial");
-    deleteRecursively(staging);
+    FileTrees.delete(staging);
     OrgLayout staged = new OrgLayout(staging, spec.domain(), spec.kind());
     writeOrganization(staged, spec);
     try {
@@ -54,7 +53,7 @@ public final class CryptoGenerator {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot move " + staged.orgDir() + " into place", e);
     }
-    deleteRecursively(staging);
+    FileTrees.delete(staging);
     return target;
   }
 
@@ -138,18 +137,5 @@ public final class CryptoGenerator {
 
   static String tlsCaFileName(String domain) {
     return "tlsca." + domain + "-cert.pem";
-  }
-
-  private static void deleteRecursively(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + root, e);
-    }
   }
 }

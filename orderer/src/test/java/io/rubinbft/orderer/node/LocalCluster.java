@@ -380,8 +380,12 @@ final class LocalCluster implements AutoCloseable {
   /** Waits until the ledgers of {@code of} hold {@code count} envelopes after the genesis block. */
   static void awaitTransactions(int count, List<OrdererNode> of) throws InterruptedException {
     for (OrdererNode node : of) {
-      ChannelLedger ledger = ledger(node);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      // A node that joined just now may not serve the channel yet.
+      while (node.channels().channel(CHANNEL).isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      ChannelLedger ledger = ledger(node);
       while (transactions(ledger) < count && System.nanoTime() < deadline) {
         ledger.awaitHeight(ledger.height() + 1, Duration.ofMillis(200));
       }
