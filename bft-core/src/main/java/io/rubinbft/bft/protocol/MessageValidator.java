@@ -57,13 +57,9 @@ public final class MessageValidator {
     if (message == null) {
       return Optional.of("malformed: null message");
     }
-    // A new view is signed by its primary and proves itself, so any replica may relay it.
-    if (message.sender() != from && !(message instanceof NewView)) {
-      return Optional.of(
-          "spoofed: sender field is " + message.sender() + " but the transport says " + from);
-    }
-    if (!isReplica(from)) {
-      return Optional.of("malformed: sender " + from + " is not a replica");
+    Optional<String> sender = senderReason(from, message);
+    if (sender.isPresent()) {
+      return sender;
     }
     return switch (message) {
       case PrePrepare prePrepare -> prePrepareReason(prePrepare);
@@ -101,12 +97,9 @@ public final class MessageValidator {
    * and checks the whole message with {@link #invalidReason} once the bodies are in.
    */
   public Optional<String> hollowReason(int from, Message message) {
-    if (message.sender() != from && !(message instanceof NewView)) {
-      return Optional.of(
-          "spoofed: sender field is " + message.sender() + " but the transport says " + from);
-    }
-    if (!isReplica(from)) {
-      return Optional.of("malformed: sender " + from + " is not a replica");
+    Optional<String> sender = senderReason(from, message);
+    if (sender.isPresent()) {
+      return sender;
     }
     return switch (message) {
       case ViewChange viewChange -> viewChangeReason(viewChange, false);
@@ -115,14 +108,9 @@ public final class MessageValidator {
         if (shape.isPresent()) {
           yield shape;
         }
-        for (ViewChange viewChange : newView.viewChanges()) {
-          Optional<String> reason =
-              viewChange.newView() != newView.view()
-                  ? Optional.of("bad new view: holds a view change for another view")
-                  : viewChangeReason(viewChange, false).map(why -> "bad new view: " + why);
-          if (reason.isPresent()) {
-            yield reason;
-          }
+        Optional<String> viewChanges = viewChangesReason(newView, false);
+        if (viewChanges.isPresent()) {
+          yield viewChanges;
         }
         for (PrePrepare prePrepare : newView.reproposals()) {
           Optional<String> reason =
@@ -137,6 +125,44 @@ public final class MessageValidator {
       }
       default -> invalidReason(from, message);
     };
+  }
+
+  /** Why {@code message} may not come from {@code from}, whom the transport authenticated. */
+  private Optional<String> senderReason(int from, Message message) {
+    // A new view is signed by its primary and proves itself, so any replica may relay it.
+    if (message.sender() != from && !(message instanceof NewView)) {
+      return Optional.of(
+          "spoofed: sender field is " + message.sender() + " but the transport says " + from);
+    }
+    if (!isReplica(from)) {
+      return Optional.of("malformed: sender " + from + " is not a replica");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why one of the view changes {@code newView} holds is invalid or for another view. With {@code
+   * bodies} false, their proposals may be hollow (see {@link #viewChangeReason(ViewChange,
+   * boolean)}).
+   */
+  Optional<String> viewChangesReason(NewView newView, boolean bodies) {
+    for (ViewChange viewChange : newView.viewChanges()) {
+      if (viewChange.newView() != newView.view()) {
+        return Optional.of(
+            "bad new view: holds a view change for "
+                + viewChange.newView()
+                + " instead of "
+                + newView.view());
+      }
+      Optional<String> reason =
+          isReplica(viewChange.sender())
+              ? viewChangeReason(viewChange, bodies)
+              : Optional.of("malformed: sender " + viewChange.sender() + " is not a replica");
+      if (reason.isPresent()) {
+        return Optional.of("bad new view: " + reason.get());
+      }
+    }
+    return Optional.empty();
   }
 
   private Optional<String> fetchReason(FetchDecisions fetch) {

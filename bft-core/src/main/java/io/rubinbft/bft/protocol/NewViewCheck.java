@@ -6,10 +6,8 @@ import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.PreparedCertificate;
 import io.rubinbft.bft.message.ViewChange;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A backup's check of a new view: a quorum of distinct, valid view changes for that view, and
@@ -28,24 +26,14 @@ final class NewViewCheck {
   }
 
   Optional<String> invalidReason(NewView newView) {
-    Set<Integer> senders = new HashSet<>();
-    for (ViewChange viewChange : newView.viewChanges()) {
-      if (viewChange.newView() != newView.view()) {
-        return Optional.of(
-            "bad new view: holds a view change for "
-                + viewChange.newView()
-                + " instead of "
-                + newView.view());
-      }
-      Optional<String> reason = validator.invalidReason(viewChange.sender(), viewChange);
-      if (reason.isPresent()) {
-        return Optional.of("bad new view: " + reason.get());
-      }
-      senders.add(viewChange.sender());
+    Optional<String> reason = validator.viewChangesReason(newView, true);
+    if (reason.isPresent()) {
+      return reason;
     }
-    if (senders.size() < quorums.quorum()) {
+    long senders = newView.viewChanges().stream().map(ViewChange::sender).distinct().count();
+    if (senders < quorums.quorum()) {
       return Optional.of(
-          "bad new view: " + senders.size() + " view changes but a quorum is " + quorums.quorum());
+          "bad new view: " + senders + " view changes but a quorum is " + quorums.quorum());
     }
     List<PreparedCertificate> expected =
         NewViewComputation.compute(newView.viewChanges(), config.window()).prefix();

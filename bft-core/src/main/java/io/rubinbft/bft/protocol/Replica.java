@@ -6,6 +6,7 @@ import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Handover;
 import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.Refusal;
 import io.rubinbft.bft.Rejection;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.ReplicaStatus;
@@ -194,13 +195,9 @@ public final class Replica {
   }
 
   private void admit(Request request) {
-    Optional<String> reason =
+    Optional<Refusal> reason =
         request.size() > ctx.config.requestMaxBytes()
-            ? Optional.of(
-                "request too large: "
-                    + request.size()
-                    + " bytes but at most "
-                    + ctx.config.requestMaxBytes())
+            ? Optional.of(new Refusal.TooLarge(request.size(), ctx.config.requestMaxBytes()))
             : ctx.pool.admit(request, ctx.now);
     reason.ifPresent(why -> ctx.out.reject(new Rejection(request.id(), why)));
   }

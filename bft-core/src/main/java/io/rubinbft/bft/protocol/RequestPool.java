@@ -2,6 +2,7 @@ package io.rubinbft.bft.protocol;
 
 import io.rubinbft.bft.BatchPolicy;
 import io.rubinbft.bft.Proposal;
+import io.rubinbft.bft.Refusal;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import java.util.ArrayDeque;
@@ -46,14 +47,14 @@ final class RequestPool {
   }
 
   /**
-   * Why the request is refused, or empty if it is pending now (or an identical copy was already):
-   * "duplicate: ..." when its id was decided, "conflict: ..." when a different request is pending
-   * under its id.
+   * Why the request is refused, or empty if it is pending now (or an identical copy was already): a
+   * duplicate when its id was decided, a conflict when a different request is pending under its id,
+   * pool full at the pool's bound.
    */
-  Optional<String> admit(Request request, long now) {
+  Optional<Refusal> admit(Request request, long now) {
     RequestId id = request.id();
     if (decided.contains(id)) {
-      return Optional.of("duplicate: request " + id + " was decided already");
+      return Optional.of(new Refusal.Duplicate(id));
     }
     Pending held = pending.get(id);
     if (held != null) {
@@ -61,10 +62,10 @@ final class RequestPool {
       // request under a pending id is never ordered, and its sender must hear so.
       return Arrays.equals(held.request().payload(), request.payload())
           ? Optional.empty()
-          : Optional.of("conflict: request " + id + " is pending with a different payload");
+          : Optional.of(new Refusal.Conflict(id));
     }
     if (pending.size() >= limit) {
-      return Optional.of("pool full: " + limit + " requests pending, retry later");
+      return Optional.of(new Refusal.PoolFull(limit + " requests pending"));
     }
     Pending entry = new Pending(request, now);
     pending.put(id, entry);

@@ -3,17 +3,16 @@ package io.rubinbft.bft.host;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Handover;
-import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.sim.SimApplication;
+import io.rubinbft.bft.sim.SimHostedEpoch;
 import io.rubinbft.bft.sim.SimKeys;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
@@ -52,10 +51,9 @@ class EpochHostTest {
 
   @Test
   void aCrashBeforeTheSyncExecutesNothing() {
-    Recorded epoch = new Recorded(0, replica(), -1);
-    epoch.crashOnAppend = true;
-    EpochHost<Recorded> host = host(epoch, Optional::empty);
-    assertThatThrownBy(() -> host.stepAndFinish(request(0))).hasMessage("crash before sync");
+    EpochHost<Recorded> host = host(new Recorded(0, replica(), -1, true), Optional::empty);
+    assertThatThrownBy(() -> host.stepAndFinish(request(0)))
+        .isInstanceOf(SimHostedEpoch.CrashedBeforeSync.class);
     assertThat(trace).doesNotContain("sync");
     assertThat(executed).isEmpty();
   }
@@ -162,48 +160,34 @@ class EpochHostTest {
     }
   }
 
-  /** An epoch whose ports record what the host asks of them; it ends at {@code endsAt}. */
-  private final class Recorded implements HostedEpoch {
-    private final long number;
-    private final Replica replica;
-    private final long endsAt;
-    private boolean crashOnAppend;
+  /**
+   * A simulated epoch whose ports also record what the host asks of them; it ends at {@code
+   * endsAt}, and with {@code crashes} its node crashes at the first append, before the sync.
+   */
+  private final class Recorded extends SimHostedEpoch {
+
+    Recorded(long number, Replica replica, long endsAt, boolean crashes) {
+      super(
+          new ArrayList<>(),
+          number,
+          replica,
+          messages ->
+              messages.forEach(m -> trace.add("send " + m.message().getClass().getSimpleName())),
+          reads -> reads.forEach(r -> trace.add("serve")),
+          () -> crashes,
+          decision -> decision.sequence() == endsAt);
+    }
 
     Recorded(long number, Replica replica, long endsAt) {
-      this.number = number;
-      this.replica = replica;
-      this.endsAt = endsAt;
-    }
-
-    @Override
-    public long number() {
-      return number;
-    }
-
-    @Override
-    public Replica replica() {
-      return replica;
-    }
-
-    @Override
-    public void send(List<Outbound> messages) {
-      messages.forEach(m -> trace.add("send " + m.message().getClass().getSimpleName()));
-    }
-
-    @Override
-    public void serve(List<ArchiveRead> reads) {
-      reads.forEach(r -> trace.add("serve"));
+      this(number, replica, endsAt, false);
     }
 
     @Override
     public void append(List<WalRecord> records) {
-      if (records.isEmpty()) {
-        return;
+      super.append(records);
+      if (!records.isEmpty()) {
+        trace.add("append");
       }
-      if (crashOnAppend) {
-        throw new IllegalStateException("crash before sync");
-      }
-      trace.add("append");
     }
 
     @Override
@@ -213,12 +197,7 @@ class EpochHostTest {
 
     @Override
     public void close() {
-      trace.add("close " + number);
-    }
-
-    @Override
-    public boolean endsEpoch(Decision decision) {
-      return decision.sequence() == endsAt;
+      trace.add("close " + number());
     }
   }
 }

@@ -15,11 +15,12 @@ import java.util.function.Predicate;
  * One simulated node's epoch as bft-core's {@link io.rubinbft.bft.host.EpochHost} drives it: the
  * node's durable WAL (such as {@link SimNode#durable}, which may crash right after an append,
  * before the sync), the simulated network and the node's ledger, given by the cluster that runs it.
+ * The host's own unit test ({@code EpochHostTest}) extends it to record what the host does.
  */
-final class SimHostedEpoch implements HostedEpoch {
+public class SimHostedEpoch implements HostedEpoch {
 
   /** A node's crash right after a WAL append, before the sync: the step's records are lost. */
-  static final class CrashedBeforeSync extends RuntimeException {
+  public static final class CrashedBeforeSync extends RuntimeException {
     CrashedBeforeSync() {
       super(null, null, false, false);
     }
@@ -42,7 +43,7 @@ final class SimHostedEpoch implements HostedEpoch {
    *     durable (then {@link CrashedBeforeSync} is thrown and nothing is appended)
    * @param endsEpoch the switch rule
    */
-  SimHostedEpoch(
+  public SimHostedEpoch(
       List<WalRecord> wal,
       long number,
       Replica replica,

@@ -17,8 +17,12 @@ public final class EnvelopeHeaders {
 
   private EnvelopeHeaders() {}
 
-  /** The channel header, or empty when {@code envelope} is not a well-formed envelope. */
-  static Optional<ChannelHeader> channelHeader(ByteString envelope) {
+  /**
+   * The channel header of the envelope in {@code envelope}, or empty when it is not a well-formed
+   * envelope. The one reading of an envelope's channel header where a malformed envelope is no
+   * error (Broadcast's validation and config updates read theirs with Fabric's error texts).
+   */
+  public static Optional<ChannelHeader> channelHeader(ByteString envelope) {
     try {
       Payload payload = EnvelopeViews.payload(EnvelopeViews.envelope(envelope).getPayload());
       return Optional.of(ChannelHeader.parseFrom(payload.getHeader().getChannelHeader()));

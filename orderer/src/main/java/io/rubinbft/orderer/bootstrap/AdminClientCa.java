@@ -1,5 +1,7 @@
 package io.rubinbft.orderer.bootstrap;
 
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.Pem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -44,12 +46,13 @@ public record AdminClientCa(Path caCert, Path clientCert, Path clientKey) {
     Validity validity = Validity.cryptogenStyle(now);
     CertificateAuthority ca =
         CertificateAuthority.create("adminclientca.local", "local", validity, random);
-    CryptoFiles.write(staging.resolve("ca.crt"), Pem.certificate(ca.certificate()));
+    CryptoFiles.write(staging.resolve("ca.crt"), Pem.encodeCertificate(ca.certificate()));
     CryptoFiles.writePrivateKey(staging.resolve("priv_sk"), ca.privateKeyPkcs8());
-    KeyPair keys = EcKeys.generate(random);
+    KeyPair keys = EcKeys.generateCryptogen(random);
     X509Certificate client = ca.issueTls(adminName, List.of(), keys.getPublic());
-    CryptoFiles.write(staging.resolve("client.crt"), Pem.certificate(client));
-    CryptoFiles.writePrivateKey(staging.resolve("client.key"), EcKeys.pkcs8(keys.getPrivate()));
+    CryptoFiles.write(staging.resolve("client.crt"), Pem.encodeCertificate(client));
+    CryptoFiles.writePrivateKey(
+        staging.resolve("client.key"), EcKeys.cryptogenPkcs8(keys.getPrivate()));
     try {
       Files.move(staging, dir, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {

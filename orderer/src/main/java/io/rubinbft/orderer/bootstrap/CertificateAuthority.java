@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.bootstrap;
 
+import io.rubinbft.orderer.crypto.EcKeys;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.security.KeyPair;
@@ -55,7 +56,7 @@ final class CertificateAuthority {
   /** A new root CA named {@code CN=commonName, O=organization}, as cryptogen's ca and tlsca. */
   static CertificateAuthority create(
       String commonName, String organization, Validity validity, SecureRandom random) {
-    KeyPair keys = EcKeys.generate(random);
+    KeyPair keys = EcKeys.generateCryptogen(random);
     X500Name subject =
         subject().addRDN(BCStyle.O, organization).addRDN(BCStyle.CN, commonName).build();
     X509v3CertificateBuilder builder =
@@ -92,7 +93,7 @@ final class CertificateAuthority {
 
   /** The CA's private key as PKCS#8 DER. */
   byte[] privateKeyPkcs8() {
-    return EcKeys.pkcs8(keys.getPrivate());
+    return EcKeys.cryptogenPkcs8(keys.getPrivate());
   }
 
   /** An enrollment (MSP signing) certificate: digital signature only, one NodeOU. */

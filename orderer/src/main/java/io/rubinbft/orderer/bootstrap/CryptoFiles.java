@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.bootstrap;
 
+import io.rubinbft.orderer.crypto.Pem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -23,7 +24,7 @@ final class CryptoFiles {
             file,
             EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
-      ByteBuffer bytes = ByteBuffer.wrap(Pem.privateKey(pkcs8));
+      ByteBuffer bytes = ByteBuffer.wrap(Pem.encodePrivateKey(pkcs8));
       while (bytes.hasRemaining()) {
         channel.write(bytes);
       }

@@ -1,5 +1,8 @@
 package io.rubinbft.orderer.bootstrap;
 
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.Pem;
+import io.rubinbft.orderer.files.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,9 +13,7 @@ import java.security.KeyPair;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Fabric's {@code cryptogen generate} for one organization, with our own code: a signing CA and a
@@ -44,7 +45,7 @@ public final class CryptoGenerator {
       return target;
     }
     Path staging = target.orgDir().resolveSibling("." + spec.domain() + ".partial");
-    deleteRecursively(staging);
+    FileTrees.delete(staging);
     OrgLayout staged = new OrgLayout(staging, spec.domain(), spec.kind());
     writeOrganization(staged, spec);
     try {
@@ -52,7 +53,7 @@ public final class CryptoGenerator {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot move " + staged.orgDir() + " into place", e);
     }
-    deleteRecursively(staging);
+    FileTrees.delete(staging);
     return target;
   }
 
@@ -93,39 +94,40 @@ public final class CryptoGenerator {
   private void writeIdentity(Path dir, Cas cas, Identity identity) {
     Path msp = dir.resolve("msp");
     writeVerifyingMsp(msp, cas);
-    KeyPair signing = EcKeys.generate(random);
+    KeyPair signing = EcKeys.generateCryptogen(random);
     CryptoFiles.writePrivateKey(
-        msp.resolve("keystore").resolve("priv_sk"), EcKeys.pkcs8(signing.getPrivate()));
+        msp.resolve("keystore").resolve("priv_sk"), EcKeys.cryptogenPkcs8(signing.getPrivate()));
     X509Certificate enrollment =
         cas.ca().issueEnrollment(identity.name(), identity.ou(), signing.getPublic());
     CryptoFiles.write(
         msp.resolve("signcerts").resolve(identity.name() + "-cert.pem"),
-        Pem.certificate(enrollment));
+        Pem.encodeCertificate(enrollment));
 
     Path tls = dir.resolve("tls");
-    KeyPair tlsKeys = EcKeys.generate(random);
+    KeyPair tlsKeys = EcKeys.generateCryptogen(random);
     X509Certificate tlsCert =
         cas.tlsCa().issueTls(identity.name(), identity.alternativeNames(), tlsKeys.getPublic());
-    CryptoFiles.write(tls.resolve("ca.crt"), Pem.certificate(cas.tlsCa().certificate()));
-    CryptoFiles.write(tls.resolve(identity.tlsStem() + ".crt"), Pem.certificate(tlsCert));
+    CryptoFiles.write(tls.resolve("ca.crt"), Pem.encodeCertificate(cas.tlsCa().certificate()));
+    CryptoFiles.write(tls.resolve(identity.tlsStem() + ".crt"), Pem.encodeCertificate(tlsCert));
     CryptoFiles.writePrivateKey(
-        tls.resolve(identity.tlsStem() + ".key"), EcKeys.pkcs8(tlsKeys.getPrivate()));
+        tls.resolve(identity.tlsStem() + ".key"), EcKeys.cryptogenPkcs8(tlsKeys.getPrivate()));
   }
 
   /** cacerts, tlscacerts and the NodeOUs config.yaml; with NodeOUs there is no admincerts. */
   private static void writeVerifyingMsp(Path msp, Cas cas) {
     CryptoFiles.write(
-        msp.resolve("cacerts").resolve(cas.caFile()), Pem.certificate(cas.ca().certificate()));
+        msp.resolve("cacerts").resolve(cas.caFile()),
+        Pem.encodeCertificate(cas.ca().certificate()));
     CryptoFiles.write(
         msp.resolve("tlscacerts").resolve(cas.tlsCaFile()),
-        Pem.certificate(cas.tlsCa().certificate()));
+        Pem.encodeCertificate(cas.tlsCa().certificate()));
     CryptoFiles.write(
         msp.resolve("config.yaml"),
         NodeOusConfig.yaml("cacerts/" + cas.caFile()).getBytes(StandardCharsets.UTF_8));
   }
 
   private static void writeCa(Path dir, String certFile, CertificateAuthority ca) {
-    CryptoFiles.write(dir.resolve(certFile), Pem.certificate(ca.certificate()));
+    CryptoFiles.write(dir.resolve(certFile), Pem.encodeCertificate(ca.certificate()));
     CryptoFiles.writePrivateKey(dir.resolve(CA_KEY_FILE), ca.privateKeyPkcs8());
   }
 
@@ -135,18 +137,5 @@ public final class CryptoGenerator {
 
   static String tlsCaFileName(String domain) {
     return "tlsca." + domain + "-cert.pem";
-  }
-
-  private static void deleteRecursively(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + root, e);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.bootstrap;
 
+import io.rubinbft.orderer.crypto.EcKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -47,7 +48,7 @@ final class LowSContentSigner implements ContentSigner {
   @Override
   public byte[] getSignature() {
     try {
-      Signature signature = Signature.getInstance("SHA256withECDSA", EcKeys.PROVIDER);
+      Signature signature = Signature.getInstance("SHA256withECDSA", EcKeys.CRYPTOGEN_PROVIDER);
       signature.initSign(key);
       signature.update(content.toByteArray());
       return lowS(signature.sign(), key.getParams().getOrder());

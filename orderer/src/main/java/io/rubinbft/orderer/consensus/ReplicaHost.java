@@ -5,6 +5,7 @@ import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Effects;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
+import io.rubinbft.bft.Refusal;
 import io.rubinbft.bft.Rejection;
 import io.rubinbft.bft.ReplicaStatus;
 import io.rubinbft.bft.Request;
@@ -86,10 +87,11 @@ public final class ReplicaHost implements AutoCloseable {
    * @param forwarded whether another consenter forwarded it (never forwarded on by this node)
    */
   private record ClientInput(
-      Request request, boolean forwarded, CompletableFuture<Optional<String>> outcome)
-      implements Input {}
+      Request request, boolean forwarded, CompletableFuture<Admission> outcome) implements Input {}
 
   private record PeerInput(long epoch, int from, Message message) implements Input {}
+
+  private static final Admission ADMITTED = new Admission.Admitted();
 
   private final String channel;
   private final ClusterNetwork network;
@@ -177,14 +179,14 @@ public final class ReplicaHost implements AutoCloseable {
   }
 
   /**
-   * Offers a client request (an envelope under its tx id) to the replica. Completes with empty when
-   * it is pending (or was pending already), or with the reason it was refused ("pool full: ...",
-   * "duplicate: ...", "request too large: ...", "busy: ..." when the client requests already
-   * waiting for the replica hold their byte budget). Always completes: at the replica's next step,
-   * or with a refusal when the replica stopped first, so a caller may wait for it without a
-   * timeout.
+   * Offers a client request (an envelope under its tx id) to the replica. Completes with {@link
+   * Admission.Admitted} when it is pending (or was pending already), {@link Admission.Refused} with
+   * the replica's or the node's pools' refusal, or {@link Admission.Unavailable} ("busy: ..." when
+   * the client requests already waiting for the replica hold their byte budget). Always completes:
+   * at the replica's next step, or as unavailable when the replica stopped first, so a caller may
+   * wait for it without a timeout.
    */
-  public CompletableFuture<Optional<String>> submit(String txId, byte[] envelope) {
+  public CompletableFuture<Admission> submit(String txId, byte[] envelope) {
     return submit(txId, envelope, false);
   }
 
@@ -192,22 +194,23 @@ public final class ReplicaHost implements AutoCloseable {
    * {@link #submit} for an envelope another consenter forwarded (and this node checked): this node
    * does not forward it on.
    */
-  public CompletableFuture<Optional<String>> submitForwarded(String key, byte[] envelope) {
+  public CompletableFuture<Admission> submitForwarded(String key, byte[] envelope) {
     return submit(key, envelope, true);
   }
 
-  private CompletableFuture<Optional<String>> submit(
-      String key, byte[] envelope, boolean forwarded) {
-    CompletableFuture<Optional<String>> outcome = new CompletableFuture<>();
+  private CompletableFuture<Admission> submit(String key, byte[] envelope, boolean forwarded) {
+    CompletableFuture<Admission> outcome = new CompletableFuture<>();
     Request request = FabricRequests.request(key, envelope);
     ClientInput input = new ClientInput(request, forwarded, outcome);
     if (!member) {
-      outcome.complete(Optional.of("not a consenter: this node follows channel '" + channel + "'"));
+      outcome.complete(
+          new Admission.Unavailable(
+              "not a consenter: this node follows channel '" + channel + "'"));
     } else if (!running) {
       outcome.complete(stopped());
     } else if (!inputs.offerClient(input, request.size())) {
       outcome.complete(
-          Optional.of(
+          new Admission.Unavailable(
               "busy: the client requests waiting for the replica of channel '"
                   + channel
                   + "' hold "
@@ -223,8 +226,9 @@ public final class ReplicaHost implements AutoCloseable {
     return outcome;
   }
 
-  private Optional<String> stopped() {
-    return Optional.of("not serving: the replica of channel '" + channel + "' stopped");
+  private Admission stopped() {
+    return new Admission.Unavailable(
+        "not serving: the replica of channel '" + channel + "' stopped");
   }
 
   /** Completes the outcome of every client input still queued: no step will take them now. */
@@ -504,7 +508,7 @@ public final class ReplicaHost implements AutoCloseable {
       case ClientInput client -> {
         // The node's pools share one byte budget: a request beyond it is refused before the
         // replica sees it, naming that bound (the replica's own refusal names its count bound).
-        Optional<String> refused =
+        Optional<Refusal> refused =
             pools.refusal(client.request().size() + MemoryBudgets.ITEM_OVERHEAD_BYTES);
         if (refused.isEmpty()) {
           // Pool admission depends on nothing durable (pending requests are not logged; clients
@@ -512,7 +516,7 @@ public final class ReplicaHost implements AutoCloseable {
           refused =
               refusal(host.step(new Event.ClientRequest(client.request())), client.request().id());
         }
-        client.outcome().complete(refused);
+        client.outcome().complete(refused.<Admission>map(Admission.Refused::new).orElse(ADMITTED));
         if (refused.isEmpty() && !client.forwarded()) {
           pendingForwards.admitted(client.request(), ticks);
         }
@@ -613,10 +617,10 @@ public final class ReplicaHost implements AutoCloseable {
     }
   }
 
-  private static Optional<String> refusal(Effects effects, RequestId id) {
+  private static Optional<Refusal> refusal(Effects effects, RequestId id) {
     for (Rejection rejection : effects.rejected()) {
       if (rejection.id().equals(id)) {
-        return Optional.of(rejection.reason());
+        return Optional.of(rejection.refusal());
       }
     }
     return Optional.empty();

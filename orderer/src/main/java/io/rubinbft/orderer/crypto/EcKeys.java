@@ -1,22 +1,38 @@
 package io.rubinbft.orderer.crypto;
 
 import java.io.IOException;
-import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.InvalidAlgorithmParameterException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
+import java.security.SecureRandom;
 import java.security.spec.ECGenParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
+import org.bouncycastle.asn1.ASN1Encoding;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.asn1.sec.ECPrivateKey;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 
-/** EC keys on the chosen provider: import, PEM loading (cryptogen's keystore), generation. */
+/**
+ * ECDSA P-256 keys: on the chosen provider, import, PEM loading (cryptogen's keystore) and
+ * generation; for the crypto material the node generates itself, keys as Fabric's cryptogen makes
+ * them and their subject key identifiers.
+ */
 public final class EcKeys {
+
+  /**
+   * BouncyCastle's provider, used as an instance (never registered globally): its PKCS#8 encoding
+   * names the curve and carries the public key, as Go's {@code x509.MarshalPKCS8PrivateKey} does.
+   */
+  public static final BouncyCastleProvider CRYPTOGEN_PROVIDER = new BouncyCastleProvider();
+
+  private static final int P256_ORDER_BITS = 256;
 
   private final CryptoProvider provider;
 
@@ -37,22 +53,12 @@ public final class EcKeys {
    * ("EC PRIVATE KEY").
    */
   public PrivateKey privateKeyFromPem(String pem) throws GeneralSecurityException {
-    Object parsed;
-    try (PEMParser parser = new PEMParser(new StringReader(pem))) {
-      parsed = parser.readObject();
-    } catch (IOException e) {
-      throw new GeneralSecurityException("unreadable PEM private key: " + e.getMessage(), e);
+    PrivateKeyInfo info;
+    try {
+      info = Pem.privateKeyInfo(pem.getBytes(StandardCharsets.US_ASCII), "the PEM private key");
+    } catch (IllegalArgumentException e) {
+      throw new GeneralSecurityException(e.getMessage(), e);
     }
-    PrivateKeyInfo info =
-        switch (parsed) {
-          case PrivateKeyInfo pkcs8 -> pkcs8;
-          case PEMKeyPair sec1 -> sec1.getPrivateKeyInfo();
-          case null -> throw new GeneralSecurityException("no PEM object found");
-          default ->
-              throw new GeneralSecurityException(
-                  "expected an EC private key in PEM but found "
-                      + parsed.getClass().getSimpleName());
-        };
     try {
       return provider.newKeyFactory().generatePrivate(new PKCS8EncodedKeySpec(info.getEncoded()));
     } catch (IOException e) {
@@ -62,12 +68,63 @@ public final class EcKeys {
 
   /** A fresh P-256 key pair (local clusters, tests). */
   public KeyPair generateP256() {
-    KeyPairGenerator generator = provider.newKeyPairGenerator();
+    return p256(provider.newKeyPairGenerator(), null);
+  }
+
+  /** A fresh P-256 key pair from {@code random}, as cryptogen makes one. */
+  public static KeyPair generateCryptogen(SecureRandom random) {
     try {
-      generator.initialize(new ECGenParameterSpec("secp256r1"));
-    } catch (InvalidAlgorithmParameterException e) {
-      throw new IllegalStateException(provider.name() + " does not offer P-256", e);
+      return p256(KeyPairGenerator.getInstance("EC", CRYPTOGEN_PROVIDER), random);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("BouncyCastle cannot make a P-256 key pair", e);
+    }
+  }
+
+  private static KeyPair p256(KeyPairGenerator generator, SecureRandom random) {
+    try {
+      ECGenParameterSpec curve = new ECGenParameterSpec("secp256r1");
+      if (random == null) {
+        generator.initialize(curve);
+      } else {
+        generator.initialize(curve, random);
+      }
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(
+          generator.getProvider().getName() + " does not offer P-256", e);
     }
     return generator.generateKeyPair();
+  }
+
+  /**
+   * A key of {@link #generateCryptogen} as Go's {@code x509.MarshalPKCS8PrivateKey} encodes it:
+   * PKCS#8 naming the curve once, in the algorithm identifier, with the public key inside
+   * (BouncyCastle would repeat the curve inside the key; both parse, this is byte-for-byte the
+   * shape Fabric's tools write).
+   */
+  public static byte[] cryptogenPkcs8(PrivateKey key) {
+    try {
+      PrivateKeyInfo info = PrivateKeyInfo.getInstance(key.getEncoded());
+      ECPrivateKey inner = ECPrivateKey.getInstance(info.parsePrivateKey());
+      ECPrivateKey trimmed =
+          new ECPrivateKey(P256_ORDER_BITS, inner.getKey(), inner.getPublicKey(), null);
+      return new PrivateKeyInfo(info.getPrivateKeyAlgorithm(), trimmed)
+          .getEncoded(ASN1Encoding.DER);
+    } catch (IOException e) {
+      throw new UncheckedIOException("re-encoding a P-256 private key in memory failed", e);
+    }
+  }
+
+  /**
+   * cryptogen's subject key identifier: SHA-256 of the uncompressed public point (not RFC 5280's
+   * SHA-1), so that a generated CA's SKI has the same length and meaning as Fabric's.
+   */
+  public static byte[] subjectKeyId(PublicKey publicKey) {
+    byte[] point =
+        SubjectPublicKeyInfo.getInstance(publicKey.getEncoded()).getPublicKeyData().getBytes();
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(point);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("every Java platform provides SHA-256", e);
+    }
   }
 }

@@ -1,12 +1,8 @@
 package io.rubinbft.orderer.deliver;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.ledger.StoredBlock;
+import io.rubinbft.orderer.block.EnvelopeHeaders;
 import org.hyperledger.fabric.protos.common.Block;
-import org.hyperledger.fabric.protos.common.ChannelHeader;
-import org.hyperledger.fabric.protos.common.Envelope;
-import org.hyperledger.fabric.protos.common.HeaderType;
-import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.orderer.DeliverResponse;
 import org.hyperledger.fabric.protos.orderer.SeekInfo.SeekContentType;
 
@@ -34,19 +30,6 @@ final class BlockContent {
 
   /** Fabric's protoutil.IsConfigBlock: exactly one envelope, whose type is CONFIG. */
   static boolean isConfigBlock(Block block) {
-    if (block.getData().getDataCount() != 1) {
-      return false;
-    }
-    try {
-      Envelope envelope = Envelope.parseFrom(block.getData().getData(0));
-      Payload payload = Payload.parseFrom(envelope.getPayload());
-      if (!payload.hasHeader()) {
-        return false;
-      }
-      ChannelHeader header = ChannelHeader.parseFrom(payload.getHeader().getChannelHeader());
-      return header.getType() == HeaderType.CONFIG_VALUE;
-    } catch (InvalidProtocolBufferException e) {
-      return false;
-    }
+    return EnvelopeHeaders.isConfigBlock(block.getData().getDataList());
   }
 }

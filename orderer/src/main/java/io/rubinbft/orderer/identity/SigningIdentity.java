@@ -4,7 +4,7 @@ import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
-import io.rubinbft.orderer.tls.Pem;
+import io.rubinbft.orderer.crypto.Pem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

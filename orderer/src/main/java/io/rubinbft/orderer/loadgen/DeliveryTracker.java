@@ -1,9 +1,8 @@
 package io.rubinbft.orderer.loadgen;
 
 import com.google.protobuf.ByteString;
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.ledger.BlockHashing;
-import io.rubinbft.orderer.block.EnvelopeViews;
+import io.rubinbft.orderer.block.EnvelopeHeaders;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
@@ -15,7 +14,6 @@ import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
-import org.hyperledger.fabric.protos.common.Payload;
 
 /**
  * Follows the blocks a Deliver stream returns: checks the hash chain and each block's data hash and
@@ -128,11 +126,6 @@ final class DeliveryTracker {
   }
 
   private static String txId(ByteString envelopeBytes) {
-    try {
-      Payload payload = EnvelopeViews.payload(EnvelopeViews.envelope(envelopeBytes).getPayload());
-      return ChannelHeader.parseFrom(payload.getHeader().getChannelHeader()).getTxId();
-    } catch (InvalidProtocolBufferException e) {
-      return "";
-    }
+    return EnvelopeHeaders.channelHeader(envelopeBytes).map(ChannelHeader::getTxId).orElse("");
   }
 }

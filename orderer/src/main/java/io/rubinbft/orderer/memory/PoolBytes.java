@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.memory;
 
+import io.rubinbft.bft.Refusal;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -22,13 +23,12 @@ public final class PoolBytes {
   }
 
   /** Why a request of {@code bytes} may not join a pool now, naming this bound; empty if it may. */
-  public Optional<String> refusal(long bytes) {
+  public Optional<Refusal> refusal(long bytes) {
     long now = used.get();
     if (now + bytes <= limit) {
       return Optional.empty();
     }
-    return Optional.of(
-        "pool full: " + now + " bytes pending on this node, at most " + limit + ", retry later");
+    return Optional.of(new Refusal.PoolFull(now + " bytes pending on this node, at most " + limit));
   }
 
   /** Adds {@code delta} bytes (negative when a pool shrank). */

@@ -3,6 +3,7 @@ package io.rubinbft.orderer.msp;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.Pem;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -146,7 +147,7 @@ public final class ChannelMsps {
       return new IdentityResult.Invalid(
           "MSP " + identity.getMspid() + " is not defined on channel");
     }
-    Pem.Parsed<X509Certificate> certificate = Pem.certificate(identity.getIdBytes());
+    Pem.Decoded<X509Certificate> certificate = Pem.firstCertificate(identity.getIdBytes());
     if (certificate.value().isEmpty()) {
       return new IdentityResult.Invalid(certificate.failure());
     }

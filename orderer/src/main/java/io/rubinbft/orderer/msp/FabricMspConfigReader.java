@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.crypto.Sha256;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509CRL;
@@ -189,7 +190,9 @@ public final class FabricMspConfigReader {
   /** The certifiers identifier of a configured CA certificate (a root or an intermediate). */
   private static ByteString certifiersOf(String name, CertificationChains chains, ByteString pem)
       throws MspConfigException {
-    X509Certificate ca = Pem.certificate(pem).orElseThrow("MSP " + name + ": OU certificate");
+    X509Certificate ca =
+        Pem.firstCertificate(pem)
+            .orElseThrow(MspConfigException.about("MSP " + name + ": OU certificate"));
     if (!chains.isRoot(ca) && !chains.isIntermediate(ca)) {
       throw new MspConfigException(
           "MSP "
@@ -210,7 +213,9 @@ public final class FabricMspConfigReader {
       throws MspConfigException {
     List<X509Certificate> certificates = new ArrayList<>();
     for (ByteString pem : pems) {
-      certificates.add(Pem.certificate(pem).orElseThrow("MSP " + name + ": " + what));
+      certificates.add(
+          Pem.firstCertificate(pem)
+              .orElseThrow(MspConfigException.about("MSP " + name + ": " + what)));
     }
     return certificates;
   }
@@ -218,7 +223,9 @@ public final class FabricMspConfigReader {
   private static List<X509CRL> crls(String name, List<ByteString> pems) throws MspConfigException {
     List<X509CRL> crls = new ArrayList<>();
     for (ByteString pem : pems) {
-      crls.add(Pem.crl(pem).orElseThrow("MSP " + name + ": revocation list"));
+      crls.add(
+          Pem.firstCrl(pem)
+              .orElseThrow(MspConfigException.about("MSP " + name + ": revocation list")));
     }
     return crls;
   }

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.msp;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.rubinbft.orderer.crypto.Pem;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.MSPPrincipal;
@@ -68,8 +69,9 @@ public sealed interface MspPrincipal {
         case IDENTITY -> {
           SerializedIdentity identity = SerializedIdentity.parseFrom(principal.getPrincipal());
           X509Certificate certificate =
-              Pem.certificate(identity.getIdBytes())
-                  .orElseThrow("invalid identity principal, not a certificate");
+              Pem.firstCertificate(identity.getIdBytes())
+                  .orElseThrow(
+                      MspConfigException.about("invalid identity principal, not a certificate"));
           yield new Exact(identity.getMspid(), Identity.der(certificate));
         }
         case ORGANIZATION_UNIT -> {

@@ -1,7 +1,7 @@
 package io.rubinbft.orderer.node;
 
 import io.rubinbft.orderer.config.TlsSettings;
-import io.rubinbft.orderer.tls.Pem;
+import io.rubinbft.orderer.crypto.Pem;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;

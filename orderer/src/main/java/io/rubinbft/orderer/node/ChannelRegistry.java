@@ -11,6 +11,7 @@ import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.channel.OrdererOrgs;
 import io.rubinbft.orderer.cluster.ClusterPeers;
 import io.rubinbft.orderer.consensus.ReplicaHost;
+import io.rubinbft.orderer.files.FileTrees;
 import io.rubinbft.orderer.msp.ChannelMsps;
 import io.rubinbft.orderer.msp.IdentityResult;
 import io.rubinbft.orderer.msp.MspConfigException;
@@ -834,6 +835,6 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     if (node.store().channel(name).isPresent()) {
       node.store().removeChannel(name);
     }
-    EpochFolders.deleteTree(node.walRoot().resolve(name));
+    FileTrees.delete(node.walRoot().resolve(name));
   }
 }

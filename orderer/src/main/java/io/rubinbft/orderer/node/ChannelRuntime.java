@@ -1,12 +1,14 @@
 package io.rubinbft.orderer.node;
 
 import com.google.protobuf.ByteString;
+import io.rubinbft.bft.Refusal;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.HeightSubscription;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.configtx.ConfigEnvelopeSigner;
 import io.rubinbft.orderer.configtx.ConfigUpdateException;
+import io.rubinbft.orderer.consensus.Admission;
 import io.rubinbft.orderer.consensus.ConfigState;
 import io.rubinbft.orderer.consensus.ConfigStates;
 import io.rubinbft.orderer.consensus.FabricProposals;
@@ -35,9 +37,6 @@ import org.hyperledger.fabric.protos.common.Envelope;
  * replica orders block {@code s}.
  */
 public final class ChannelRuntime implements ServedChannel, AutoCloseable {
-
-  private static final String POOL_FULL = "pool full: ";
-  private static final String RETRY_LATER = ", retry later";
 
   private static final int IDENTITY_CACHE = 4096;
 
@@ -271,13 +270,13 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
       return new SubmitOutcome.NotServing(
           "this node is a follower of channel '" + config().channelId() + "', not a consenter");
     }
-    Optional<String> refusal;
+    Admission admission;
     try {
       ReplicaHost replicas = host.orElseThrow();
       // No timeout: the host completes every submission (at its next step, or refused when it
       // stops), and a timed wait costs each Broadcast envelope a timer on the virtual-thread
       // scheduler (bench/journal/2026-11-21-16-node-cpu.md).
-      refusal =
+      admission =
           (forwarded ? replicas.submitForwarded(key, bytes) : replicas.submit(key, bytes)).get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -285,26 +284,24 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     } catch (ExecutionException e) {
       throw new IllegalStateException("the replica host never fails a submission's outcome", e);
     }
-    return refusal.map(r -> outcomeOf(key, r)).orElse(new SubmitOutcome.Accepted());
+    return outcomeOf(key, admission);
   }
 
   /**
-   * bft-core's refusals name their kind first ("pool full: ...", "duplicate: ...", "conflict:
-   * ..."); a pool's names the bound it reached (its count, or the bytes of the node's pools), which
-   * the client hears.
+   * The Broadcast answer to the replica host's: a full pool names the bound it reached (its count,
+   * or the bytes of the node's pools), which the client hears.
    */
-  private SubmitOutcome outcomeOf(String key, String refusal) {
-    if (refusal.startsWith(POOL_FULL)) {
-      return new SubmitOutcome.PoolFull(
-          refusal.substring(POOL_FULL.length()).replace(RETRY_LATER, ""));
-    }
-    if (refusal.startsWith("duplicate")) {
-      return new SubmitOutcome.AlreadyProcessed();
-    }
-    if (refusal.startsWith("conflict")) {
-      return new SubmitOutcome.Conflicting(key, OptionalLong.empty());
-    }
-    return new SubmitOutcome.NotServing(refusal);
+  static SubmitOutcome outcomeOf(String key, Admission admission) {
+    return switch (admission) {
+      case Admission.Admitted admitted -> new SubmitOutcome.Accepted();
+      case Admission.Unavailable unavailable -> new SubmitOutcome.NotServing(unavailable.reason());
+      case Admission.Refused(Refusal.PoolFull full) -> new SubmitOutcome.PoolFull(full.bound());
+      case Admission.Refused(Refusal.Duplicate duplicate) -> new SubmitOutcome.AlreadyProcessed();
+      case Admission.Refused(Refusal.Conflict conflict) ->
+          new SubmitOutcome.Conflicting(key, OptionalLong.empty());
+      case Admission.Refused(Refusal.TooLarge tooLarge) ->
+          new SubmitOutcome.NotServing(tooLarge.message());
+    };
   }
 
   /**

@@ -1,10 +1,10 @@
 package io.rubinbft.orderer.node;
 
+import io.rubinbft.orderer.files.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -30,7 +30,7 @@ final class EpochFolders {
 
   /** Deletes every epoch's folder: this node no longer orders on the channel. */
   void discardAll() {
-    deleteTree(channel);
+    FileTrees.delete(channel);
   }
 
   /** Deletes every folder but {@code epoch}'s. */
@@ -38,7 +38,7 @@ final class EpochFolders {
     Path kept = of(epoch);
     for (Path entry : entries()) {
       if (!entry.equals(kept)) {
-        deleteTree(entry);
+        FileTrees.delete(entry);
       }
     }
   }
@@ -70,19 +70,6 @@ final class EpochFolders {
       return entries.toList();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + channel, e);
-    }
-  }
-
-  static void deleteTree(Path root) {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + root, e);
     }
   }
 }

@@ -2,8 +2,8 @@ package io.rubinbft.orderer.onboarding;
 
 import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.crypto.Sha256;
-import io.rubinbft.orderer.tls.Pem;
 import io.rubinbft.orderer.tls.ServerTls;
 import javax.net.ssl.KeyManager;
 

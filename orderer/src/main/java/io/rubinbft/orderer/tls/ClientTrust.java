@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.tls;
 
+import io.rubinbft.orderer.crypto.Pem;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Path;

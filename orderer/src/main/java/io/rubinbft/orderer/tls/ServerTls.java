@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.tls;
 
 import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.crypto.Pem;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.orderer.crypto.Pem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -166,7 +167,7 @@ class CryptoGeneratorTest {
   }
 
   static X509Certificate certificate(Path file) throws IOException {
-    return Pem.parseCertificate(Files.readAllBytes(file), file.toString());
+    return Pem.certificates(Files.readAllBytes(file), file.toString()).getFirst();
   }
 
   private static PrivateKey privateKey(Path file) throws Exception {

@@ -3,6 +3,7 @@ package io.rubinbft.orderer.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -146,20 +147,16 @@ class LocalNetworkTest {
     @SuppressWarnings("unchecked")
     List<String> clientRoots =
         (List<String>) ((Map<String, Object>) admin.get("TLS")).get("ClientRootCAs");
-    X509Certificate adminCa =
-        io.rubinbft.orderer.tls.Pem.certificates(Path.of(clientRoots.getFirst())).getFirst();
+    X509Certificate adminCa = Pem.certificates(Path.of(clientRoots.getFirst())).getFirst();
 
     assertThat(clientRoots).hasSize(1);
     for (NetworkSummary.Node node : summary.nodes()) {
-      X509Certificate consenterTls =
-          io.rubinbft.orderer.tls.Pem.certificates(node.tlsCert()).getFirst();
-      assertThat(io.rubinbft.orderer.tls.Pem.certificates(node.tlsCaCert()).getFirst())
-          .isNotEqualTo(adminCa);
+      X509Certificate consenterTls = Pem.certificates(node.tlsCert()).getFirst();
+      assertThat(Pem.certificates(node.tlsCaCert()).getFirst()).isNotEqualTo(adminCa);
       assertThat(consenterTls.getIssuerX500Principal())
           .isNotEqualTo(adminCa.getSubjectX500Principal());
     }
-    X509Certificate adminTls =
-        io.rubinbft.orderer.tls.Pem.certificates(summary.ordererAdmin().tlsCert()).getFirst();
+    X509Certificate adminTls = Pem.certificates(summary.ordererAdmin().tlsCert()).getFirst();
     adminTls.verify(adminCa.getPublicKey());
   }
 

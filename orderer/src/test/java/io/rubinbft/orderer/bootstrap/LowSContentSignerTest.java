@@ -2,6 +2,7 @@ package io.rubinbft.orderer.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.orderer.crypto.EcKeys;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.security.KeyPair;
@@ -17,7 +18,7 @@ class LowSContentSignerTest {
     long seed = new Random().nextLong();
     System.out.println("LowSContentSignerTest seed " + seed);
     Random random = new Random(seed);
-    KeyPair keys = EcKeys.generate(new SecureRandom());
+    KeyPair keys = EcKeys.generateCryptogen(new SecureRandom());
     for (int i = 0; i < 64; i++) {
       byte[] content = new byte[random.nextInt(1, 512)];
       random.nextBytes(content);
@@ -35,11 +36,11 @@ class LowSContentSignerTest {
 
   @Test
   void aHighSIsReplacedByItsComplementAndALowSIsKept() throws Exception {
-    KeyPair keys = EcKeys.generate(new SecureRandom());
+    KeyPair keys = EcKeys.generateCryptogen(new SecureRandom());
     byte[] content = {1, 2, 3};
     int highSeen = 0;
     for (int i = 0; i < 64; i++) {
-      Signature plain = Signature.getInstance("SHA256withECDSA", EcKeys.PROVIDER);
+      Signature plain = Signature.getInstance("SHA256withECDSA", EcKeys.CRYPTOGEN_PROVIDER);
       plain.initSign(keys.getPrivate());
       plain.update(content);
       byte[] signature = plain.sign();

@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.bootstrap;
 
+import io.rubinbft.orderer.crypto.Pem;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.security.PrivateKey;
@@ -32,7 +33,7 @@ public final class Renewals {
    */
   public static byte[] renewedPem(Path orgDir, X509Certificate old) {
     try {
-      PrivateKey caKey = io.rubinbft.orderer.tls.Pem.privateKey(orgDir.resolve("ca/priv_sk"));
+      PrivateKey caKey = Pem.privateKey(orgDir.resolve("ca/priv_sk"));
       JcaX509v3CertificateBuilder builder =
           new JcaX509v3CertificateBuilder(
               X500Name.getInstance(old.getIssuerX500Principal().getEncoded()),
@@ -46,7 +47,7 @@ public final class Renewals {
       X509Certificate renewed =
           new JcaX509CertificateConverter()
               .getCertificate(builder.build(new LowSContentSigner(caKey)));
-      return Pem.certificate(renewed);
+      return Pem.encodeCertificate(renewed);
     } catch (CertificateException e) {
       throw new IllegalStateException("a renewed certificate does not decode", e);
     }

@@ -11,12 +11,15 @@ import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.hyperledger.fabric.protos.common.Config;
 import org.hyperledger.fabric.protos.common.ConfigEnvelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.ConsensusType.State;
 import org.hyperledger.fabric.protos.peer.AnchorPeer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Fabric's maintenance filter on updates computed as {@code configtxlator compute_update} computes
@@ -93,17 +96,45 @@ class MaintenanceRulesTest {
     assertThat(read(left.getConfig()).inMaintenance()).isFalse();
   }
 
-  @Test
-  void enteringMaintenanceWithAnotherOrdererValueIsRefused() {
-    Config both =
-        ConfigEdits.maxMessageCount(
-            ConfigEdits.consensusState(GENESIS.config(), State.STATE_MAINTENANCE), 17);
+  /** A switch into or out of maintenance mode with another Orderer-group change beside it. */
+  private record MixedSwitch(
+      String name, boolean entering, UnaryOperator<Config> other, String why) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
 
-    assertRefused(
-        GENESIS,
-        both,
-        "config update contain more then just the ConsensusType value in the Orderer group",
-        SignedUpdates.ORDERER_ADMIN);
+  static List<MixedSwitch> mixedSwitches() {
+    String notJustTheType =
+        "config update contain more then just the ConsensusType value in the Orderer group";
+    return List.of(
+        new MixedSwitch(
+            "entering with another orderer value",
+            true,
+            config -> ConfigEdits.maxMessageCount(config, 17),
+            notJustTheType),
+        new MixedSwitch(
+            "leaving with another orderer value",
+            false,
+            config -> ConfigEdits.maxMessageCount(config, 17),
+            notJustTheType),
+        new MixedSwitch(
+            "leaving with changed SmartBFT options",
+            false,
+            config -> ConfigEdits.smartBftBatchMaxCount(config, 7),
+            "attempted to change ConsensusType.Metadata, but ConsensusType.State is changing from"
+                + " STATE_MAINTENANCE to STATE_NORMAL"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("mixedSwitches")
+  void switchingMaintenanceWithAnotherOrdererChangeIsRefused(MixedSwitch mixed) {
+    ChannelConfig from = mixed.entering() ? GENESIS : maintenance();
+    State to = mixed.entering() ? State.STATE_MAINTENANCE : State.STATE_NORMAL;
+    Config both = mixed.other().apply(ConfigEdits.consensusState(from.config(), to));
+
+    assertRefused(from, both, mixed.why(), SignedUpdates.ORDERER_ADMIN);
   }
 
   @Test
@@ -121,35 +152,6 @@ class MaintenanceRulesTest {
         "config update contains changes to more than one group",
         SignedUpdates.ORDERER_ADMIN,
         SignedUpdates.ORG1_ADMIN);
-  }
-
-  @Test
-  void changingTheSmartBftOptionsWhileEnteringOrLeavingIsRefused() {
-    ChannelConfig maintenance = maintenance();
-    Config leavingWithOptions =
-        ConfigEdits.smartBftBatchMaxCount(
-            ConfigEdits.consensusState(maintenance.config(), State.STATE_NORMAL), 7);
-
-    assertRefused(
-        maintenance,
-        leavingWithOptions,
-        "attempted to change ConsensusType.Metadata, but ConsensusType.State is changing from"
-            + " STATE_MAINTENANCE to STATE_NORMAL",
-        SignedUpdates.ORDERER_ADMIN);
-  }
-
-  @Test
-  void leavingMaintenanceWithAnotherChangeIsRefused() {
-    ChannelConfig maintenance = maintenance();
-    Config both =
-        ConfigEdits.maxMessageCount(
-            ConfigEdits.consensusState(maintenance.config(), State.STATE_NORMAL), 17);
-
-    assertRefused(
-        maintenance,
-        both,
-        "config update contain more then just the ConsensusType value in the Orderer group",
-        SignedUpdates.ORDERER_ADMIN);
   }
 
   @Test

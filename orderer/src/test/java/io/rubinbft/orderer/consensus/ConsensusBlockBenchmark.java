@@ -1,12 +1,11 @@
 package io.rubinbft.orderer.consensus;
 
 import io.rubinbft.bft.Request;
-import java.io.IOException;
+import io.rubinbft.orderer.files.FileTrees;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -63,7 +62,7 @@ public final class ConsensusBlockBenchmark {
             "ordered " + cluster.orderedCount(0) + " transactions but expected " + ordered);
       }
     } finally {
-      deleteRecursively(wal);
+      FileTrees.delete(wal);
     }
   }
 
@@ -81,13 +80,5 @@ public final class ConsensusBlockBenchmark {
     return Stream.generate(() -> cluster.transactions(TX_PER_BLOCK, PAYLOAD_BYTES))
         .limit(blocks)
         .toList();
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
-    }
   }
 }

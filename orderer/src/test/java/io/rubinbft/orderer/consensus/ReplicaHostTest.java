@@ -26,11 +26,11 @@ import io.rubinbft.orderer.config.ClusterTransport;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
+import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.testing.FabricFixtures;
-import io.rubinbft.orderer.tls.Pem;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -39,7 +39,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -124,8 +123,7 @@ class ReplicaHostTest {
       txs.add(client.transaction("fixture", new byte[100]));
     }
     // Submitted without pause until after the host stopped: some are queued when it stops.
-    List<CompletableFuture<Optional<String>>> outcomes =
-        Collections.synchronizedList(new ArrayList<>());
+    List<CompletableFuture<Admission>> outcomes = Collections.synchronizedList(new ArrayList<>());
     AtomicBoolean closed = new AtomicBoolean();
     Thread submitter =
         Thread.ofPlatform()
@@ -145,7 +143,9 @@ class ReplicaHostTest {
 
     assertThat(outcomes).allMatch(CompletableFuture::isDone);
     assertThat(outcomes.getLast().get())
-        .hasValueSatisfying(reason -> assertThat(reason).contains("channel 'fixture'"));
+        .isInstanceOfSatisfying(
+            Admission.Unavailable.class,
+            unavailable -> assertThat(unavailable.reason()).contains("channel 'fixture'"));
   }
 
   @Test
@@ -365,12 +365,12 @@ class ReplicaHostTest {
   private void submit(int count, List<Integer> to) throws Exception {
     for (int i = 0; i < count; i++) {
       EnvelopeFactory.SignedEnvelope tx = client.transaction("fixture", new byte[300]);
-      List<CompletableFuture<Optional<String>>> outcomes = new ArrayList<>();
+      List<CompletableFuture<Admission>> outcomes = new ArrayList<>();
       for (int r : to) {
         outcomes.add(hosts.get(r).submit(tx.txId(), tx.envelope().toByteArray()));
       }
-      for (CompletableFuture<Optional<String>> outcome : outcomes) {
-        assertThat(outcome.get(30, TimeUnit.SECONDS)).isEmpty();
+      for (CompletableFuture<Admission> outcome : outcomes) {
+        assertThat(outcome.get(30, TimeUnit.SECONDS)).isInstanceOf(Admission.Admitted.class);
       }
     }
   }

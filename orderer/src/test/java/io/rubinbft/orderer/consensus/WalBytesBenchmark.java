@@ -4,13 +4,11 @@ import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.ledger.wal.Wal;
 import io.rubinbft.ledger.wal.WalConfig;
-import java.io.IOException;
+import io.rubinbft.orderer.files.FileTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Prints what replica 0's consensus WAL holds per decided block after the fixture network's four
@@ -87,15 +85,7 @@ public final class WalBytesBenchmark {
           (double) plainBytes / decided,
           100.0 * written[1] / plainBytes);
     } finally {
-      deleteRecursively(root);
-    }
-  }
-
-  private static void deleteRecursively(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(path);
-      }
+      FileTrees.delete(root);
     }
   }
 }

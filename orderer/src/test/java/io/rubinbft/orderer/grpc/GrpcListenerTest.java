@@ -13,10 +13,9 @@ import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.StreamObserver;
 import io.rubinbft.orderer.config.HostPort;
-import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.testing.Keepalives;
-import io.rubinbft.orderer.tls.Pem;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -52,18 +51,10 @@ class GrpcListenerTest {
 
   @BeforeEach
   void start() throws IOException {
-    TlsSettings tls =
-        new TlsSettings(
-            true,
-            NODE_TLS.resolve("server.crt"),
-            NODE_TLS.resolve("server.key"),
-            List.of(NODE_TLS.resolve("ca.crt")),
-            true,
-            List.of(NODE_TLS.resolve("ca.crt")));
     listener =
         GrpcListener.start(
             new HostPort("127.0.0.1", 0),
-            tls,
+            FabricFixtures.ordererTls(1, true, List.of(NODE_TLS.resolve("ca.crt"))),
             channelCas::get,
             1 << 20,
             Keepalives.FABRIC_DEFAULTS,

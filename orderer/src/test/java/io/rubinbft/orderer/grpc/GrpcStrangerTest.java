@@ -49,18 +49,10 @@ class GrpcStrangerTest {
 
   @BeforeEach
   void start() throws IOException {
-    TlsSettings tls =
-        new TlsSettings(
-            true,
-            NODE_TLS.resolve("server.crt"),
-            NODE_TLS.resolve("server.key"),
-            List.of(NODE_TLS.resolve("ca.crt")),
-            false,
-            List.of());
     listener =
         GrpcListener.start(
             new HostPort("127.0.0.1", 0),
-            tls,
+            FabricFixtures.ordererServerTls(1),
             List::of,
             100L << 20,
             Keepalives.FABRIC_DEFAULTS,

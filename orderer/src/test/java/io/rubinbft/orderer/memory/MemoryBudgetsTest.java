@@ -33,8 +33,8 @@ class MemoryBudgetsTest {
     pools.add(900);
 
     assertThat(pools.refusal(100)).isEmpty();
-    assertThat(pools.refusal(101))
-        .contains("pool full: 900 bytes pending on this node, at most 1000, retry later");
+    assertThat(pools.refusal(101).orElseThrow().message())
+        .isEqualTo("pool full: 900 bytes pending on this node, at most 1000, retry later");
     pools.add(-900);
     assertThat(pools.used()).isZero();
   }

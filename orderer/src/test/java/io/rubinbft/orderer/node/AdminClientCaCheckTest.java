@@ -3,8 +3,8 @@ package io.rubinbft.orderer.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.testing.FabricFixtures;
-import io.rubinbft.orderer.tls.Pem;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;

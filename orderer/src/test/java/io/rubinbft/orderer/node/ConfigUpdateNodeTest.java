@@ -10,8 +10,6 @@ import io.rubinbft.orderer.bootstrap.SignaturePolicies;
 import io.rubinbft.orderer.configtx.SignedUpdates;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
-import io.rubinbft.orderer.loadgen.OrdererChannels;
-import io.rubinbft.orderer.testing.ClientCalls;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -69,7 +67,7 @@ class ConfigUpdateNodeTest {
             batchSizeUpdate(cluster.config(), NEW_MAX_MESSAGE_COUNT),
             List.of(cluster.ordererAdmin()));
     CompletableFuture<Void> flowing = inBackground(load(user, 60));
-    assertThat(broadcast(0, batchSize).getStatus()).isEqualTo(Status.SUCCESS);
+    assertThat(cluster.broadcast(0, batchSize).getStatus()).isEqualTo(Status.SUCCESS);
     flowing.get(120, TimeUnit.SECONDS);
     cluster.awaitConfigSequence(1);
     submit(user, 30);
@@ -86,11 +84,11 @@ class ConfigUpdateNodeTest {
 
     EnvelopeFactory users = new EnvelopeFactory(user, Clock.systemUTC());
     BroadcastResponse refused =
-        broadcast(2, users.transaction(LocalCluster.CHANNEL, new byte[100]).envelope());
+        cluster.broadcast(2, users.transaction(LocalCluster.CHANNEL, new byte[100]).envelope());
     assertThat(refused.getStatus()).isEqualTo(Status.FORBIDDEN);
-    assertThat(deliverNewest(3, users)).isEqualTo(Status.FORBIDDEN);
+    assertThat(cluster.deliverNewest(3, users)).isEqualTo(Status.FORBIDDEN);
     // FAIL_IF_NOT_READY on the newest block: SUCCESS comes only after the block itself
-    assertThat(deliverNewest(3, new EnvelopeFactory(orgAdmin, Clock.systemUTC())))
+    assertThat(cluster.deliverNewest(3, new EnvelopeFactory(orgAdmin, Clock.systemUTC())))
         .isEqualTo(Status.SUCCESS);
 
     assertLedgersAgree(List.of(batchSize, orgPolicies));
@@ -102,7 +100,8 @@ class ConfigUpdateNodeTest {
     submit(orgAdmin, 10);
     cluster.awaitTransactions(60 + 1 + 30 + 40 + 1 + 10);
     assertThat(
-            broadcast(0, users.transaction(LocalCluster.CHANNEL, new byte[100]).envelope())
+            cluster
+                .broadcast(0, users.transaction(LocalCluster.CHANNEL, new byte[100]).envelope())
                 .getStatus())
         .isEqualTo(Status.FORBIDDEN);
     assertLedgersAgree(List.of(batchSize, orgPolicies));
@@ -250,20 +249,6 @@ class ConfigUpdateNodeTest {
 
   private void submit(SigningIdentity client, int count) throws Exception {
     cluster.submit(new EnvelopeFactory(client, Clock.systemUTC()), count);
-  }
-
-  private BroadcastResponse broadcast(int node, Envelope envelope) throws Exception {
-    try (OrdererChannels connections = cluster.connect()) {
-      return ClientCalls.broadcast(connections.channels().get(node), envelope);
-    }
-  }
-
-  /** The final status of a request for the newest block, from node {@code node}. */
-  private Status deliverNewest(int node, EnvelopeFactory client) throws Exception {
-    try (OrdererChannels connections = cluster.connect()) {
-      return ClientCalls.deliverNewest(
-          connections.channels().get(node), client, LocalCluster.CHANNEL, ByteString.EMPTY);
-    }
   }
 
   private static CompletableFuture<Void> inBackground(Callable<Void> work) {

@@ -8,6 +8,7 @@ import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.configtx.SignedUpdates;
+import io.rubinbft.orderer.files.FileTrees;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.metrics.MetricsScrape;
@@ -67,7 +68,7 @@ class FailedChannelNodeTest {
     assertThat(info(broken).get("status").getAsString()).isEqualTo("active");
 
     Path wal = cluster.walDirectory(BROKEN);
-    EpochFolders.deleteTree(wal);
+    FileTrees.delete(wal);
     Files.writeString(wal, "not a folder");
     HttpResponse<String> updated =
         cluster.update(
@@ -135,7 +136,7 @@ class FailedChannelNodeTest {
     assertThat(info(broken).get("status").getAsString()).isEqualTo("active");
 
     Path wal = cluster.walDirectory(BROKEN);
-    EpochFolders.deleteTree(wal);
+    FileTrees.delete(wal);
     Files.writeString(wal, "not a folder");
     updateConsenters(
         consenters -> Stream.concat(consenters.stream(), Stream.of(consenter)).toList());

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.orderer.bootstrap.LocalNetwork;
@@ -22,6 +23,7 @@ import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
 import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.testing.AdminApi;
+import io.rubinbft.orderer.testing.ClientCalls;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
 import io.rubinbft.orderer.testing.EpochSignatureCheck;
 import io.rubinbft.orderer.testing.FreePorts;
@@ -38,6 +40,9 @@ import java.util.OptionalDouble;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Config;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.common.Status;
+import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 
 /**
  * Four orderer nodes on loopback, made the way an operator makes them: crypto and genesis block
@@ -232,6 +237,21 @@ final class LocalCluster implements AutoCloseable {
     return OrdererChannels.connect(endpoints, tls.clientTls());
   }
 
+  /** Node {@code node}'s answer to {@code envelope} broadcast on a connection of its own. */
+  BroadcastResponse broadcast(int node, Envelope envelope) throws Exception {
+    try (OrdererChannels connections = connect()) {
+      return ClientCalls.broadcast(connections.channels().get(node), envelope);
+    }
+  }
+
+  /** The final status of {@code client}'s request for the newest block, from node {@code node}. */
+  Status deliverNewest(int node, EnvelopeFactory client) throws Exception {
+    try (OrdererChannels connections = connect()) {
+      return ClientCalls.deliverNewest(
+          connections.channels().get(node), client, CHANNEL, ByteString.EMPTY);
+    }
+  }
+
   /** The CA of the orderers' TLS server certificates. */
   Path ordererTlsCa() {
     return network.nodes().getFirst().tlsCaCert();
@@ -360,8 +380,12 @@ final class LocalCluster implements AutoCloseable {
   /** Waits until the ledgers of {@code of} hold {@code count} envelopes after the genesis block. */
   static void awaitTransactions(int count, List<OrdererNode> of) throws InterruptedException {
     for (OrdererNode node : of) {
-      ChannelLedger ledger = ledger(node);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+      // A node that joined just now may not serve the channel yet.
+      while (node.channels().channel(CHANNEL).isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      ChannelLedger ledger = ledger(node);
       while (transactions(ledger) < count && System.nanoTime() < deadline) {
         ledger.awaitHeight(ledger.height() + 1, Duration.ofMillis(200));
       }

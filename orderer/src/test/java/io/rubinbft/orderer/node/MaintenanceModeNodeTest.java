@@ -2,14 +2,11 @@ package io.rubinbft.orderer.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.configtx.ComputedUpdates;
 import io.rubinbft.orderer.configtx.ConfigEdits;
 import io.rubinbft.orderer.configtx.SignedUpdates;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
-import io.rubinbft.orderer.loadgen.OrdererChannels;
-import io.rubinbft.orderer.testing.ClientCalls;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -45,18 +42,19 @@ class MaintenanceModeNodeTest {
     cluster.submit(users, 10);
     cluster.awaitTransactions(10);
 
-    assertThat(broadcast(0, stateUpdate(State.STATE_MAINTENANCE)).getStatus())
+    assertThat(cluster.broadcast(0, stateUpdate(State.STATE_MAINTENANCE)).getStatus())
         .isEqualTo(Status.SUCCESS);
     cluster.awaitConfigSequence(1);
 
     for (int node = 0; node < 4; node++) {
       BroadcastResponse refused =
-          broadcast(node, users.transaction(LocalCluster.CHANNEL, new byte[100]).envelope());
+          cluster.broadcast(
+              node, users.transaction(LocalCluster.CHANNEL, new byte[100]).envelope());
       assertThat(refused.getStatus()).as("node %d", node).isEqualTo(Status.SERVICE_UNAVAILABLE);
       assertThat(refused.getInfo()).isEqualTo("normal transactions are rejected: maintenance mode");
     }
-    assertThat(deliverNewest(1, users)).isEqualTo(Status.FORBIDDEN);
-    assertThat(deliverNewest(1, ordererAdmin)).isEqualTo(Status.SUCCESS);
+    assertThat(cluster.deliverNewest(1, users)).isEqualTo(Status.FORBIDDEN);
+    assertThat(cluster.deliverNewest(1, ordererAdmin)).isEqualTo(Status.SUCCESS);
 
     Config current = cluster.config();
     Envelope leavingAndMore =
@@ -76,11 +74,12 @@ class MaintenanceModeNodeTest {
                 + " transaction inspection failed: config update contain more then just the"
                 + " ConsensusType value in the Orderer group");
 
-    assertThat(broadcast(3, stateUpdate(State.STATE_NORMAL)).getStatus()).isEqualTo(Status.SUCCESS);
+    assertThat(cluster.broadcast(3, stateUpdate(State.STATE_NORMAL)).getStatus())
+        .isEqualTo(Status.SUCCESS);
     cluster.awaitConfigSequence(2);
     cluster.submit(users, 10);
     cluster.awaitTransactions(10 + 1 + 1 + 10);
-    assertThat(deliverNewest(1, users)).isEqualTo(Status.SUCCESS);
+    assertThat(cluster.deliverNewest(1, users)).isEqualTo(Status.SUCCESS);
   }
 
   /** ConsensusType.State set to {@code state} alone, signed by the orderer admin. */
@@ -90,18 +89,5 @@ class MaintenanceModeNodeTest {
         ComputedUpdates.compute(
             LocalCluster.CHANNEL, current, ConfigEdits.consensusState(current, state)),
         List.of(cluster.ordererAdmin()));
-  }
-
-  private BroadcastResponse broadcast(int node, Envelope envelope) throws Exception {
-    try (OrdererChannels connections = cluster.connect()) {
-      return ClientCalls.broadcast(connections.channels().get(node), envelope);
-    }
-  }
-
-  private Status deliverNewest(int node, EnvelopeFactory client) throws Exception {
-    try (OrdererChannels connections = cluster.connect()) {
-      return ClientCalls.deliverNewest(
-          connections.channels().get(node), client, LocalCluster.CHANNEL, ByteString.EMPTY);
-    }
   }
 }

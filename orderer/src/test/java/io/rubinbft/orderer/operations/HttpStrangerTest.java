@@ -165,13 +165,7 @@ class HttpStrangerTest {
   }
 
   private static TlsSettings mutualTls(boolean clientAuthRequired) {
-    return new TlsSettings(
-        true,
-        TLS.resolve("server.crt"),
-        TLS.resolve("server.key"),
-        List.of(TLS.resolve("ca.crt")),
-        clientAuthRequired,
-        List.of(TLS.resolve("ca.crt")));
+    return FabricFixtures.ordererTls(1, clientAuthRequired, List.of(TLS.resolve("ca.crt")));
   }
 
   private HttpClient adminClient() throws Exception {

@@ -143,20 +143,12 @@ final class ServiceNode implements AutoCloseable {
 
   /** Mutual TLS with orderer1's certificate, trusting Org1's TLS CA for clients. */
   static ServiceNode startWithMutualTls(Path directory) throws IOException {
-    Path node = FabricFixtures.orderer(1).resolve("tls");
     Path org1TlsCa =
         FabricFixtures.root()
             .resolve(
                 "crypto/peerOrganizations/org1.example.com/tlsca/tlsca.org1.example.com-cert.pem");
-    TlsSettings tls =
-        new TlsSettings(
-            true,
-            node.resolve("server.crt"),
-            node.resolve("server.key"),
-            List.of(node.resolve("ca.crt")),
-            true,
-            List.of(org1TlsCa));
-    return new ServiceNode(directory, tls, Integer.MAX_VALUE);
+    return new ServiceNode(
+        directory, FabricFixtures.ordererTls(1, true, List.of(org1TlsCa)), Integer.MAX_VALUE);
   }
 
   static ChannelRules genesisRules() {

@@ -1,8 +1,8 @@
 package io.rubinbft.orderer.testing;
 
 import com.google.protobuf.ByteString;
+import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
-import io.rubinbft.orderer.tls.Pem;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

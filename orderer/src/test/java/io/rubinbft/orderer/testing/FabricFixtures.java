@@ -32,13 +32,23 @@ public final class FabricFixtures {
    * client authentication.
    */
   public static TlsSettings ordererServerTls(int n) {
+    return ordererTls(n, false, List.of());
+  }
+
+  /**
+   * Orderer {@code n}'s TLS listener settings: its server key pair, trusting its org's TLS CA,
+   * checking client certificates against {@code clientRootCas} (and requiring one if {@code
+   * clientAuthRequired}).
+   */
+  public static TlsSettings ordererTls(
+      int n, boolean clientAuthRequired, List<Path> clientRootCas) {
     Path tls = orderer(n).resolve("tls");
     return new TlsSettings(
         true,
         tls.resolve("server.crt"),
         tls.resolve("server.key"),
         List.of(tls.resolve("ca.crt")),
-        false,
-        List.of());
+        clientAuthRequired,
+        clientRootCas);
   }
 }

@@ -1,6 +1,6 @@
 package io.rubinbft.orderer.testing;
 
-import io.rubinbft.orderer.tls.Pem;
+import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.tls.ServerTls;
 import java.io.IOException;
 import java.net.http.HttpClient;

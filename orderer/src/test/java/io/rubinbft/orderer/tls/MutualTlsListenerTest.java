@@ -30,14 +30,7 @@ class MutualTlsListenerTest {
   @BeforeEach
   void start() throws IOException {
     Path tls = FabricFixtures.orderer(1).resolve("tls");
-    TlsSettings settings =
-        new TlsSettings(
-            true,
-            tls.resolve("server.crt"),
-            tls.resolve("server.key"),
-            List.of(tls.resolve("ca.crt")),
-            true,
-            List.of(tls.resolve("ca.crt")));
+    TlsSettings settings = FabricFixtures.ordererTls(1, true, List.of(tls.resolve("ca.crt")));
     listener = HttpListener.bind(new HostPort("127.0.0.1", 0), settings, "test");
     listener.server().createContext("/", e -> JsonResponses.send(e, 200, Map.of("ok", true)));
     listener.start();
