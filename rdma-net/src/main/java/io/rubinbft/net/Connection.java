@@ -27,6 +27,7 @@ import java.security.cert.X509Certificate;
 import java.util.EnumSet;
 import java.util.Optional;
 import org.agrona.DirectBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A channel over one transport link: the handshake, framing, encryption, sequence numbers, credit
@@ -53,8 +54,8 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private final OutboundMessage outbound;
   private final HeldFrameHandler deliverer = this::deliver;
   private ChannelState state = ChannelState.CONNECTING;
-  private String closeReason;
-  private Session session;
+  private @Nullable String closeReason;
+  private @Nullable Session session;
   private boolean authenticated;
   private int sendFrameBytes;
   private int sendMessageBytes;
@@ -63,7 +64,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private boolean connectReported;
   private boolean closeReported;
   private boolean claimOutstanding;
-  private MessageHandler pollHandler;
+  private @Nullable MessageHandler pollHandler;
   private int polled;
   private final long handshakeDeadlineNanos;
 
@@ -118,7 +119,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
         }
       }
     } catch (IOException e) {
-      fail(e.getMessage());
+      fail(String.valueOf(e.getMessage()));
     }
   }
 
@@ -146,7 +147,8 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     state = ChannelState.CLOSED;
     closeReason = reason;
     // A message is lost whether its fragments were delivered into reassembly or still held.
-    if (reassembler.discardPartial() | fragments.inProgress()) {
+    boolean discarded = reassembler.discardPartial();
+    if (discarded || fragments.inProgress()) {
       counters.partialMessagesDiscarded++;
     }
     link.close();

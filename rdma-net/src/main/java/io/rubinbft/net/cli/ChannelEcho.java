@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The same echo over the selector and channels: authenticated, encrypted, credit flow-controlled,
@@ -145,7 +146,7 @@ final class ChannelEcho {
     // One handler for the whole run, as the client's: the server allocates nothing per message.
     private final MessageHandler echo = this::echo;
     private int pendingLength = -1;
-    private Channel current;
+    private @Nullable Channel current;
 
     @Override
     public void onReady(SelectionKey key) {

@@ -7,6 +7,7 @@ import io.rubinbft.net.verbs.PendingConnection;
 import io.rubinbft.net.verbs.QueuePair;
 import io.rubinbft.net.verbs.VerbsException;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One connection: its rdma_cm id, its queue pair and, for an outgoing one, its own event channel
@@ -18,11 +19,11 @@ final class DisniConnection implements PendingConnection {
   private final DisniVerbsDevice device;
   private final RdmaCmId id;
   private final RdmaEventChannel ownChannel;
-  private DisniQueuePair queuePair;
+  private @Nullable DisniQueuePair queuePair;
   private boolean established;
   private boolean destroyed;
 
-  DisniConnection(DisniVerbsDevice device, RdmaCmId id, RdmaEventChannel ownChannel) {
+  DisniConnection(DisniVerbsDevice device, RdmaCmId id, @Nullable RdmaEventChannel ownChannel) {
     this.device = device;
     this.id = id;
     this.ownChannel = ownChannel;

@@ -62,6 +62,8 @@ final class FileDescriptorWait implements AutoCloseable {
     if (capacity < 1) {
       throw new IllegalArgumentException("a wait watches at least one descriptor, not " + capacity);
     }
+    // Owned by the object built on it, whose close() closes it (and closed here on failure).
+    @SuppressWarnings("MustBeClosedChecker")
     Arena arena = Arena.ofShared();
     try {
       MemorySegment capture = arena.allocate(NativeCalls.CAPTURE);

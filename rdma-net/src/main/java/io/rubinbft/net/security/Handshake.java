@@ -26,6 +26,7 @@ import java.util.Optional;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One side of the connection handshake, two frames each way with no round trip before the first
@@ -49,8 +50,8 @@ public final class Handshake {
   private final String transport;
   private final KeyPair ephemeral;
   private final byte[] nonce = new byte[HELLO_NONCE_LENGTH];
-  private byte[] ownHello;
-  private PeerHello peerHello;
+  private byte @Nullable [] ownHello;
+  private @Nullable PeerHello peerHello;
 
   /**
    * @param transport the transport's name ({@code Transport.name()}); both sides must agree

@@ -84,6 +84,8 @@ final class ShmConnections {
             });
     Path path = directory.listener(host, port);
     int backlog = device.options().listenBacklog();
+    // Owned by the object built on it, whose close() closes it (and closed here on failure).
+    @SuppressWarnings("MustBeClosedChecker")
     Arena arena = Arena.ofShared();
     try {
       MemorySegment segment = directory.createMapped(path, ListenerFile.fileBytes(backlog), arena);

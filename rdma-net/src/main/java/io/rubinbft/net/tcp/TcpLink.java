@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A link over one non-blocking TCP socket, with its send and receive rings: handshake-sized until
@@ -22,8 +23,8 @@ final class TcpLink implements Link {
   private final InetSocketAddress remoteAddress;
   private final TcpSendRing sendRing;
   private final TcpReceiveRing receiveRing;
-  private SelectionKey selectionKey;
-  private Object attachment;
+  private @Nullable SelectionKey selectionKey;
+  private @Nullable Object attachment;
 
   TcpLink(SocketChannel socket, LinkSizes sizes, InetSocketAddress remoteAddress) {
     this.socket = socket;

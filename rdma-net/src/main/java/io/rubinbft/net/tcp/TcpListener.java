@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
+import org.jspecify.annotations.Nullable;
 
 /** A listening TCP socket; accepted sockets become links of its sizes. */
 final class TcpListener implements LinkListener {
@@ -13,7 +14,7 @@ final class TcpListener implements LinkListener {
   private final ServerSocketChannel server;
   private final LinkSizes sizes;
   private final InetSocketAddress localAddress;
-  private Object attachment;
+  private @Nullable Object attachment;
 
   TcpListener(ServerSocketChannel server, LinkSizes sizes) throws IOException {
     this.server = server;

@@ -12,6 +12,7 @@ import io.rubinbft.net.verbs.WorkRequests;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A link over one reliable-connected queue pair, after RUBIN: every receive slot of the ring is a
@@ -50,10 +51,10 @@ final class VerbsLink implements Link {
   private int heldCount;
   private int repostCount;
   private final Runnable onClose;
-  private Object attachment;
+  private @Nullable Object attachment;
   private boolean up;
   private boolean closed;
-  private String failure;
+  private @Nullable String failure;
   private boolean failureConclusive;
 
   VerbsLink(
