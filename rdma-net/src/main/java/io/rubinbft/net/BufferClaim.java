@@ -29,6 +29,9 @@ public final class BufferClaim {
   }
 
   public MutableDirectBuffer buffer() {
+    if (buffer == null) {
+      throw new IllegalStateException("this claim was already committed or aborted");
+    }
     return buffer;
   }
 

@@ -25,6 +25,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Optional;
 import org.agrona.DirectBuffer;
 import org.jspecify.annotations.Nullable;
@@ -273,7 +274,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
             FrameDescriptor.maxPayload(link.sizes().handshakeFrameBytes()));
     int length = payload + OVERHEAD;
     writeHeader(FrameType.AUTH, FLAGS_UNFRAGMENTED, payload, 0, length);
-    session.sendCipher().seal(sendFrame, length);
+    Objects.requireNonNull(session).sendCipher().seal(sendFrame, length);
     commitFrame(FrameKind.CREDIT, length, false);
   }
 
@@ -373,7 +374,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private void delivered(DirectBuffer buffer, int offset, int length) {
     polled++;
     counters.messagesReceived++;
-    pollHandler.onMessage(buffer, offset, length);
+    Objects.requireNonNull(pollHandler).onMessage(buffer, offset, length);
   }
 
   // ---- sending ----
@@ -489,7 +490,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     }
     byte flags = announceBlocked ? FrameDescriptor.FLAG_BLOCKED : 0;
     writeHeader(type, (byte) (FLAGS_UNFRAGMENTED | flags), 0, 0, OVERHEAD);
-    session.sendCipher().seal(sendFrame, OVERHEAD);
+    Objects.requireNonNull(session).sendCipher().seal(sendFrame, OVERHEAD);
     commitFrame(kind, OVERHEAD, announceBlocked);
     return true;
   }
@@ -497,7 +498,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private void commitData(byte flags, int messageLength, int fragmentOffset, int payload) {
     int length = payload + OVERHEAD;
     writeHeader(FrameType.DATA, flags, messageLength, fragmentOffset, length);
-    session.sendCipher().seal(sendFrame, length);
+    Objects.requireNonNull(session).sendCipher().seal(sendFrame, length);
     commitFrame(FrameKind.DATA, length, false);
   }
 
@@ -591,7 +592,9 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
 
   @Override
   public Optional<X509Certificate> peerCertificate() {
-    return authenticated ? Optional.of(session.peerCertificate()) : Optional.empty();
+    return authenticated
+        ? Optional.of(Objects.requireNonNull(session).peerCertificate())
+        : Optional.empty();
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.rubinbft.net;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link Selectable}'s registration with its selector: what the application waits for, and what
@@ -14,7 +13,10 @@ public final class SelectionKey {
   private final Selectable selectable;
   private final EnumSet<Interest> interests = EnumSet.noneOf(Interest.class);
   private final EnumSet<Interest> ready = EnumSet.noneOf(Interest.class);
-  private @Nullable Object attachment;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
+  private Object attachment;
+
   private boolean valid = true;
 
   SelectionKey(Selectable selectable) {

@@ -18,6 +18,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.agrona.DirectBuffer;
@@ -170,7 +171,7 @@ final class ChannelEcho {
     }
 
     private void echo(DirectBuffer buffer, int offset, int length) {
-      if (current.offer(buffer, offset, length) != SendResult.SENT) {
+      if (Objects.requireNonNull(current).offer(buffer, offset, length) != SendResult.SENT) {
         pending.putBytes(0, buffer, offset, length);
         pendingLength = length;
         current.key().addInterest(Interest.SEND);

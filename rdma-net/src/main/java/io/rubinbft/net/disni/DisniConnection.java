@@ -18,8 +18,11 @@ final class DisniConnection implements PendingConnection {
 
   private final DisniVerbsDevice device;
   private final RdmaCmId id;
-  private final RdmaEventChannel ownChannel;
-  private @Nullable DisniQueuePair queuePair;
+  private final @Nullable RdmaEventChannel ownChannel;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any use
+  private DisniQueuePair queuePair;
+
   private boolean established;
   private boolean destroyed;
 
@@ -38,7 +41,7 @@ final class DisniConnection implements PendingConnection {
   }
 
   /** The channel only this connection reports on, or null for an accepted one. */
-  RdmaEventChannel ownChannel() {
+  @Nullable RdmaEventChannel ownChannel() {
     return ownChannel;
   }
 

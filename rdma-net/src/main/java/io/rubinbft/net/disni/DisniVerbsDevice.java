@@ -208,7 +208,7 @@ public final class DisniVerbsDevice implements VerbsDevice {
     }
   }
 
-  private static void abandon(@Nullable RdmaEventChannel channel, RdmaCmId id) {
+  private static void abandon(@Nullable RdmaEventChannel channel, @Nullable RdmaCmId id) {
     try {
       if (id != null) {
         id.destroyId();

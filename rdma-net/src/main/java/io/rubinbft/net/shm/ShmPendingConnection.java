@@ -61,7 +61,7 @@ final class ShmPendingConnection implements PendingConnection {
   }
 
   /** Why an outgoing request failed before any listener saw it; null if it did not. */
-  String failure() {
+  @Nullable String failure() {
     return failure;
   }
 

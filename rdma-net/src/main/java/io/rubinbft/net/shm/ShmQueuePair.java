@@ -45,9 +45,15 @@ final class ShmQueuePair implements QueuePair {
   private final int[] receiveCapacities;
   private final int receiverNotReadyRetries;
 
-  private @Nullable QueuePairFile peer;
-  private @Nullable ReceiveRing peerReceives;
-  private @Nullable PeerRegions peerRegions;
+  @SuppressWarnings("NullAway.Init") // set when the peer is connected, before any use
+  private QueuePairFile peer;
+
+  @SuppressWarnings("NullAway.Init") // set when the peer is connected, before any use
+  private ReceiveRing peerReceives;
+
+  @SuppressWarnings("NullAway.Init") // set when the peer is connected, before any use
+  private PeerRegions peerRegions;
+
   private @Nullable PeerDoorbell bell;
   private Phase phase = Phase.PENDING;
   private boolean failureReported;

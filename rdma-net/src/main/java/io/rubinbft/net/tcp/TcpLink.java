@@ -10,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A link over one non-blocking TCP socket, with its send and receive rings: handshake-sized until
@@ -23,8 +22,12 @@ final class TcpLink implements Link {
   private final InetSocketAddress remoteAddress;
   private final TcpSendRing sendRing;
   private final TcpReceiveRing receiveRing;
-  private @Nullable SelectionKey selectionKey;
-  private @Nullable Object attachment;
+
+  @SuppressWarnings("NullAway.Init") // registered right after creation, before any use
+  private SelectionKey selectionKey;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
+  private Object attachment;
 
   TcpLink(SocketChannel socket, LinkSizes sizes, InetSocketAddress remoteAddress) {
     this.socket = socket;

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
-import org.jspecify.annotations.Nullable;
 
 /** A listening TCP socket; accepted sockets become links of its sizes. */
 final class TcpListener implements LinkListener {
@@ -14,7 +13,9 @@ final class TcpListener implements LinkListener {
   private final ServerSocketChannel server;
   private final LinkSizes sizes;
   private final InetSocketAddress localAddress;
-  private @Nullable Object attachment;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
+  private Object attachment;
 
   TcpListener(ServerSocketChannel server, LinkSizes sizes) throws IOException {
     this.server = server;

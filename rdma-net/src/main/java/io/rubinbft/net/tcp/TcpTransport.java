@@ -16,7 +16,6 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The default transport where there is no RDMA: non-blocking java.nio sockets under one java.nio
@@ -31,7 +30,10 @@ public final class TcpTransport implements Transport {
   private final Selector nioSelector;
   private final ArrayDeque<TcpLink> connectedAtOnce = new ArrayDeque<>();
   private final Consumer<SelectionKey> onKey = this::onKey;
-  private @Nullable LinkEvents events;
+
+  @SuppressWarnings("NullAway.Init") // set by open(), before any poll
+  private LinkEvents events;
+
   private int reported;
 
   private TcpTransport(Selector nioSelector) {

@@ -51,7 +51,10 @@ final class VerbsLink implements Link {
   private int heldCount;
   private int repostCount;
   private final Runnable onClose;
-  private @Nullable Object attachment;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
+  private Object attachment;
+
   private boolean up;
   private boolean closed;
   private @Nullable String failure;
@@ -122,7 +125,7 @@ final class VerbsLink implements Link {
   }
 
   /** Why the pair failed, or null while it has not. */
-  String failure() {
+  @Nullable String failure() {
     return failure;
   }
 

@@ -4,14 +4,15 @@ import io.rubinbft.net.transport.LinkListener;
 import io.rubinbft.net.transport.LinkSizes;
 import io.rubinbft.net.verbs.ConnectionListener;
 import java.net.InetSocketAddress;
-import org.jspecify.annotations.Nullable;
 
 /** A verbs connection listener; accepted queue pairs become links of its sizes. */
 final class VerbsListener implements LinkListener {
 
   private final ConnectionListener listener;
   private final LinkSizes sizes;
-  private @Nullable Object attachment;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
+  private Object attachment;
 
   VerbsListener(ConnectionListener listener, LinkSizes sizes) {
     this.listener = listener;

@@ -22,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -70,7 +71,10 @@ public final class VerbsTransport implements Transport {
   private final Events connectionEvents = new Events();
   private final BackoffIdleStrategy idle;
   private final @Nullable EventChannel eventChannel;
-  private @Nullable LinkEvents events;
+
+  @SuppressWarnings("NullAway.Init") // set by open(), before any poll
+  private LinkEvents events;
+
   private int reported;
   private long lastEventNanos = System.nanoTime();
   private volatile @Nullable Thread poller;
@@ -199,7 +203,7 @@ public final class VerbsTransport implements Transport {
     for (int i = 0; i < broken.size(); i++) {
       VerbsLink link = broken.get(i);
       if (link.isReportable()) {
-        linkEvents.closed(link, link.failure());
+        linkEvents.closed(link, Objects.requireNonNullElse(link.failure(), "connection broken"));
       }
     }
     broken.clear();
