@@ -2,6 +2,7 @@ package io.rubinbft.bft;
 
 import java.util.Arrays;
 import java.util.HexFormat;
+import org.jspecify.annotations.Nullable;
 
 /** A collision-resistant hash, compared by content. */
 public final class Digest {
@@ -27,7 +28,7 @@ public final class Digest {
   }
 
   @Override
-  public boolean equals(Object other) {
+  public boolean equals(@Nullable Object other) {
     return other instanceof Digest digest && Arrays.equals(bytes, digest.bytes);
   }
 

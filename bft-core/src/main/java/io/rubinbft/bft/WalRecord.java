@@ -8,6 +8,7 @@ import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
 import io.rubinbft.bft.message.ViewChange;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a replica must remember across a crash: every vote it cast (so it never casts a conflicting
@@ -19,7 +20,7 @@ import java.util.List;
 public sealed interface WalRecord {
 
   /** This replica accepted (as backup) or made (as primary) the pre-prepare. */
-  record Accepted(PrePrepare prePrepare, Prepare ownPrepare) implements WalRecord {}
+  record Accepted(PrePrepare prePrepare, @Nullable Prepare ownPrepare) implements WalRecord {}
 
   /** This replica holds a prepared certificate. */
   record Prepared(PreparedCertificate certificate) implements WalRecord {}

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
+import org.jspecify.annotations.Nullable;
 
 /** The chain rules a block must meet, as reasons (empty when the block meets them). */
 final class BlockChecks {
@@ -16,7 +17,8 @@ final class BlockChecks {
    * Why {@code block} cannot be block {@code expectedNumber} after a block whose header hashes to
    * {@code previousHash} ({@code null} for block 0, whose previous hash is not checked).
    */
-  static Optional<String> whyNotNext(Block block, long expectedNumber, byte[] previousHash) {
+  static Optional<String> whyNotNext(
+      Block block, long expectedNumber, byte @Nullable [] previousHash) {
     if (!block.hasHeader()) {
       return Optional.of("block has no header");
     }

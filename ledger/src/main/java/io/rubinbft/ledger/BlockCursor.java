@@ -1,6 +1,7 @@
 package io.rubinbft.ledger;
 
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a chain forward from a block number, as Deliver does. Besides each block's own checks it
@@ -14,7 +15,7 @@ public final class BlockCursor {
 
   private final ChannelLedger ledger;
   private long nextNumber;
-  private byte[] previousHash;
+  private byte @Nullable [] previousHash;
 
   BlockCursor(ChannelLedger ledger, long from) {
     if (from < 0) {

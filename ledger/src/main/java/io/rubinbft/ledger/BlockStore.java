@@ -1,5 +1,6 @@
 package io.rubinbft.ledger;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,10 @@ public final class BlockStore implements AutoCloseable {
 
   private final BlockStoreConfig config;
   private final LedgerDatabase db;
+
+  @GuardedBy("this")
   private final Map<String, ChannelLedger> channels = new TreeMap<>();
+
   private final AtomicReference<CommitObserver> commits =
       new AtomicReference<>(CommitObserver.NONE);
 
@@ -130,6 +134,7 @@ public final class BlockStore implements AutoCloseable {
     db.close();
   }
 
+  @SuppressWarnings("GuardedBy") // runs in open(), before the store is shared
   private void loadChannels() {
     byte[] prefix = KeyLayout.channelPrefix();
     Map<String, Integer> ids =

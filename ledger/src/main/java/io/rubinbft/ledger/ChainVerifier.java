@@ -22,7 +22,7 @@ public final class ChainVerifier {
       }
     } catch (LedgerCorruptionException e) {
       return new ChainVerification(
-          ledger.name(), height, cursor.nextNumber(), Optional.of(e.getMessage()));
+          ledger.name(), height, cursor.nextNumber(), Optional.of(String.valueOf(e.getMessage())));
     }
     return new ChainVerification(ledger.name(), height, height, Optional.empty());
   }

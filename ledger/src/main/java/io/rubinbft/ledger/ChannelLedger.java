@@ -5,11 +5,13 @@ import com.google.protobuf.UnsafeByteOperations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.BlockHeader;
+import org.jspecify.annotations.Nullable;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
@@ -33,7 +35,7 @@ public final class ChannelLedger {
   private volatile boolean removed;
 
   /** The chain's end: its height and the last header with its hash (empty chain: null). */
-  private record Tip(long height, BlockHeader lastHeader, byte[] lastHash) {}
+  private record Tip(long height, @Nullable BlockHeader lastHeader, byte @Nullable [] lastHash) {}
 
   ChannelLedger(
       LedgerDatabase db,
@@ -97,7 +99,7 @@ public final class ChannelLedger {
     } catch (RocksDBException e) {
       throw new LedgerStorageException("building the write batch for block " + number, e);
     }
-    commits.get().committed(name, System.nanoTime() - started);
+    Objects.requireNonNull(commits.get()).committed(name, System.nanoTime() - started);
     // A copy: the parsed header shares the caller's array, which the caller may reuse.
     tip = tipAfter(copyOf(block.getHeader()));
     heightWatch.advance(number + 1);

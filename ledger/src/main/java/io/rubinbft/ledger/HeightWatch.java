@@ -1,5 +1,6 @@
 package io.rubinbft.ledger;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -15,7 +16,11 @@ final class HeightWatch {
   private final String channel;
   private final int maxListeners;
   private final List<LongConsumer> listeners = new CopyOnWriteArrayList<>();
+
+  @GuardedBy("this")
   private long height;
+
+  @GuardedBy("this")
   private boolean closed;
 
   HeightWatch(String channel, long height, int maxListeners) {

@@ -1,5 +1,6 @@
 package io.rubinbft.ledger;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,7 +62,9 @@ final class LedgerDatabase implements AutoCloseable {
   private final ColumnFamilyHandle txIndex;
   private final WriteOptions synced;
   private final WriteOptions unsynced;
-  private boolean closed; // guarded by lock
+
+  @GuardedBy("lock")
+  private boolean closed;
 
   private LedgerDatabase(
       List<AbstractNativeReference> resources, RocksDB db, List<ColumnFamilyHandle> handles) {

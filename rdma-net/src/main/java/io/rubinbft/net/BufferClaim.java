@@ -1,6 +1,7 @@
 package io.rubinbft.net;
 
 import org.agrona.MutableDirectBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Space claimed in a channel's send ring by {@link Channel#tryClaim}; reusable. Write the message
@@ -8,10 +9,10 @@ import org.agrona.MutableDirectBuffer;
  */
 public final class BufferClaim {
 
-  private MutableDirectBuffer buffer;
+  private @Nullable MutableDirectBuffer buffer;
   private int offset;
   private int length;
-  private ClaimOwner owner;
+  private @Nullable ClaimOwner owner;
 
   /** The channel that claimed, told of commit or abort. */
   interface ClaimOwner {
@@ -28,6 +29,9 @@ public final class BufferClaim {
   }
 
   public MutableDirectBuffer buffer() {
+    if (buffer == null) {
+      throw new IllegalStateException("this claim was already committed or aborted");
+    }
     return buffer;
   }
 

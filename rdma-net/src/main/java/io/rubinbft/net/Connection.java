@@ -25,8 +25,10 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Optional;
 import org.agrona.DirectBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A channel over one transport link: the handshake, framing, encryption, sequence numbers, credit
@@ -53,8 +55,8 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private final OutboundMessage outbound;
   private final HeldFrameHandler deliverer = this::deliver;
   private ChannelState state = ChannelState.CONNECTING;
-  private String closeReason;
-  private Session session;
+  private @Nullable String closeReason;
+  private @Nullable Session session;
   private boolean authenticated;
   private int sendFrameBytes;
   private int sendMessageBytes;
@@ -63,7 +65,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private boolean connectReported;
   private boolean closeReported;
   private boolean claimOutstanding;
-  private MessageHandler pollHandler;
+  private @Nullable MessageHandler pollHandler;
   private int polled;
   private final long handshakeDeadlineNanos;
 
@@ -118,7 +120,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
         }
       }
     } catch (IOException e) {
-      fail(e.getMessage());
+      fail(String.valueOf(e.getMessage()));
     }
   }
 
@@ -146,7 +148,8 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     state = ChannelState.CLOSED;
     closeReason = reason;
     // A message is lost whether its fragments were delivered into reassembly or still held.
-    if (reassembler.discardPartial() | fragments.inProgress()) {
+    boolean discarded = reassembler.discardPartial();
+    if (discarded || fragments.inProgress()) {
       counters.partialMessagesDiscarded++;
     }
     link.close();
@@ -271,7 +274,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
             FrameDescriptor.maxPayload(link.sizes().handshakeFrameBytes()));
     int length = payload + OVERHEAD;
     writeHeader(FrameType.AUTH, FLAGS_UNFRAGMENTED, payload, 0, length);
-    session.sendCipher().seal(sendFrame, length);
+    Objects.requireNonNull(session).sendCipher().seal(sendFrame, length);
     commitFrame(FrameKind.CREDIT, length, false);
   }
 
@@ -371,7 +374,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private void delivered(DirectBuffer buffer, int offset, int length) {
     polled++;
     counters.messagesReceived++;
-    pollHandler.onMessage(buffer, offset, length);
+    Objects.requireNonNull(pollHandler).onMessage(buffer, offset, length);
   }
 
   // ---- sending ----
@@ -487,7 +490,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
     }
     byte flags = announceBlocked ? FrameDescriptor.FLAG_BLOCKED : 0;
     writeHeader(type, (byte) (FLAGS_UNFRAGMENTED | flags), 0, 0, OVERHEAD);
-    session.sendCipher().seal(sendFrame, OVERHEAD);
+    Objects.requireNonNull(session).sendCipher().seal(sendFrame, OVERHEAD);
     commitFrame(kind, OVERHEAD, announceBlocked);
     return true;
   }
@@ -495,7 +498,7 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
   private void commitData(byte flags, int messageLength, int fragmentOffset, int payload) {
     int length = payload + OVERHEAD;
     writeHeader(FrameType.DATA, flags, messageLength, fragmentOffset, length);
-    session.sendCipher().seal(sendFrame, length);
+    Objects.requireNonNull(session).sendCipher().seal(sendFrame, length);
     commitFrame(FrameKind.DATA, length, false);
   }
 
@@ -589,7 +592,9 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
 
   @Override
   public Optional<X509Certificate> peerCertificate() {
-    return authenticated ? Optional.of(session.peerCertificate()) : Optional.empty();
+    return authenticated
+        ? Optional.of(Objects.requireNonNull(session).peerCertificate())
+        : Optional.empty();
   }
 
   @Override

@@ -13,7 +13,10 @@ public final class SelectionKey {
   private final Selectable selectable;
   private final EnumSet<Interest> interests = EnumSet.noneOf(Interest.class);
   private final EnumSet<Interest> ready = EnumSet.noneOf(Interest.class);
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
   private Object attachment;
+
   private boolean valid = true;
 
   SelectionKey(Selectable selectable) {

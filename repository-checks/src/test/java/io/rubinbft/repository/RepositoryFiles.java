@@ -85,7 +85,7 @@ final class RepositoryFiles {
         return Optional.empty();
       }
       List<Path> files = new ArrayList<>();
-      for (String name : new String(out, StandardCharsets.UTF_8).split("\0")) {
+      for (String name : new String(out, StandardCharsets.UTF_8).split("\0", -1)) {
         if (!name.isEmpty()) {
           files.add(root.resolve(name));
         }

@@ -9,6 +9,7 @@ import io.rubinbft.bft.ReplicaStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hosts a replica across consensus epochs (bft-core README, "Event/effect contract" and "Epochs"):
@@ -55,7 +56,7 @@ public final class EpochHost<E extends HostedEpoch> {
   private boolean stalled;
 
   /** The decision of this batch that ends the epoch, once a step yielded it. */
-  private Decision ending;
+  private @Nullable Decision ending;
 
   public EpochHost(E first, HostApplication application, EpochStarter<E> starter) {
     this.epoch = first;

@@ -20,7 +20,7 @@ public record Decisions(List<Decision> decisions, int sender) implements Message
 
   /** About the encoded size of a decision: its requests, payload and commit signatures. */
   public static long bytes(Decision decision) {
-    long bytes = 128 + decision.proposal().payload().length;
+    long bytes = 128L + decision.proposal().payload().length;
     for (Request request : decision.proposal().requests()) {
       bytes += 12L + request.size();
     }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * View changes and new views carry their proposals by digest (WIRE.md "Bodies by digest"): on the
@@ -20,7 +21,7 @@ public final class ProposalBodies {
   /** Finds a proposal body by sequence and digest; null when unknown. */
   @FunctionalInterface
   public interface Lookup {
-    Proposal body(long sequence, Digest digest);
+    @Nullable Proposal body(long sequence, Digest digest);
   }
 
   private ProposalBodies() {}

@@ -3,6 +3,7 @@ package io.rubinbft.bft.message;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A replica's request to move to {@code newView}: its stable checkpoint with proof (empty for the
@@ -14,7 +15,7 @@ public record ViewChange(
     long stableSequence,
     Digest stableDigest,
     List<Checkpoint> stableProof,
-    Decision lastDecision,
+    @Nullable Decision lastDecision,
     List<PreparedCertificate> prepared,
     int sender,
     byte[] signature)

@@ -14,9 +14,11 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * View changes and new views name their proposals by digest (TOCS'02 section 4.6: replicas fetch
@@ -57,7 +59,7 @@ final class BodyFetches {
   private final Context ctx;
   private final ProposalBodies.Lookup held;
   private final TreeMap<Integer, Waiting> viewChanges = new TreeMap<>();
-  private Waiting newView;
+  private @Nullable Waiting newView;
   private final Map<Digest, Proposal> fetched = new HashMap<>();
   private final Map<Integer, Integer> answered = new HashMap<>();
 
@@ -169,7 +171,7 @@ final class BodyFetches {
   }
 
   /** The body with this digest if this replica holds it (also the ones fetched for waiting). */
-  Proposal body(long sequence, Digest digest) {
+  @Nullable Proposal body(long sequence, Digest digest) {
     Proposal body = held.body(sequence, digest);
     return body != null ? body : fetched.get(digest);
   }
@@ -254,9 +256,13 @@ final class BodyFetches {
         if (changes.hasNext()) {
           return changes.next();
         }
+        Waiting last = newView;
+        if (newViewDone || last == null) {
+          throw new NoSuchElementException();
+        }
         onNewView = true;
         newViewDone = true;
-        return newView;
+        return last;
       }
 
       @Override

@@ -91,6 +91,9 @@ final class Checkpoints {
       return;
     }
     Digest mine = ctx.log.decidedDigest(sequence);
+    if (mine == null) {
+      return;
+    }
     List<Checkpoint> proof =
         votes.values().stream()
             .filter(c -> c.digest().equals(mine))

@@ -10,6 +10,7 @@ import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.SignedBytes;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The state the protocol parts share: configuration, view, watermarks, log, pool, clock. */
 final class Context {
@@ -37,7 +38,7 @@ final class Context {
   long viewStartTick;
 
   /** The new-view message that installed the current view (null in view 0). */
-  NewView installedNewView;
+  @Nullable NewView installedNewView;
 
   /**
    * The sequence the current view's new view started after. Until this replica delivered it, it
@@ -58,7 +59,11 @@ final class Context {
    * @param anchorProposal the proposal decided at the epoch's anchor (null for the genesis epoch):
    *     the one the epoch's first proposal chains to
    */
-  Context(ReplicaConfig config, ReplicaServices services, Epoch epoch, Proposal anchorProposal) {
+  Context(
+      ReplicaConfig config,
+      ReplicaServices services,
+      Epoch epoch,
+      @Nullable Proposal anchorProposal) {
     this.config = config;
     this.quorums = new Quorums(config.replicas());
     this.services = services;
@@ -122,7 +127,7 @@ final class Context {
    * The digest a proposal at {@code sequence} must chain to: the decision at {@code sequence - 1},
    * or the pre-prepare this replica accepted there in the current view; null while unknown.
    */
-  Digest chainDigest(long sequence) {
+  @Nullable Digest chainDigest(long sequence) {
     long previous = sequence - 1;
     if (previous <= log.lastDelivered()) {
       return previous == low ? lowDigest : log.decidedDigest(previous);
@@ -135,7 +140,7 @@ final class Context {
    * The proposal at {@code sequence - 1} for the application's checks: for the epoch's first
    * sequence the anchor's (null in the genesis epoch).
    */
-  Proposal previousProposal(long sequence) {
+  @Nullable Proposal previousProposal(long sequence) {
     long previous = sequence - 1;
     if (previous <= log.lastDelivered()) {
       return log.decidedProposal(previous);

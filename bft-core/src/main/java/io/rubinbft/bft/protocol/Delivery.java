@@ -6,6 +6,8 @@ import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.message.Commit;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** Hands decisions to the application gap-free and in order, each recorded in the WAL first. */
 final class Delivery {
@@ -17,7 +19,7 @@ final class Delivery {
 
   private final Context ctx;
   private final Map<Long, Decision> ready = new HashMap<>();
-  private Listener listener;
+  private @Nullable Listener listener;
 
   Delivery(Context ctx) {
     this.ctx = ctx;
@@ -38,7 +40,7 @@ final class Delivery {
       ctx.out.decide(next);
       ctx.log.delivered(next);
       ctx.pool.onDecided(next.proposal());
-      listener.delivered(next);
+      Objects.requireNonNull(listener, "listen() first").delivered(next);
     }
     ready.keySet().removeIf(sequence -> sequence <= ctx.log.lastDelivered());
   }

@@ -9,16 +9,17 @@ import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.message.Message;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Collects one step's effects; lists are created on first use, as most steps fill one or none. */
 final class EffectsBuilder {
 
-  private List<WalRecord> persist;
-  private List<Outbound> afterPersist;
-  private List<Outbound> now;
-  private List<Decision> decisions;
-  private List<Rejection> rejected;
-  private List<ArchiveRead> archiveReads;
+  private @Nullable List<WalRecord> persist;
+  private @Nullable List<Outbound> afterPersist;
+  private @Nullable List<Outbound> now;
+  private @Nullable List<Decision> decisions;
+  private @Nullable List<Rejection> rejected;
+  private @Nullable List<ArchiveRead> archiveReads;
 
   void persist(WalRecord record) {
     persist = add(persist, record);
@@ -67,13 +68,13 @@ final class EffectsBuilder {
         orEmpty(archiveReads));
   }
 
-  private static <T> List<T> add(List<T> list, T element) {
+  private static <T> List<T> add(@Nullable List<T> list, T element) {
     List<T> target = list == null ? new ArrayList<>() : list;
     target.add(element);
     return target;
   }
 
-  private static <T> List<T> orEmpty(List<T> list) {
+  private static <T> List<T> orEmpty(@Nullable List<T> list) {
     return list == null ? List.of() : list;
   }
 }

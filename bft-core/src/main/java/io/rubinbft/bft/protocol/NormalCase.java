@@ -11,7 +11,9 @@ import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The normal case (OSDI'99 section 4.2) with several proposals in flight: pre-prepare, prepare,
@@ -74,7 +76,8 @@ final class NormalCase {
       }
       long sequence = nextProposal++;
       byte[] payload = ctx.services.assembler().assemble(sequence, batch, previous);
-      Proposal proposal = new Proposal(sequence, ctx.chainDigest(sequence), batch, payload);
+      Proposal proposal =
+          new Proposal(sequence, Objects.requireNonNull(ctx.chainDigest(sequence)), batch, payload);
       Digest digest = ctx.digest(proposal);
       byte[] vote = ctx.signVote(sequence, digest);
       PrePrepare prePrepare = new PrePrepare(ctx.view, sequence, digest, proposal, ctx.self, vote);
@@ -142,7 +145,7 @@ final class NormalCase {
     if (chain == null || ctx.log.lastDelivered() < ctx.viewFloor) {
       return false;
     }
-    PrePrepare prePrepare = slot.waiting;
+    PrePrepare prePrepare = Objects.requireNonNull(slot.waiting);
     slot.waiting = null;
     Optional<String> reason = acceptReason(prePrepare, chain);
     if (reason.isPresent()) {
@@ -266,10 +269,12 @@ final class NormalCase {
   /** Signs commits in order from {@code sequence} while each is prepared and chains. */
   void signFrom(long sequence) {
     for (long next = sequence; ctx.inWindow(next) && canSign(next); next++) {
-      Slot slot = ctx.log.existing(next);
-      Proposal proposal = slot.accepted.proposal();
+      // canSign: the slot exists and accepted a pre-prepare.
+      Slot slot = Objects.requireNonNull(ctx.log.existing(next));
+      PrePrepare accepted = Objects.requireNonNull(slot.accepted);
+      Proposal proposal = accepted.proposal();
       byte[] signature = ctx.services.signer().signProposal(ctx.view, proposal);
-      Commit commit = new Commit(ctx.view, next, slot.accepted.digest(), ctx.self, signature);
+      Commit commit = new Commit(ctx.view, next, accepted.digest(), ctx.self, signature);
       slot.ownCommit = commit;
       Slot.keepNewest(slot.validCommits, commit);
       ctx.out.persist(new WalRecord.Signed(commit));
@@ -300,7 +305,7 @@ final class NormalCase {
    * prepared in v, and a later new view, finding a better certificate at k - 1 that k does not
    * chain to, would stop its re-proposals before k and let another proposal be decided there.
    */
-  private Digest signedDigest(long sequence) {
+  private @Nullable Digest signedDigest(long sequence) {
     if (sequence <= ctx.log.lastDelivered()) {
       return sequence == ctx.low ? ctx.lowDigest : ctx.log.decidedDigest(sequence);
     }
@@ -369,7 +374,8 @@ final class NormalCase {
       if (!signers.isEmpty()) {
         delivery.decided(
             new Decision(
-                slot.proposalWith(digest),
+                // A candidate digest is the accepted or prepared one: its proposal is known.
+                Objects.requireNonNull(slot.proposalWith(digest)),
                 digest,
                 signers.getFirst().view(),
                 signers.stream().map(Delivery::signatureOf).toList()));

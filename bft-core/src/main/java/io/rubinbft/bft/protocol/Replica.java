@@ -28,6 +28,7 @@ import io.rubinbft.bft.message.Status;
 import io.rubinbft.bft.message.ViewChange;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One PBFT replica as a deterministic state machine: {@link #step} takes an event and returns the
@@ -44,7 +45,7 @@ public final class Replica {
   private final StateTransfer transfer;
   private final BodyFetches bodies;
 
-  private Replica(ReplicaConfig config, ReplicaServices services, Decision anchor) {
+  private Replica(ReplicaConfig config, ReplicaServices services, @Nullable Decision anchor) {
     Epoch epoch = anchor == null ? Epoch.GENESIS : Epoch.after(anchor);
     ctx = new Context(config, services, epoch, anchor == null ? null : anchor.proposal());
     validator = new MessageValidator(config, epoch, services.crypto(), services.signer());

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything a replica knows about one sequence number. Fields named "view state" belong to the
@@ -24,21 +25,21 @@ final class Slot {
   final long sequence;
 
   /** View state: the pre-prepare accepted in the current view, and this replica's prepare. */
-  PrePrepare accepted;
+  @Nullable PrePrepare accepted;
 
-  Prepare ownPrepare;
+  @Nullable Prepare ownPrepare;
 
   /** View state: a pre-prepare that arrived before its predecessor was known. */
-  PrePrepare waiting;
+  @Nullable PrePrepare waiting;
 
   /** View state: the latest prepare from each backup. */
   final Map<Integer, Prepare> prepares = new HashMap<>();
 
   /** The prepared certificate of the highest view this replica prepared in. */
-  PreparedCertificate prepared;
+  @Nullable PreparedCertificate prepared;
 
   /** This replica's latest commit (its view says in which view it signed). */
-  Commit ownCommit;
+  @Nullable Commit ownCommit;
 
   /**
    * Commits whose signature was checked against their proposal and view: per replica the one of the
@@ -90,7 +91,7 @@ final class Slot {
   }
 
   /** The proposal this replica accepted or prepared here (not decided yet), or null. */
-  Proposal proposalInFlight() {
+  @Nullable Proposal proposalInFlight() {
     if (accepted != null) {
       return accepted.proposal();
     }
@@ -98,7 +99,7 @@ final class Slot {
   }
 
   /** The proposal with this digest, if this replica knows it. */
-  Proposal proposalWith(Digest digest) {
+  @Nullable Proposal proposalWith(Digest digest) {
     if (accepted != null && accepted.digest().equals(digest)) {
       return accepted.proposal();
     }

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The slots of the sequences not yet decided and garbage collected, plus the most recent decisions
@@ -27,12 +28,12 @@ final class SlotLog {
   private final Map<Long, PreparedCertificate> deliveredCertificates = new HashMap<>();
   private final Decision[] retained;
   private final Epoch epoch;
-  private final Proposal anchorProposal;
+  private final @Nullable Proposal anchorProposal;
   private long lastDelivered;
   private Digest lastDigest;
 
   /** An empty log after the anchor of {@code epoch}, whose proposal (null at genesis) is given. */
-  SlotLog(int retainedLimit, Epoch epoch, Proposal anchorProposal) {
+  SlotLog(int retainedLimit, Epoch epoch, @Nullable Proposal anchorProposal) {
     this.retained = new Decision[retainedLimit];
     this.epoch = epoch;
     this.anchorProposal = anchorProposal;
@@ -45,7 +46,7 @@ final class SlotLog {
   }
 
   /** The slot if it exists, else null. */
-  Slot existing(long sequence) {
+  @Nullable Slot existing(long sequence) {
     return slots.get(sequence);
   }
 
@@ -96,7 +97,7 @@ final class SlotLog {
    * The body with this digest at {@code sequence} that this log holds (in flight, prepared,
    * delivered with its certificate, or decided and retained), or null.
    */
-  Proposal body(long sequence, Digest digest) {
+  @Nullable Proposal body(long sequence, Digest digest) {
     Slot slot = slots.get(sequence);
     Proposal body = slot == null ? null : slot.proposalWith(digest);
     if (body == null) {
@@ -113,7 +114,7 @@ final class SlotLog {
   }
 
   /** The decision at {@code sequence} if still retained, else null. */
-  Decision decision(long sequence) {
+  @Nullable Decision decision(long sequence) {
     if (sequence <= epoch.sequence()
         || sequence > lastDelivered
         || sequence <= lastDelivered - retained.length) {
@@ -124,7 +125,7 @@ final class SlotLog {
   }
 
   /** Decided digest at {@code sequence} (the anchor's at the anchor), or null if unknown. */
-  Digest decidedDigest(long sequence) {
+  @Nullable Digest decidedDigest(long sequence) {
     if (sequence == epoch.sequence()) {
       return epoch.digest();
     }
@@ -136,7 +137,7 @@ final class SlotLog {
   }
 
   /** Decided proposal at {@code sequence} (the anchor's at the anchor; none at 0), or null. */
-  Proposal decidedProposal(long sequence) {
+  @Nullable Proposal decidedProposal(long sequence) {
     if (sequence == epoch.sequence()) {
       return anchorProposal;
     }

@@ -176,7 +176,7 @@ final class StateTransfer {
     var waiting = waitingReads.values().iterator();
     while (waiting.hasNext()) {
       FetchDecisions fetch = waiting.next();
-      if (ctx.now >= archiveReadAllowedAt.get(fetch.sender())) {
+      if (ctx.now >= archiveReadAllowedAt.getOrDefault(fetch.sender(), 0L)) {
         waiting.remove();
         // Still older than the decisions held in memory: those only move forward.
         readArchive(fetch);

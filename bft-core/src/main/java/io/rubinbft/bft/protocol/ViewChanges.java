@@ -15,9 +15,11 @@ import io.rubinbft.bft.message.ViewChange;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * View changes (OSDI'99 section 4.4): a request waiting too long in a view makes its replica
@@ -41,9 +43,9 @@ final class ViewChanges {
   /** The view each replica last complained for (ours included); at or below ours: withdrawn. */
   private final TreeMap<Integer, Long> complaints = new TreeMap<>();
 
-  private Listener listener;
+  private @Nullable Listener listener;
   private ProposalBodies.Lookup bodies = (sequence, digest) -> null;
-  private ViewChange own;
+  private @Nullable ViewChange own;
   private long deadline;
   private boolean armed;
   private int failedAttempts;
@@ -122,7 +124,14 @@ final class ViewChanges {
     prepared.sort(Comparator.comparingLong(PreparedCertificate::sequence));
     ViewChange unsigned =
         new ViewChange(
-            target, ctx.low, ctx.lowDigest, ctx.lowProof, lastDecision, prepared, ctx.self, null);
+            target,
+            ctx.low,
+            ctx.lowDigest,
+            ctx.lowProof,
+            lastDecision,
+            prepared,
+            ctx.self,
+            new byte[0]);
     own =
         new ViewChange(
             target,
@@ -267,7 +276,7 @@ final class ViewChanges {
     ctx.out.persist(new WalRecord.ViewInstalled(newView));
     latest.values().removeIf(v -> v.newView() <= newView.view());
     own = null;
-    listener.installed(newView, result);
+    Objects.requireNonNull(listener, "listen() first").installed(newView, result);
   }
 
   /** Recovery: the replica had installed this view before it crashed. */
@@ -283,7 +292,7 @@ final class ViewChanges {
    * A body one of the view changes or the new view this replica holds names (a sender of a view
    * change or new view is asked for its bodies); null if none does or it is hollow here.
    */
-  Proposal bodyOf(long sequence, Digest digest) {
+  @Nullable Proposal bodyOf(long sequence, Digest digest) {
     List<ViewChange> held = new ArrayList<>(latest.values());
     if (own != null) {
       held.add(own);
@@ -323,7 +332,8 @@ final class ViewChanges {
     if (!ctx.viewInstalled && own != null) {
       ctx.out.broadcastNow(own);
     } else if (ctx.viewInstalled && complaining()) {
-      ctx.out.broadcastNow(new Complaint(complaints.get(ctx.self), ctx.self));
+      ctx.out.broadcastNow(
+          new Complaint(Objects.requireNonNull(complaints.get(ctx.self)), ctx.self));
     }
   }
 }

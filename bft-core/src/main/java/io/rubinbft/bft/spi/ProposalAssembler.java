@@ -4,6 +4,7 @@ import io.rubinbft.bft.BatchPolicy;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The primary's application: builds the payload that goes with a batch (for Fabric, the block). */
 public interface ProposalAssembler {
@@ -13,7 +14,7 @@ public interface ProposalAssembler {
    * {@code sequence - 1}: for an epoch's first sequence its anchor's, {@code null} only for the
    * genesis epoch's sequence 1).
    */
-  byte[] assemble(long sequence, List<Request> batch, Proposal previous);
+  byte[] assemble(long sequence, List<Request> batch, @Nullable Proposal previous);
 
   /**
    * How to cut the batch that follows {@code previous} (null for the genesis epoch's sequence 1).
@@ -21,7 +22,7 @@ public interface ProposalAssembler {
    *
    * @param configured the replica config's limits
    */
-  default BatchPolicy batchPolicy(Proposal previous, BatchPolicy configured) {
+  default BatchPolicy batchPolicy(@Nullable Proposal previous, BatchPolicy configured) {
     return configured;
   }
 

@@ -2,6 +2,7 @@ package io.rubinbft.bft.spi;
 
 import io.rubinbft.bft.Proposal;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** The backups' application check of every proposal before they prepare it. */
 public interface ProposalVerifier {
@@ -11,5 +12,5 @@ public interface ProposalVerifier {
    * epoch's first sequence, null for the genesis epoch's sequence 1), or empty if it is acceptable.
    * Must not throw on malformed payloads.
    */
-  Optional<String> invalidReason(Proposal proposal, Proposal previous);
+  Optional<String> invalidReason(Proposal proposal, @Nullable Proposal previous);
 }

@@ -263,7 +263,7 @@ final class BodyReader {
     String client = in.string("Request.client", limit);
     String key = in.string("Request.key", limit);
     byte[] payload = in.bytes("Request.payload", limit);
-    long size = in.offset() - at - 3 * Integer.BYTES;
+    long size = in.offset() - at - 3L * Integer.BYTES;
     if (size > limit) {
       throw in.invalid(
           "Request at offset " + at + " has " + size + " bytes but the limit is " + limit);

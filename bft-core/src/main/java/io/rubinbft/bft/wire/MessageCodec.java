@@ -92,7 +92,7 @@ public final class MessageCodec {
       in.requireEnd("the message");
       return new Decoded.Valid<>(message);
     } catch (InvalidWireBytes e) {
-      return new Decoded.Invalid<>(e.getMessage());
+      return new Decoded.Invalid<>(String.valueOf(e.getMessage()));
     }
   }
 

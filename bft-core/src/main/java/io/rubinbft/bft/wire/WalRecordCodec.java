@@ -92,7 +92,7 @@ public final class WalRecordCodec {
       in.requireEnd("the record");
       return new Decoded.Valid<>(record);
     } catch (InvalidWireBytes e) {
-      return new Decoded.Invalid<>(e.getMessage());
+      return new Decoded.Invalid<>(String.valueOf(e.getMessage()));
     }
   }
 

@@ -7,6 +7,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads what {@link WireWriter} writes from a range of untrusted bytes. Every read names the field
@@ -23,7 +24,7 @@ final class WireReader {
   private final int start;
   private final int end;
   private int position;
-  private CharsetDecoder utf8;
+  private @Nullable CharsetDecoder utf8;
 
   WireReader(byte[] bytes, int offset, int length) {
     Objects.checkFromIndexSize(offset, length, bytes.length);

@@ -3,6 +3,7 @@ package io.rubinbft.bft.wire;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Utf8;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes big-endian fields at a position in a byte array. Without an array it only counts, so one
@@ -10,10 +11,10 @@ import java.nio.charset.StandardCharsets;
  */
 final class WireWriter {
 
-  private final byte[] buffer;
+  private final byte @Nullable [] buffer;
   private int position;
 
-  private WireWriter(byte[] buffer, int offset) {
+  private WireWriter(byte @Nullable [] buffer, int offset) {
     this.buffer = buffer;
     this.position = offset;
   }

@@ -40,6 +40,7 @@ public class ProtocolBenchmark {
   private record InFlight(int from, int to, Message message) {}
 
   /** Entry point for profilers: {@code java -cp ... ProtocolBenchmark}. */
+  @SuppressWarnings("JUnitMethodInvoked") // profilers run the test's body without JUnit
   public static void main(String[] args) {
     new ProtocolBenchmark().costPerDecidedRequest();
   }

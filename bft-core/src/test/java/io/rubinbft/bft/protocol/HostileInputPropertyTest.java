@@ -60,8 +60,8 @@ class HostileInputPropertyTest {
 
   private static Message randomMessage(Random random, int from) {
     int sender = random.nextInt(4) == 0 ? random.nextInt(6) - 1 : from;
-    long view = random.nextInt(4) - 1;
-    long sequence = random.nextInt(40) - 2;
+    long view = random.nextInt(4) - 1L;
+    long sequence = random.nextInt(40) - 2L;
     Digest digest = random.nextInt(5) == 0 ? null : digest(random);
     byte[] signature = random.nextInt(5) == 0 ? null : bytes(random, 1 + random.nextInt(20));
     return switch (random.nextInt(9)) {

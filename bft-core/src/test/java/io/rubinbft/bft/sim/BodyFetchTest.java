@@ -236,7 +236,7 @@ class BodyFetchTest {
   }
 
   /** Everything but view 0's pre-prepares to 3 and view 0's commits. */
-  private static boolean afterViewZero(int from, int to, Object message) {
+  private static boolean afterViewZero(int unusedFrom, int to, Object message) {
     if (message instanceof PrePrepare prePrepare && prePrepare.view() == 0) {
       return to != 3;
     }

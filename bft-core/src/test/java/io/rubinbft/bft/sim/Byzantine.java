@@ -161,7 +161,7 @@ final class Byzantine {
       extra.add(Outbound.toAll(history.get(random.nextInt(history.size()))));
     }
     if (attacks.contains(Attack.BOGUS_VIEW_CHANGE) && now % 97 == 0) {
-      long view = 1 + random.nextInt(50);
+      long view = 1L + random.nextInt(50);
       extra.add(
           Outbound.toAll(
               signed(

@@ -75,7 +75,9 @@ public final class Cluster {
             anchor == null ? 0 : anchor.sequence(),
             InvariantChecker.fixed(replicas));
     this.nodes = new SimNode[replicas];
-    this.hosts = new EpochHost[replicas];
+    @SuppressWarnings({"unchecked", "rawtypes"}) // Java creates no arrays of a generic type
+    EpochHost<SimHostedEpoch>[] created = new EpochHost[replicas];
+    this.hosts = created;
     this.everyone = IntStream.range(0, replicas).boxed().toList();
     this.epoch = anchor == null ? Epoch.GENESIS : Epoch.after(anchor);
     SimApplication application = new SimApplication();

@@ -134,7 +134,7 @@ record Scenario(int byzantine, Adversary adversary, List<Round> rounds) {
       return headers();
     }
     List<Scenario> named = new ArrayList<>();
-    for (String header : spec.split(",")) {
+    for (String header : spec.split(",", -1)) {
       named.add(parse(header.trim() + "-"));
     }
     return named;

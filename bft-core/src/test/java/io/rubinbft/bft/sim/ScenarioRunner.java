@@ -429,7 +429,7 @@ final class ScenarioRunner {
         }
         Scenario.Round r = scenario.rounds().get(i);
         int group = r.group(nodes);
-        return message instanceof Prepare || message instanceof Commit
+        return (message instanceof Prepare || message instanceof Commit)
             ? in(group, from) && in(r.voteReceivers(), to)
             : in(group, from) && in(group, to);
       }

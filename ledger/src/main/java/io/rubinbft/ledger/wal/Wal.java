@@ -1,5 +1,6 @@
 package io.rubinbft.ledger.wal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The consensus write-ahead log: opaque records with consecutive indexes, in append-only segment
@@ -35,10 +37,17 @@ public final class Wal implements AutoCloseable {
 
   private final WalConfig config;
   private final FileChannel lockChannel;
+
+  @GuardedBy("this")
   private final TreeMap<Long, Path> sealed = new TreeMap<>();
+
   private final Optional<TornTail> tornTail;
+
+  @GuardedBy("this")
   private WalSegment active;
-  private UncheckedIOException failure;
+
+  @GuardedBy("this")
+  private @Nullable UncheckedIOException failure;
 
   private Wal(WalConfig config, FileChannel lockChannel, WalRecovery.Result recovered)
       throws IOException {
@@ -192,11 +201,13 @@ public final class Wal implements AutoCloseable {
    * After a failed write or sync the file's state is unknown (a partial record, or pages the OS
    * dropped): the WAL refuses further appends; reopening recovers what is on disk.
    */
+  @GuardedBy("this")
   private UncheckedIOException fail(String what, IOException cause) {
     failure = new UncheckedIOException(what, cause);
     return failure;
   }
 
+  @GuardedBy("this")
   private void ensureUsable() {
     if (failure != null) {
       throw new IllegalStateException(
@@ -222,6 +233,7 @@ public final class Wal implements AutoCloseable {
     }
   }
 
+  @GuardedBy("this")
   private void startNextSegment() throws IOException {
     active.force();
     active.close();
@@ -248,7 +260,7 @@ public final class Wal implements AutoCloseable {
     }
   }
 
-  private static void closeQuietly(FileChannel channel, Exception failure) {
+  private static void closeQuietly(@Nullable FileChannel channel, Exception failure) {
     if (channel == null) {
       return;
     }

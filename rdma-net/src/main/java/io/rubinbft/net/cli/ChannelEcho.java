@@ -18,10 +18,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The same echo over the selector and channels: authenticated, encrypted, credit flow-controlled,
@@ -145,7 +147,7 @@ final class ChannelEcho {
     // One handler for the whole run, as the client's: the server allocates nothing per message.
     private final MessageHandler echo = this::echo;
     private int pendingLength = -1;
-    private Channel current;
+    private @Nullable Channel current;
 
     @Override
     public void onReady(SelectionKey key) {
@@ -169,7 +171,7 @@ final class ChannelEcho {
     }
 
     private void echo(DirectBuffer buffer, int offset, int length) {
-      if (current.offer(buffer, offset, length) != SendResult.SENT) {
+      if (Objects.requireNonNull(current).offer(buffer, offset, length) != SendResult.SENT) {
         pending.putBytes(0, buffer, offset, length);
         pendingLength = length;
         current.key().addInterest(Interest.SEND);

@@ -23,14 +23,14 @@ final class NioEcho {
     try (ServerSocketChannel server = ServerSocketChannel.open()) {
       server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       Thread echo = Thread.ofPlatform().name("nio-echo").start(() -> serve(server, size));
+      EchoResult result;
       try (SocketChannel client = SocketChannel.open(server.getLocalAddress())) {
         client.setOption(StandardSocketOptions.TCP_NODELAY, true);
         client.configureBlocking(false);
-        EchoResult result = measure(client, size, roundTrips, streamed, window);
-        client.close();
-        echo.join();
-        return result;
+        result = measure(client, size, roundTrips, streamed, window);
       }
+      echo.join();
+      return result;
     }
   }
 

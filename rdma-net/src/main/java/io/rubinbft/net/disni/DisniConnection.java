@@ -7,6 +7,7 @@ import io.rubinbft.net.verbs.PendingConnection;
 import io.rubinbft.net.verbs.QueuePair;
 import io.rubinbft.net.verbs.VerbsException;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One connection: its rdma_cm id, its queue pair and, for an outgoing one, its own event channel
@@ -17,12 +18,15 @@ final class DisniConnection implements PendingConnection {
 
   private final DisniVerbsDevice device;
   private final RdmaCmId id;
-  private final RdmaEventChannel ownChannel;
+  private final @Nullable RdmaEventChannel ownChannel;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any use
   private DisniQueuePair queuePair;
+
   private boolean established;
   private boolean destroyed;
 
-  DisniConnection(DisniVerbsDevice device, RdmaCmId id, RdmaEventChannel ownChannel) {
+  DisniConnection(DisniVerbsDevice device, RdmaCmId id, @Nullable RdmaEventChannel ownChannel) {
     this.device = device;
     this.id = id;
     this.ownChannel = ownChannel;
@@ -37,7 +41,7 @@ final class DisniConnection implements PendingConnection {
   }
 
   /** The channel only this connection reports on, or null for an accepted one. */
-  RdmaEventChannel ownChannel() {
+  @Nullable RdmaEventChannel ownChannel() {
     return ownChannel;
   }
 

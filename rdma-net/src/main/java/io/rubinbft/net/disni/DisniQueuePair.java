@@ -15,7 +15,6 @@ import java.io.IOException;
 final class DisniQueuePair implements QueuePair {
 
   private final DisniConnection connection;
-  private final IbvQP queuePair;
   private final int number;
   private final DisniSendRequests sends;
   private final DisniReceiveRequests receives;
@@ -24,7 +23,6 @@ final class DisniQueuePair implements QueuePair {
   private DisniQueuePair(DisniConnection connection, IbvQP queuePair, QueuePairSpec spec)
       throws IOException {
     this.connection = connection;
-    this.queuePair = queuePair;
     this.number = queuePair.getQp_num();
     this.sends = new DisniSendRequests(queuePair, spec.sendQueueDepth(), spec.maxInlineBytes());
     this.receives = new DisniReceiveRequests(queuePair, spec.receiveQueueDepth());

@@ -78,6 +78,7 @@ final class DisniReceiveRequests extends WorkRequestList<DisniRegisteredMemory> 
     sge.setAddr(address);
     sge.setLength(length);
     sge.setLkey(key);
+    @SuppressWarnings("JdkObsolete") // DiSNI's setSg_list takes a LinkedList
     LinkedList<IbvSge> sges = new LinkedList<>();
     sges.add(sge);
     IbvRecvWR request = new IbvRecvWR();

@@ -32,6 +32,8 @@ final class DisniRegisteredMemory implements RegisteredMemory {
     if (bytes < 1 || bytes > Integer.MAX_VALUE) {
       throw new VerbsException("DiSNI registers 1 to 2^31-1 bytes at once, not " + bytes);
     }
+    // Owned by the object built on it, whose close() closes it (and closed here on failure).
+    @SuppressWarnings("MustBeClosedChecker")
     Arena arena = Arena.ofShared();
     MemorySegment segment = arena.allocate(bytes, PAGE);
     try {

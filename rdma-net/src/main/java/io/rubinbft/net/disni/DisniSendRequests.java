@@ -64,6 +64,7 @@ final class DisniSendRequests extends WorkRequestList<DisniRegisteredMemory> {
       for (int i = 0; i < count; i++) {
         IbvSendWR request = new IbvSendWR();
         request.setOpcode(IbvSendWR.IBV_WR_SEND);
+        @SuppressWarnings("JdkObsolete") // DiSNI's setSg_list takes a LinkedList
         LinkedList<IbvSge> sges = new LinkedList<>();
         sges.add(new IbvSge());
         request.setSg_list(sges);

@@ -23,7 +23,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The verbs SPI over DiSNI (com.ibm.disni, the RUBIN seeds' stack), kept thin, for users who run
@@ -67,8 +67,8 @@ public final class DisniVerbsDevice implements VerbsDevice {
   private final IbvCompChannel completionChannel;
   private final List<RdmaEventChannel> polledChannels = new ArrayList<>();
   private final List<RdmaEventChannel> listenerChannels = new ArrayList<>();
-  private final Map<RdmaCmId, DisniListener> listeners = new IdentityHashMap<>();
-  private final Map<RdmaCmId, DisniConnection> connections = new IdentityHashMap<>();
+  private final IdentityHashMap<RdmaCmId, DisniListener> listeners = new IdentityHashMap<>();
+  private final IdentityHashMap<RdmaCmId, DisniConnection> connections = new IdentityHashMap<>();
   private boolean closed;
 
   private DisniVerbsDevice(
@@ -208,7 +208,7 @@ public final class DisniVerbsDevice implements VerbsDevice {
     }
   }
 
-  private static void abandon(RdmaEventChannel channel, RdmaCmId id) {
+  private static void abandon(@Nullable RdmaEventChannel channel, @Nullable RdmaCmId id) {
     try {
       if (id != null) {
         id.destroyId();
@@ -286,7 +286,8 @@ public final class DisniVerbsDevice implements VerbsDevice {
     }
   }
 
-  private void onRequest(DisniListener listener, RdmaCmId id, ConnectionEventHandler handler) {
+  private void onRequest(
+      @Nullable DisniListener listener, RdmaCmId id, ConnectionEventHandler handler) {
     DisniConnection request = new DisniConnection(this, id, null);
     if (listener == null) {
       request.destroy();

@@ -26,7 +26,7 @@ public final class ReceiveWindow {
           "receive slots are " + slots + " but must be at least " + minimumSlots());
     }
     this.slots = slots;
-    this.lowWater = (slots - SendWindow.CONTROL_RESERVE) / 2;
+    this.lowWater = (slots - SendWindow.CONTROL_RESERVE) / 2L;
     this.advertised = slots;
   }
 

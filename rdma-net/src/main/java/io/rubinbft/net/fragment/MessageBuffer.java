@@ -3,6 +3,7 @@ package io.rubinbft.net.fragment;
 import java.nio.ByteBuffer;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Direct memory for one message at a time, reassembled or staged. Messages up to {@link
@@ -24,7 +25,7 @@ final class MessageBuffer {
   private static final int INITIAL_BYTES = 64 * 1024;
 
   private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-  private ByteBuffer storage;
+  private @Nullable ByteBuffer storage;
 
   /** Makes {@link #view} at least {@code bytes} long, its contents undefined, and returns it. */
   UnsafeBuffer sized(int bytes) {

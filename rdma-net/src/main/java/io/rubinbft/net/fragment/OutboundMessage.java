@@ -6,6 +6,7 @@ import static io.rubinbft.net.frame.FrameDescriptor.FLAG_END;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A message larger than one frame, sent fragment by fragment as credit allows. Fragments are copied
@@ -19,7 +20,7 @@ public final class OutboundMessage {
 
   private final int maxMessageBytes;
   private final MessageBuffer staging = new MessageBuffer();
-  private DirectBuffer source;
+  private @Nullable DirectBuffer source;
   private int sourceOffset;
   private int length;
   private int sentOffset;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The port of the opened device the replicas use, checked against what the kernel shows under
@@ -27,9 +28,9 @@ final class DevicePort {
 
   private final String device;
   private final int number;
-  private final byte[] gid;
+  private final byte @Nullable [] gid;
 
-  private DevicePort(String device, int number, byte[] gid) {
+  private DevicePort(String device, int number, byte @Nullable [] gid) {
     this.device = device;
     this.number = number;
     this.gid = gid;

@@ -32,7 +32,7 @@ record DeviceSelection(MemorySegment deviceList, MemorySegment context, String n
     try {
       list = NativeCalls.callForPointer("rdma_get_devices", core.getDevices, count);
     } catch (VerbsException e) {
-      throw new RdmaUnavailableException(noDevice(e.getMessage()));
+      throw new RdmaUnavailableException(noDevice(String.valueOf(e.getMessage())));
     }
     int devices = count.get(JAVA_INT, 0);
     MemorySegment contexts = list.reinterpret(ADDRESS.byteSize() * devices);

@@ -90,6 +90,8 @@ public final class FfmVerbsDevice implements VerbsDevice {
    * @throws VerbsException when the named device, its port or GID entry is missing or not usable
    */
   public static FfmVerbsDevice open(RdmaOptions options) throws VerbsException {
+    // Owned by the object built on it, whose close() closes it (and closed here on failure).
+    @SuppressWarnings("MustBeClosedChecker")
     Arena arena = Arena.ofShared();
     DeviceSelection device = null;
     RdmaCore core = null;
@@ -101,7 +103,7 @@ public final class FfmVerbsDevice implements VerbsDevice {
               DeviceSelection.SYSFS_DEVICES, device.name(), options.port(), options.gidIndex());
       return new FfmVerbsDevice(arena, core, options, device, port);
     } catch (VerbsException | RuntimeException e) {
-      if (device != null) {
+      if (device != null && core != null) {
         NativeCalls.invoke(core.freeDevices, device.deviceList());
       }
       arena.close();

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.rubinbft.net.verbs.VerbsException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemoryLayout.PathElement;
@@ -39,6 +40,8 @@ final class FileDescriptorWait implements AutoCloseable {
   private final AtomicBoolean wakeupPending = new AtomicBoolean();
   private final Object wakeupLock = new Object();
   private int watched;
+
+  @GuardedBy("wakeupLock")
   private boolean closed;
 
   private FileDescriptorWait(Arena arena, int capacity, int wakeupFd) {
@@ -62,6 +65,8 @@ final class FileDescriptorWait implements AutoCloseable {
     if (capacity < 1) {
       throw new IllegalArgumentException("a wait watches at least one descriptor, not " + capacity);
     }
+    // Owned by the object built on it, whose close() closes it (and closed here on failure).
+    @SuppressWarnings("MustBeClosedChecker")
     Arena arena = Arena.ofShared();
     try {
       MemorySegment capture = arena.allocate(NativeCalls.CAPTURE);

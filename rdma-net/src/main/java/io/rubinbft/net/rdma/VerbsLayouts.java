@@ -229,7 +229,7 @@ final class VerbsLayouts {
 
   /** The byte offset of {@code field} (a dotted path through nested structs) in {@code layout}. */
   static long offset(MemoryLayout layout, String field) {
-    String[] names = field.split("\\.");
+    String[] names = field.split("\\.", -1);
     PathElement[] path = new PathElement[names.length];
     for (int i = 0; i < names.length; i++) {
       path[i] = PathElement.groupElement(names[i]);

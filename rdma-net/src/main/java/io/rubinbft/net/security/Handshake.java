@@ -22,10 +22,12 @@ import java.security.Signature;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.Optional;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One side of the connection handshake, two frames each way with no round trip before the first
@@ -49,8 +51,8 @@ public final class Handshake {
   private final String transport;
   private final KeyPair ephemeral;
   private final byte[] nonce = new byte[HELLO_NONCE_LENGTH];
-  private byte[] ownHello;
-  private PeerHello peerHello;
+  private byte @Nullable [] ownHello;
+  private @Nullable PeerHello peerHello;
 
   /**
    * @param transport the transport's name ({@code Transport.name()}); both sides must agree
@@ -150,15 +152,15 @@ public final class Handshake {
 
   /** Checks the peer's AUTH payload: its signature over its role and both HELLOs. */
   public void acceptAuth(DirectBuffer buffer, int offset, int length) throws HandshakeRejected {
-    requirePeerHello();
+    PeerHello peer = requirePeerHello();
     byte[] signature = new byte[length];
     buffer.getBytes(offset, signature);
-    X509Certificate certificate = peerHello.certificate();
+    X509Certificate certificate = peer.certificate();
     try {
       PublicKey identityKey = certificate.getPublicKey();
       Signature verifier = Signature.getInstance(signatureAlgorithm(identityKey.getAlgorithm()));
       verifier.initVerify(identityKey);
-      signed(verifier, peerHello.role());
+      signed(verifier, peer.role());
       if (!verifier.verify(signature)) {
         throw new HandshakeRejected(
             "AUTH signature does not verify under the certificate of "
@@ -179,8 +181,10 @@ public final class Handshake {
 
   /** Both HELLO payloads, the initiator's first, each after its length (32 bits). */
   private byte[] transcript() {
-    byte[] first = role == Role.INITIATOR ? ownHello : peerHello.bytes();
-    byte[] second = role == Role.INITIATOR ? peerHello.bytes() : ownHello;
+    byte[] own = Objects.requireNonNull(ownHello);
+    byte[] peer = requirePeerHello().bytes();
+    byte[] first = role == Role.INITIATOR ? own : peer;
+    byte[] second = role == Role.INITIATOR ? peer : own;
     return ByteBuffer.allocate(2 * Integer.BYTES + first.length + second.length)
         .putInt(first.length)
         .put(first)
@@ -189,10 +193,11 @@ public final class Handshake {
         .array();
   }
 
-  private void requirePeerHello() {
+  private PeerHello requirePeerHello() {
     if (peerHello == null) {
       throw new IllegalStateException("AUTH before the peer's HELLO was accepted");
     }
+    return peerHello;
   }
 
   /** The signature algorithm for an identity key algorithm (EC, RSA, Ed25519). */

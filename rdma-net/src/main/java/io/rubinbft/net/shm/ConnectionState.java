@@ -1,5 +1,7 @@
 package io.rubinbft.net.shm;
 
+import org.jspecify.annotations.Nullable;
+
 /** Where a connection request stands; one word in the connector's queue pair file. */
 enum ConnectionState {
   REQUESTED(1),
@@ -21,7 +23,7 @@ enum ConnectionState {
   }
 
   /** The state for a stored word, or null when the word is no state (a peer's garbage). */
-  static ConnectionState of(long code) {
+  static @Nullable ConnectionState of(long code) {
     for (ConnectionState state : ALL) {
       if (state.code == code) {
         return state;

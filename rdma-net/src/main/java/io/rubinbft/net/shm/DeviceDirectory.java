@@ -128,7 +128,7 @@ final class DeviceDirectory {
                   Set.of(
                       StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
                   ShmPermissions.FILE);
-          FileLock ignored = channel.lock()) {
+          FileLock _ = channel.lock()) {
         return action.run();
       } catch (IOException e) {
         if (e instanceof VerbsException verbsException) {

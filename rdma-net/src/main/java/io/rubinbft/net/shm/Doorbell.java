@@ -14,6 +14,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Iterator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a device's idle poller sleeps in the kernel: a java.nio selector over a Unix domain socket
@@ -73,6 +74,8 @@ final class Doorbell implements AutoCloseable {
               + MAX_SOCKET_PATH_BYTES
               + ": choose a shorter shm directory");
     }
+    // Owned by the object built on it, whose close() closes it (and closed here on failure).
+    @SuppressWarnings("MustBeClosedChecker")
     Arena arena = Arena.ofShared();
     ServerSocketChannel server = null;
     try {
@@ -189,7 +192,7 @@ final class Doorbell implements AutoCloseable {
     arena.close();
   }
 
-  static void closeQuietly(Closeable closeable) {
+  static void closeQuietly(@Nullable Closeable closeable) {
     if (closeable == null) {
       return;
     }

@@ -6,6 +6,7 @@ import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A queue pair's way to wake the peer device it gives work to: the peer's {@link DoorbellWord},
@@ -18,7 +19,7 @@ final class PeerDoorbell implements AutoCloseable {
   private final long deviceKey;
   private final DoorbellWord word;
   private final ByteBuffer ring = ByteBuffer.allocateDirect(1);
-  private SocketChannel socket;
+  private @Nullable SocketChannel socket;
 
   private PeerDoorbell(long deviceKey, DoorbellWord word, SocketChannel socket) {
     this.deviceKey = deviceKey;
@@ -31,7 +32,7 @@ final class PeerDoorbell implements AutoCloseable {
    * it cannot be reached (gone, or a faulty file): that peer then sees this side's work only when
    * it wakes on its own, at the latest at its next liveness check.
    */
-  static PeerDoorbell open(DeviceDirectory directory, long deviceKey, Arena arena) {
+  static @Nullable PeerDoorbell open(DeviceDirectory directory, long deviceKey, Arena arena) {
     SocketChannel socket = null;
     try {
       DoorbellWord word =

@@ -4,6 +4,7 @@ import io.rubinbft.net.verbs.VerbsException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The peer's registered regions this side's sends write into, mapped on first use and kept for the
@@ -26,7 +27,7 @@ final class PeerRegions {
   }
 
   /** The peer's region {@code regionId}, or null when the peer has no such region. */
-  MemorySegment region(int regionId) {
+  @Nullable MemorySegment region(int regionId) {
     MemorySegment region = mapped.get(regionId);
     if (region == null) {
       if (mapped.size() >= MAX_REGIONS) {

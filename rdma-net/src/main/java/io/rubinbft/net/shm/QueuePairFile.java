@@ -24,6 +24,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Flyweight over the header of one queue pair side's file (layout in {@link
@@ -122,7 +123,7 @@ final class QueuePairFile {
     segment.set(ValueLayout.JAVA_INT, PEER_QP_FILE_OFFSET, fileNumber);
   }
 
-  ConnectionState connectionState() {
+  @Nullable ConnectionState connectionState() {
     return ConnectionState.of(SharedWords.getAcquire(segment, CONNECTION_STATE_OFFSET));
   }
 
@@ -135,7 +136,7 @@ final class QueuePairFile {
         segment, CONNECTION_STATE_OFFSET, expected.code(), next.code());
   }
 
-  SideState sideState() {
+  @Nullable SideState sideState() {
     return SideState.of(SharedWords.getAcquire(segment, QUEUE_PAIR_STATE_OFFSET));
   }
 

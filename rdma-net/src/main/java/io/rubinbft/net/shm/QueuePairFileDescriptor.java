@@ -1,6 +1,7 @@
 package io.rubinbft.net.shm;
 
 import io.rubinbft.net.verbs.CompletionStatus;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Layout of one side of a queue pair: the file {@code dev-KEY/qp-N} its device creates and the peer
@@ -81,7 +82,7 @@ final class QueuePairFileDescriptor {
   }
 
   /** The status for a stored word, or null when the word is no status (a peer's garbage). */
-  static CompletionStatus status(int code) {
+  static @Nullable CompletionStatus status(int code) {
     return code >= 1 && code <= STATUSES.length ? STATUSES[code - 1] : null;
   }
 }

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -84,6 +85,8 @@ final class ShmConnections {
             });
     Path path = directory.listener(host, port);
     int backlog = device.options().listenBacklog();
+    // Owned by the object built on it, whose close() closes it (and closed here on failure).
+    @SuppressWarnings("MustBeClosedChecker")
     Arena arena = Arena.ofShared();
     try {
       MemorySegment segment = directory.createMapped(path, ListenerFile.fileBytes(backlog), arena);
@@ -328,7 +331,8 @@ final class ShmConnections {
     if (state == ConnectionState.ACCEPTED) {
       return establishOutgoing(connection, handler);
     }
-    ListenerFile listener = connection.listener();
+    // Without a failure an outgoing request has its listener (ShmPendingConnection.outgoing).
+    ListenerFile listener = Objects.requireNonNull(connection.listener());
     if (livenessDue && (!listener.isListening() || !liveness.isAlive(listener.owner()))) {
       if (own.compareAndSetConnectionState(ConnectionState.REQUESTED, ConnectionState.ABANDONED)) {
         return failOutgoing(

@@ -3,6 +3,7 @@ package io.rubinbft.net.shm;
 import io.rubinbft.net.verbs.CompletionStatus;
 import io.rubinbft.net.verbs.PendingConnection;
 import io.rubinbft.net.verbs.VerbsException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A connection on its way. Outgoing: the connector's file says REQUESTED until the acceptor
@@ -13,16 +14,16 @@ final class ShmPendingConnection implements PendingConnection {
   private final ShmConnections connections;
   private final ShmQueuePair queuePair;
   private final String peerDescription;
-  private final ListenerFile listener;
+  private final @Nullable ListenerFile listener;
   private final boolean incoming;
-  private String failure;
+  private @Nullable String failure;
   private boolean answered;
 
   private ShmPendingConnection(
       ShmConnections connections,
       ShmQueuePair queuePair,
       String peerDescription,
-      ListenerFile listener,
+      @Nullable ListenerFile listener,
       boolean incoming) {
     this.connections = connections;
     this.queuePair = queuePair;
@@ -33,7 +34,10 @@ final class ShmPendingConnection implements PendingConnection {
 
   /** An outgoing request to {@code listener}, or one that failed before reaching any listener. */
   static ShmPendingConnection outgoing(
-      ShmConnections connections, ShmQueuePair pair, String target, ListenerFile listener) {
+      ShmConnections connections,
+      ShmQueuePair pair,
+      String target,
+      @Nullable ListenerFile listener) {
     return new ShmPendingConnection(connections, pair, target, listener, false);
   }
 
@@ -48,7 +52,7 @@ final class ShmPendingConnection implements PendingConnection {
   }
 
   /** For outgoing requests: the listener's endpoint while it has not answered, or null. */
-  ListenerFile listener() {
+  @Nullable ListenerFile listener() {
     return listener;
   }
 
@@ -57,7 +61,7 @@ final class ShmPendingConnection implements PendingConnection {
   }
 
   /** Why an outgoing request failed before any listener saw it; null if it did not. */
-  String failure() {
+  @Nullable String failure() {
     return failure;
   }
 

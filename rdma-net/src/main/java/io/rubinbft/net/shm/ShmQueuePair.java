@@ -10,6 +10,7 @@ import io.rubinbft.net.verbs.WorkRequests;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One side of a reliable-connected queue pair in shared memory, and the "NIC" that executes its
@@ -44,10 +45,16 @@ final class ShmQueuePair implements QueuePair {
   private final int[] receiveCapacities;
   private final int receiverNotReadyRetries;
 
+  @SuppressWarnings("NullAway.Init") // set when the peer is connected, before any use
   private QueuePairFile peer;
+
+  @SuppressWarnings("NullAway.Init") // set when the peer is connected, before any use
   private ReceiveRing peerReceives;
+
+  @SuppressWarnings("NullAway.Init") // set when the peer is connected, before any use
   private PeerRegions peerRegions;
-  private PeerDoorbell bell;
+
+  private @Nullable PeerDoorbell bell;
   private Phase phase = Phase.PENDING;
   private boolean failureReported;
   private int receiverNotReadyPasses;

@@ -137,6 +137,8 @@ public final class ShmVerbsDevice implements VerbsDevice {
     }
     int regionId = nextRegionId++;
     Path path = directory.region(liveness.self().deviceKey(), regionId);
+    // Owned by the object built on it, whose close() closes it (and closed here on failure).
+    @SuppressWarnings("MustBeClosedChecker")
     Arena arena = Arena.ofShared();
     try {
       MemorySegment segment = directory.createMapped(path, bytes, arena);
@@ -229,6 +231,8 @@ public final class ShmVerbsDevice implements VerbsDevice {
     Path path = directory.queuePair(liveness.self().deviceKey(), number);
     long bytes = QueuePairFileDescriptor.fileBytes(spec.receiveQueueDepth());
     reserveCompletions(spec);
+    // Owned by the object built on it, whose close() closes it (and closed here on failure).
+    @SuppressWarnings("MustBeClosedChecker")
     Arena arena = Arena.ofShared();
     MemorySegment segment;
     try {

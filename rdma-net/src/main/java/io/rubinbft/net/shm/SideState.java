@@ -1,5 +1,7 @@
 package io.rubinbft.net.shm;
 
+import org.jspecify.annotations.Nullable;
+
 /** A queue pair side's published state; anything but OPEN tells the peer the connection is over. */
 enum SideState {
   OPEN(1),
@@ -21,7 +23,7 @@ enum SideState {
   }
 
   /** The state for a stored word, or null when the word is no state (a peer's garbage). */
-  static SideState of(long code) {
+  static @Nullable SideState of(long code) {
     for (SideState state : ALL) {
       if (state.code == code) {
         return state;

@@ -22,7 +22,11 @@ final class TcpLink implements Link {
   private final InetSocketAddress remoteAddress;
   private final TcpSendRing sendRing;
   private final TcpReceiveRing receiveRing;
+
+  @SuppressWarnings("NullAway.Init") // registered right after creation, before any use
   private SelectionKey selectionKey;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
   private Object attachment;
 
   TcpLink(SocketChannel socket, LinkSizes sizes, InetSocketAddress remoteAddress) {

@@ -13,6 +13,8 @@ final class TcpListener implements LinkListener {
   private final ServerSocketChannel server;
   private final LinkSizes sizes;
   private final InetSocketAddress localAddress;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
   private Object attachment;
 
   TcpListener(ServerSocketChannel server, LinkSizes sizes) throws IOException {

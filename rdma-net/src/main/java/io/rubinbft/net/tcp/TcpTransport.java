@@ -30,7 +30,10 @@ public final class TcpTransport implements Transport {
   private final Selector nioSelector;
   private final ArrayDeque<TcpLink> connectedAtOnce = new ArrayDeque<>();
   private final Consumer<SelectionKey> onKey = this::onKey;
+
+  @SuppressWarnings("NullAway.Init") // set by open(), before any poll
   private LinkEvents events;
+
   private int reported;
 
   private TcpTransport(Selector nioSelector) {

@@ -82,7 +82,8 @@ class CreditFlowPropertyTest {
         creditAtCalm = a.creditFrames + b.creditFrames;
         dataLeftAtCalm = totalData - a.delivered - b.delivered;
       }
-      boolean progress = step(random, a, b, chaos) | step(random, b, a, chaos);
+      boolean forward = step(random, a, b, chaos);
+      boolean progress = step(random, b, a, chaos) || forward;
       idle = progress || chaos ? 0 : idle + 1;
       if (idle > 100) {
         throw new AssertionError("deadlock (seed " + seed + "): a: " + a + "; b: " + b);
@@ -124,7 +125,7 @@ class CreditFlowPropertyTest {
       progress = true;
     }
     if (!self.stalled && self.held > 0) {
-      long consumed = 1 + random.nextInt((int) self.held);
+      long consumed = 1L + random.nextInt((int) self.held);
       for (long i = 0; i < consumed; i++) {
         self.flow.onReleased(true);
       }

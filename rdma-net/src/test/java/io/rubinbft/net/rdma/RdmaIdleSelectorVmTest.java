@@ -19,6 +19,7 @@ import io.rubinbft.net.verbs.provider.VerbsTransport;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -128,7 +129,7 @@ class RdmaIdleSelectorVmTest {
             });
     assertThat(wait.shareOfACoreWhileWaiting()).isLessThan(MAX_IDLE_SHARE_OF_A_CORE);
 
-    byte[] message = "wake up".getBytes();
+    byte[] message = "wake up".getBytes(StandardCharsets.UTF_8);
     assertThat(channel.clientSide().offer(new UnsafeBuffer(message), 0, message.length))
         .isEqualTo(SendResult.SENT);
     client.flush();
@@ -159,7 +160,7 @@ class RdmaIdleSelectorVmTest {
                 return received.count();
               });
       Thread.sleep(20);
-      byte[] message = ("round " + round).getBytes();
+      byte[] message = ("round " + round).getBytes(StandardCharsets.UTF_8);
       assertThat(offerTakingCredit(message)).isEqualTo(SendResult.SENT);
       client.flush();
       assertThat(wait.result.get(1, TimeUnit.MINUTES)).isEqualTo(round);

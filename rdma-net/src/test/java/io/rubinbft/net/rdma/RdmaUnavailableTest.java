@@ -52,7 +52,7 @@ class RdmaUnavailableTest {
   }
 
   private static VerbsException openDefault() {
-    try (FfmVerbsDevice device = FfmVerbsDevice.open(RdmaOptions.defaults())) {
+    try (FfmVerbsDevice _ = FfmVerbsDevice.open(RdmaOptions.defaults())) {
       return null;
     } catch (VerbsException e) {
       return e;

@@ -6,6 +6,7 @@ import io.rubinbft.net.verbs.ConnectionListener;
 import io.rubinbft.net.verbs.PendingConnection;
 import io.rubinbft.net.verbs.VerbsException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /** Two devices under one directory with one established queue pair between them. */
@@ -31,13 +32,14 @@ final class ConnectedPair implements AutoCloseable {
     ConnectionListener listener =
         server.device.listen(new InetSocketAddress("127.0.0.1", 0), server.spec);
     PendingConnection outgoing =
-        client.device.connect(listener.localAddress(), client.spec, "hello".getBytes());
+        client.device.connect(
+            listener.localAddress(), client.spec, "hello".getBytes(StandardCharsets.UTF_8));
     client.pair = outgoing.queuePair();
     server.device.pollConnectionEvents(server.events);
     assertThat(server.events.requests).hasSize(1);
     PendingConnection incoming = server.events.requests.getFirst();
     server.pair = incoming.queuePair();
-    incoming.accept("welcome".getBytes());
+    incoming.accept("welcome".getBytes(StandardCharsets.UTF_8));
     client.device.pollConnectionEvents(client.events);
     server.device.pollConnectionEvents(server.events);
     assertThat(client.events.events).containsExactly("established welcome");

@@ -8,6 +8,7 @@ import io.rubinbft.net.verbs.RegisteredMemory;
 import io.rubinbft.net.verbs.VerbsException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,14 +51,15 @@ final class Endpoint {
 
   /** Writes {@code text} at {@code offset} and posts it as one signaled send. */
   void send(long workRequestId, long offset, String text) throws VerbsException {
-    byte[] bytes = text.getBytes();
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     MemorySegment.copy(bytes, 0, bytes(), ValueLayout.JAVA_BYTE, offset, bytes.length);
     pair.sendRequests().set(0, workRequestId, memory, offset, bytes.length, true, false);
     pair.postSend(1);
   }
 
   String text(long offset, int length) {
-    return new String(bytes().asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE));
+    return new String(
+        bytes().asSlice(offset, length).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
   }
 
   List<RecordedCompletion> pollSends() throws VerbsException {

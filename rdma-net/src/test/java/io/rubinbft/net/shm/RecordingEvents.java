@@ -4,6 +4,7 @@ import io.rubinbft.net.verbs.ConnectionEventHandler;
 import io.rubinbft.net.verbs.ConnectionListener;
 import io.rubinbft.net.verbs.PendingConnection;
 import io.rubinbft.net.verbs.QueuePair;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,13 +20,13 @@ class RecordingEvents implements ConnectionEventHandler {
   @Override
   public void connectRequested(
       ConnectionListener listener, PendingConnection request, byte[] privateData) {
-    events.add("requested " + new String(privateData));
+    events.add("requested " + new String(privateData, StandardCharsets.UTF_8));
     requests.add(request);
   }
 
   @Override
   public void established(PendingConnection connection, byte[] privateData) {
-    events.add("established " + new String(privateData));
+    events.add("established " + new String(privateData, StandardCharsets.UTF_8));
     established.add(connection);
   }
 

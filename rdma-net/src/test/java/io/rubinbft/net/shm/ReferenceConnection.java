@@ -151,7 +151,7 @@ final class ReferenceConnection {
       RecordedCompletion completion = next.completion();
       if (next.signaled() || completion.status() != CompletionStatus.SUCCESS) {
         out.add(next);
-        sendsOutstanding = unexecuted.size() + sendCompletions.size();
+        sendsOutstanding = (long) unexecuted.size() + sendCompletions.size();
       }
     }
     return out;

@@ -19,6 +19,7 @@ import io.rubinbft.net.verbs.provider.VerbsTransport;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -110,7 +111,7 @@ class ShmIdleSelectorTest {
     Thread.sleep(200);
     assertThat(select).as("nothing to do: still waiting").isNotDone();
 
-    byte[] message = "wake up".getBytes();
+    byte[] message = "wake up".getBytes(StandardCharsets.UTF_8);
     assertThat(clientSide.offer(new UnsafeBuffer(message), 0, message.length))
         .isEqualTo(SendResult.SENT);
     client.flush();

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,7 +109,7 @@ class ShmTwoProcessTest {
     child = EchoChild.start(root, PORT, ShmEchoPeer.SLOT_BYTES);
     child.connect(endpoint);
     for (int round = 0; round < 20; round++) {
-      byte[] message = ("round " + round).getBytes();
+      byte[] message = ("round " + round).getBytes(StandardCharsets.UTF_8);
       postEcho(endpoint, round, message);
       List<RecordedCompletion> completions = new ArrayList<>();
       // The send and the echo's receive complete on different queues, in either order (as on an

@@ -12,6 +12,7 @@ import io.rubinbft.net.verbs.WorkRequests;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A link over one reliable-connected queue pair, after RUBIN: every receive slot of the ring is a
@@ -50,10 +51,13 @@ final class VerbsLink implements Link {
   private int heldCount;
   private int repostCount;
   private final Runnable onClose;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
   private Object attachment;
+
   private boolean up;
   private boolean closed;
-  private String failure;
+  private @Nullable String failure;
   private boolean failureConclusive;
 
   VerbsLink(
@@ -121,7 +125,7 @@ final class VerbsLink implements Link {
   }
 
   /** Why the pair failed, or null while it has not. */
-  String failure() {
+  @Nullable String failure() {
     return failure;
   }
 

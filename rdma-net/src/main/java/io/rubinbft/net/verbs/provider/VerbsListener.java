@@ -10,6 +10,8 @@ final class VerbsListener implements LinkListener {
 
   private final ConnectionListener listener;
   private final LinkSizes sizes;
+
+  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
   private Object attachment;
 
   VerbsListener(ConnectionListener listener, LinkSizes sizes) {

@@ -22,10 +22,11 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The transport over any {@link VerbsDevice} (rdma-core, DiSNI, or the shared-memory emulation):
@@ -62,21 +63,25 @@ public final class VerbsTransport implements Transport {
   private final int completionCapacity;
   private final int maxInlineBytes;
   private final Int2ObjectHashMap<VerbsLink> byQueuePair = new Int2ObjectHashMap<>();
-  private final Map<ConnectionListener, VerbsListener> listeners = new IdentityHashMap<>();
-  private final Map<PendingConnection, PendingLink> pending = new IdentityHashMap<>();
+  private final IdentityHashMap<ConnectionListener, VerbsListener> listeners =
+      new IdentityHashMap<>();
+  private final IdentityHashMap<PendingConnection, PendingLink> pending = new IdentityHashMap<>();
   private final List<VerbsLink> readable = new ArrayList<>();
   private final List<VerbsLink> broken = new ArrayList<>();
   private final Events connectionEvents = new Events();
   private final BackoffIdleStrategy idle;
-  private final EventChannel eventChannel;
+  private final @Nullable EventChannel eventChannel;
+
+  @SuppressWarnings("NullAway.Init") // set by open(), before any poll
   private LinkEvents events;
+
   private int reported;
   private long lastEventNanos = System.nanoTime();
-  private volatile Thread poller;
+  private volatile @Nullable Thread poller;
   private volatile boolean woken;
 
   /** A link on its way up, and the listener it arrived at (null for an outgoing link). */
-  private record PendingLink(VerbsLink link, VerbsListener listener) {}
+  private record PendingLink(VerbsLink link, @Nullable VerbsListener listener) {}
 
   private VerbsTransport(
       VerbsDevice device,
@@ -198,7 +203,7 @@ public final class VerbsTransport implements Transport {
     for (int i = 0; i < broken.size(); i++) {
       VerbsLink link = broken.get(i);
       if (link.isReportable()) {
-        linkEvents.closed(link, link.failure());
+        linkEvents.closed(link, Objects.requireNonNullElse(link.failure(), "connection broken"));
       }
     }
     broken.clear();
