@@ -7,8 +7,8 @@ import io.rubinbft.bft.message.Decisions;
  * {@link BodyWriter} lays them out (a test builds such maximal messages and compares). A WAL record
  * holds at most one message's worth, so the same bound covers records. View changes and new views
  * carry proposals by digest, so no message holds more than one proposal's body, except a
- * state-transfer answer, which holds at most {@link Decisions#MAX_ANSWER_BYTES} beyond its first
- * decision.
+ * state-transfer answer, which holds at most {@link Decisions#MAX_ANSWER_BYTES} of decisions, or
+ * one decision larger than that.
  */
 final class LargestMessage {
 
@@ -105,9 +105,13 @@ final class LargestMessage {
         + signature;
   }
 
-  /** At most the answer's byte budget beyond one decision, and never more than the sequences. */
+  /**
+   * An answer's decisions take at most its byte budget, or one decision when that alone is larger
+   * ({@link Decisions.Budget}, which counts encoded bytes exactly), and at most {@link
+   * Decisions#MAX_COUNT} decisions.
+   */
   private long decisions() {
-    long bounded = decision() + Decisions.MAX_ANSWER_BYTES + sequences() * (INT + signature);
-    return INT + Math.min(sequences() * decision(), Math.max(decision(), bounded)) + INT;
+    long cut = Math.max(decision(), Decisions.MAX_ANSWER_BYTES);
+    return INT + Math.min(Decisions.MAX_COUNT * decision(), cut) + INT;
   }
 }
