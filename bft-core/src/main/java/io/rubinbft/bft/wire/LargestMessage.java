@@ -106,12 +106,14 @@ final class LargestMessage {
   }
 
   /**
-   * An answer's decisions take at most its byte budget, or one decision when that alone is larger
-   * ({@link Decisions.Budget}, which counts encoded bytes exactly), and at most {@link
-   * Decisions#MAX_COUNT} decisions.
+   * An answer holds at most {@link Decisions#MAX_COUNT} decisions and, beyond its first, at most
+   * the answer's byte budget ({@link Decisions.Budget} counts encoded bytes exactly). The budget
+   * includes the first decision, so this is not tight; it is the bound hosts derive their proposal
+   * caps with (the orderer's Pipeline), kept so that a channel's limits stay what they were.
    */
   private long decisions() {
-    long cut = Math.max(decision(), Decisions.MAX_ANSWER_BYTES);
-    return INT + Math.min(Decisions.MAX_COUNT * decision(), cut) + INT;
+    return INT
+        + Math.min(Decisions.MAX_COUNT * decision(), decision() + Decisions.MAX_ANSWER_BYTES)
+        + INT;
   }
 }
