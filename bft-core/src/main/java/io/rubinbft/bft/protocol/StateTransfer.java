@@ -38,7 +38,7 @@ import java.util.Optional;
  * decisions without end costs bounded storage reads per interval. A fetch that comes when its
  * peer's budget is spent waits until the budget allows it instead of being dropped: a dropped fetch
  * would be a silent source to the replica behind, distrusted for 10 intervals and more, though it
- * is correct. A fetch waits at most a sixteenth of an interval, well within its deadline.
+ * is correct. A fetch waits at most a 32nd of an interval, well within its deadline.
  */
 final class StateTransfer {
 
@@ -52,10 +52,10 @@ final class StateTransfer {
   private static final int MAX_DISTRUST_DOUBLINGS = 3;
 
   /**
-   * Archive bytes one peer may have read per status interval: sixteen full answers. An honest
-   * replica behind asks its sources in turn, so it may read this from each of them per interval.
+   * Archive bytes one peer may have read per status interval: 32 full answers. An honest replica
+   * behind asks its sources in turn, so it may read this from each of them per interval.
    */
-  static final long ARCHIVE_BYTES_PER_INTERVAL = 16 * Decisions.MAX_ANSWER_BYTES;
+  static final long ARCHIVE_BYTES_PER_INTERVAL = 32 * Decisions.MAX_ANSWER_BYTES;
 
   private final Context ctx;
   private final Delivery delivery;

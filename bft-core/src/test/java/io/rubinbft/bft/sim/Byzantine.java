@@ -52,7 +52,7 @@ final class Byzantine {
   private ViewChange ownViewChange;
   private ViewChange eager;
 
-  /** Fetches per tick of {@link Attack#ARCHIVE_FLOOD}: more than a status interval's reads. */
+  /** Fetches per tick of {@link Attack#ARCHIVE_FLOOD}: many times the reads a peer may have. */
   static final int ARCHIVE_FLOOD_PER_TICK = 32;
 
   /** The lying status of this tick ({@link Attack#STATUS_FLOOD}), the one message it lets out. */

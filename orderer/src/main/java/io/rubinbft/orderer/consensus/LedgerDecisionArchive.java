@@ -53,9 +53,10 @@ public final class LedgerDecisionArchive {
   }
 
   /**
-   * @param answerBytes most block bytes in one answer (at least one block is always included)
+   * @param answerBytes most block bytes in one answer (at least one block is always included; see
+   *     {@link MessageLimits#ledgerAnswerBytes})
    */
-  LedgerDecisionArchive(
+  public LedgerDecisionArchive(
       ChannelLedger ledger,
       ConsenterMapping consenters,
       Crypto crypto,

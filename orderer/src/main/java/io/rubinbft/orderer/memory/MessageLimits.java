@@ -46,5 +46,20 @@ public final class MessageLimits {
    */
   public static final long DECISIONS_ANSWER_BYTES = Decisions.MAX_ANSWER_BYTES;
 
+  /**
+   * Most block bytes in one state-transfer answer read from this node's ledger: {@link
+   * #DECISIONS_ANSWER_BYTES}, and at most half of what one peer's link ({@link
+   * MemoryBudgets#peerLinkBytes}) and its input queue at the receiver ({@link
+   * MemoryBudgets#peerInputBytes}) hold, so that an answer passes both beside the votes that travel
+   * with it: a frame over a link's budget pushes out what waits and is pushed out by the next, and
+   * a peer's input over its budget is refused unless that peer has nothing else queued, so a larger
+   * answer would often be lost, and the asker would wait out its fetch deadline and distrust a
+   * correct source. Nodes with the same heap (the launcher's defaults) agree on it.
+   */
+  public static long ledgerAnswerBytes(MemoryBudgets budgets) {
+    return Math.min(
+        DECISIONS_ANSWER_BYTES, Math.min(budgets.peerLinkBytes(), budgets.peerInputBytes()) / 2);
+  }
+
   private MessageLimits() {}
 }
