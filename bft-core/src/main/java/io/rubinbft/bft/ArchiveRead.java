@@ -5,7 +5,10 @@ package io.rubinbft.bft;
  * {@code retainedDecisions}, and after a restart only those in its WAL): the host serves them from
  * the application's durable store, where every decision went with its commit certificate (for
  * Fabric: the ledger, whose blocks carry the consenters' signatures). The host reads up to {@code
- * maxCount} consecutive decisions from {@code from} on, stopping early where its store ends, and
+ * maxCount} consecutive decisions from {@code from} on, stopping early where its store ends and
+ * where {@link io.rubinbft.bft.message.Decisions.Budget} cuts (so a read costs at most {@link
+ * io.rubinbft.bft.message.Decisions#MAX_ANSWER_BYTES}, or one larger decision: the protocol paces
+ * each peer's reads by that), reading them one after another rather than the range at once, and
  * sends them to {@code replica} as one {@link io.rubinbft.bft.message.Decisions} message from
  * itself (nothing when it holds none). {@code previous} is the digest the requester holds at {@code
  * from - 1}: the first rebuilt proposal chains to it, and each next one to the digest before.

@@ -141,36 +141,6 @@ public final class ChannelLedger {
   }
 
   /**
-   * Blocks {@code [from, to]} as stored (with their signatures in the metadata), for state
-   * transfer: at most {@code maxBlocks} blocks and {@code maxBytes} bytes in all, except that the
-   * first block is always included when it exists, whatever its size, so that a transfer makes
-   * progress; the range stops early at the height.
-   */
-  public List<StoredBlock> range(long from, long to, int maxBlocks, long maxBytes) {
-    if (from < 0 || to < from || maxBlocks <= 0 || maxBytes <= 0) {
-      throw new IllegalArgumentException(
-          String.format(
-              "range [%d, %d] with at most %d blocks and %d bytes is empty or negative",
-              from, to, maxBlocks, maxBytes));
-    }
-    List<StoredBlock> blocks = new ArrayList<>();
-    BlockCursor cursor = cursor(from);
-    long bytes = 0;
-    while (cursor.nextNumber() <= to && blocks.size() < maxBlocks) {
-      Optional<StoredBlock> next = cursor.next();
-      if (next.isEmpty()) {
-        break;
-      }
-      bytes += next.get().bytes().size();
-      if (!blocks.isEmpty() && bytes > maxBytes) {
-        break;
-      }
-      blocks.add(next.get());
-    }
-    return blocks;
-  }
-
-  /**
    * Waits until the height is at least {@code atLeast}: true once it is, false on timeout or when
    * the channel is removed or the store closed.
    */

@@ -169,28 +169,9 @@ class BlockStoreTest {
     remover.join();
   }
 
-  @Test
-  void rangeIsBoundedByCountBytesAndHeightButAlwaysMakesProgress() {
-    appendNext(6);
-    long blockBytes = ledger.block(1).orElseThrow().bytes().size();
-    assertThat(numbers(ledger.range(1, 4, 10, Long.MAX_VALUE))).containsExactly(1L, 2L, 3L, 4L);
-    assertThat(numbers(ledger.range(1, 4, 2, Long.MAX_VALUE))).containsExactly(1L, 2L);
-    assertThat(numbers(ledger.range(4, 100, 10, Long.MAX_VALUE))).containsExactly(4L, 5L);
-    assertThat(numbers(ledger.range(2, 5, 10, 1))).containsExactly(2L);
-    assertThat(ledger.range(2, 5, 10, blockBytes * 2 + blockBytes / 2)).hasSize(2);
-    assertThat(ledger.range(6, 9, 10, 1)).isEmpty();
-    assertThat(ledger.range(0, 0, 1, 1).getFirst().bytes())
-        .isEqualTo(ledger.block(0).orElseThrow().bytes());
-    assertThatThrownBy(() -> ledger.range(3, 2, 1, 1)).isInstanceOf(IllegalArgumentException.class);
-  }
-
   private void appendNext(int count) {
     for (int i = 0; i < count; i++) {
       ledger.append(chain.next().toByteArray(), Durability.UNSYNCED);
     }
-  }
-
-  private static List<Long> numbers(List<StoredBlock> blocks) {
-    return blocks.stream().map(StoredBlock::number).toList();
   }
 }

@@ -6,8 +6,9 @@ import io.rubinbft.bft.Request;
 import java.util.List;
 
 /**
- * State transfer answer: consecutive decisions with their commit certificates, at most {@link
- * #MAX_ANSWER_BYTES} of them unless the first alone is larger.
+ * State transfer answer: consecutive decisions with their commit certificates, cut by {@link
+ * Budget}: at most {@link #MAX_ANSWER_BYTES} of them unless the first alone is larger, and at most
+ * {@link #MAX_COUNT}.
  */
 public record Decisions(List<Decision> decisions, int sender) implements Message {
 
@@ -18,19 +19,78 @@ public record Decisions(List<Decision> decisions, int sender) implements Message
    */
   public static final long MAX_ANSWER_BYTES = 4 << 20;
 
-  /** About the encoded size of a decision: its requests, payload and commit signatures. */
+  /**
+   * Most decisions in one answer, and the count a decoder accepts (it allocates a list of at most
+   * this many before it reads them). Small decisions are many to a message: an answer is cut by its
+   * bytes, not by the window, so a replica far behind moves many windows per answer. With this
+   * bound a Fabric block of one small envelope (a few KB with its header and signatures) already
+   * meets {@link #MAX_ANSWER_BYTES} first, and a message of tiny decisions holds no more objects
+   * than one proposal of many requests does.
+   */
+  public static final int MAX_COUNT = 1024;
+
+  /**
+   * The encoded size of a decision (WIRE.md): its sequence, predecessor, requests, payload, digest,
+   * view and commit signatures. Exact, so that {@link #MAX_ANSWER_BYTES} bounds the encoded answer.
+   */
   public static long bytes(Decision decision) {
-    long bytes = 128L + decision.proposal().payload().length;
+    long bytes =
+        Long.BYTES
+            + Integer.BYTES
+            + decision.proposal().previous().length()
+            + Integer.BYTES
+            + Integer.BYTES
+            + decision.proposal().payload().length
+            + Integer.BYTES
+            + decision.digest().length()
+            + Long.BYTES
+            + Integer.BYTES;
     for (Request request : decision.proposal().requests()) {
-      bytes += 12L + request.size();
+      bytes += 3L * Integer.BYTES + request.size();
     }
     for (CommitSignature signature : decision.certificate()) {
-      bytes += 8L + signature.signature().length;
+      bytes += 2L * Integer.BYTES + signature.signature().length;
     }
     return bytes;
   }
 
   public Decisions {
     decisions = List.copyOf(decisions);
+  }
+
+  /**
+   * Cuts an answer as it is built, decision by decision, wherever the decisions come from (memory
+   * or a host's ledger): the first always goes in, each next one while the answer stays within
+   * {@link #MAX_ANSWER_BYTES} and {@link #MAX_COUNT}.
+   */
+  public static final class Budget {
+
+    private final int maxCount;
+    private long bytes;
+    private int count;
+
+    /** At most {@code maxCount} decisions, and never more than {@link #MAX_COUNT}. */
+    public Budget(int maxCount) {
+      this.maxCount = Math.min(maxCount, MAX_COUNT);
+    }
+
+    /** Whether another decision may still go in (the count is not reached). */
+    public boolean open() {
+      return count < maxCount;
+    }
+
+    /** Takes {@code decision} into the answer; false, taking nothing, when it does not fit. */
+    public boolean take(Decision decision) {
+      if (!open()) {
+        return false;
+      }
+      long next = bytes + bytes(decision);
+      if (count > 0 && next > MAX_ANSWER_BYTES) {
+        return false;
+      }
+      bytes = next;
+      count++;
+      return true;
+    }
   }
 }

@@ -146,19 +146,15 @@ final class SlotLog {
   }
 
   /**
-   * Up to {@code max} consecutive retained decisions from {@code from} on, of at most {@link
-   * Decisions#MAX_ANSWER_BYTES} together (at least one).
+   * Up to {@code max} consecutive retained decisions from {@code from} on, cut as an answer is
+   * ({@link Decisions.Budget}: at least one, within its bytes and count).
    */
   List<Decision> decisionsFrom(long from, int max) {
     List<Decision> result = new ArrayList<>();
-    long bytes = 0;
-    for (long sequence = from; sequence <= lastDelivered && result.size() < max; sequence++) {
+    Decisions.Budget budget = new Decisions.Budget(max);
+    for (long sequence = from; sequence <= lastDelivered && budget.open(); sequence++) {
       Decision decision = decision(sequence);
-      if (decision == null) {
-        break;
-      }
-      bytes += Decisions.bytes(decision);
-      if (!result.isEmpty() && bytes > Decisions.MAX_ANSWER_BYTES) {
+      if (decision == null || !budget.take(decision)) {
         break;
       }
       result.add(decision);

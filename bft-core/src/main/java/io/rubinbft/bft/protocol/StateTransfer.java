@@ -12,21 +12,33 @@ import java.util.Optional;
 /**
  * Catching up: replicas announce their status; a replica that sees a peer ahead fetches decisions
  * with their commit certificates from one peer at a time and checks each itself (digest, chain, a
- * quorum of valid signatures of one view), so one honest source suffices. A claimed height proves
- * nothing (a {@code Status} is not signed), so sources rotate: each fetch has a deadline of {@link
- * #FETCH_DEADLINE_INTERVALS} status intervals, and a source that delivers nothing valid by then, or
- * sends anything invalid, is not asked again for {@link #DISTRUST_INTERVALS} status intervals,
- * doubling with each consecutive failure; among the peers that claim to be ahead, the one asked
- * least recently goes next. A peer that floods lying statuses therefore costs one deadline per
- * distrust period and never starves the fetches from the others. A replica in an older view gets
- * the current new-view proof, at most once per status interval. Decisions older than those a
- * replica holds in memory come from its host's durable store ({@link ArchiveRead}), so a replica
- * any distance behind catches up: at most one read per peer and status interval, and a fetch that
- * comes sooner waits for its peer's next read instead of being dropped. It must not be dropped: a
- * replica behind asks its sources in turn, as fast as statuses arrive (every peer's and its own, at
- * independent phases), so it asks one source again within less than an interval, and a dropped
- * fetch would be a silent source to it, distrusted for 10 intervals and more, though it is correct.
- * A fetch waits at most one interval, within its deadline of {@link #FETCH_DEADLINE_INTERVALS}.
+ * quorum of valid signatures of one view), so one honest source suffices. An answer is cut by
+ * bytes, not by the window ({@link Decisions.Budget}: up to 4 MiB of decisions, at least one, at
+ * most {@link Decisions#MAX_COUNT}), and an answer that moved this replica on is followed at once
+ * by the next fetch while a peer still claims to be ahead, so a replica far behind streams
+ * decisions as fast as its sources answer, not a few answers per status interval. The next fetch
+ * goes to the peer asked least recently, as every fetch does: sources take turns, so none serves
+ * more than its share and a Byzantine source that answers slowly with one valid decision at a time
+ * holds up only its turns.
+ *
+ * <p>A claimed height proves nothing (a {@code Status} is not signed), so sources rotate: each
+ * fetch has a deadline of {@link #FETCH_DEADLINE_INTERVALS} status intervals, and a source that
+ * delivers nothing valid by then, or sends anything invalid, is not asked again for {@link
+ * #DISTRUST_INTERVALS} status intervals, doubling with each consecutive failure; among the peers
+ * that claim to be ahead, the one asked least recently goes next. A peer that floods lying statuses
+ * therefore costs one deadline per distrust period and never starves the fetches from the others.
+ * Only an answer that delivered a valid decision leads to a fetch before the next status, so a peer
+ * cannot make this replica fetch in a loop. A replica in an older view gets the current new-view
+ * proof, at most once per status interval.
+ *
+ * <p>Decisions older than those a replica holds in memory come from its host's durable store
+ * ({@link ArchiveRead}), so a replica any distance behind catches up. Storage reads are paced per
+ * peer by bytes ({@link ArchiveReadBudget}): {@link #ARCHIVE_BYTES_PER_INTERVAL} per status
+ * interval, each read charged the most an answer holds, so a Byzantine peer asking for old
+ * decisions without end costs bounded storage reads per interval. A fetch that comes when its
+ * peer's budget is spent waits until the budget allows it instead of being dropped: a dropped fetch
+ * would be a silent source to the replica behind, distrusted for 10 intervals and more, though it
+ * is correct. A fetch waits at most a 32nd of an interval, well within its deadline.
  */
 final class StateTransfer {
 
@@ -39,6 +51,12 @@ final class StateTransfer {
   /** At most 2^this times {@link #DISTRUST_INTERVALS}. */
   private static final int MAX_DISTRUST_DOUBLINGS = 3;
 
+  /**
+   * Archive bytes one peer may have read per status interval: 32 full answers. An honest replica
+   * behind asks its sources in turn, so it may read this from each of them per interval.
+   */
+  static final long ARCHIVE_BYTES_PER_INTERVAL = 32 * Decisions.MAX_ANSWER_BYTES;
+
   private final Context ctx;
   private final Delivery delivery;
   private final MessageValidator validator;
@@ -49,9 +67,9 @@ final class StateTransfer {
   private final Map<Integer, Long> distrustedUntil = new HashMap<>();
   private final Map<Integer, Integer> consecutiveFailures = new HashMap<>();
   private final Map<Integer, Long> lastAsked = new HashMap<>();
-  private final Map<Integer, Long> archiveReadAllowedAt = new HashMap<>();
+  private final ArchiveReadBudget archiveBudget;
 
-  /** Per peer: its latest fetch from the archive that came before its next read was allowed. */
+  /** Per peer: its latest fetch from the archive that came when its read budget was spent. */
   private final Map<Integer, FetchDecisions> waitingReads = new HashMap<>();
 
   private final Map<Integer, Long> newViewSentAt = new HashMap<>();
@@ -65,6 +83,8 @@ final class StateTransfer {
     this.ctx = ctx;
     this.delivery = delivery;
     this.validator = validator;
+    this.archiveBudget =
+        new ArchiveReadBudget(ARCHIVE_BYTES_PER_INTERVAL, ctx.config.statusIntervalTicks());
   }
 
   void announce() {
@@ -122,7 +142,7 @@ final class StateTransfer {
     fetchDeadline = ctx.now + (long) FETCH_DEADLINE_INTERVALS * ctx.config.statusIntervalTicks();
     ctx.out.sendNow(
         source,
-        new FetchDecisions(delivered + 1, ctx.log.lastDigest(), ctx.config.window(), ctx.self));
+        new FetchDecisions(delivered + 1, ctx.log.lastDigest(), Decisions.MAX_COUNT, ctx.self));
   }
 
   /** Whether {@code peer} goes before {@code other}: asked less recently, then the lower index. */
@@ -144,10 +164,10 @@ final class StateTransfer {
 
   /**
    * Answers from memory, or, for decisions this replica no longer holds, asks the host to answer
-   * from its durable store: at most once per peer and status interval, as a storage read costs more
-   * than a message and a Byzantine peer could ask for old decisions without end. A fetch that comes
-   * sooner waits for that time ({@link #serveWaitingReads}); a peer's newer fetch replaces it, as a
-   * replica has one fetch under way at a time.
+   * from its durable store within the peer's read budget, as a storage read costs more than a
+   * message and a Byzantine peer could ask for old decisions without end. A fetch that comes when
+   * the budget is spent waits for it ({@link #serveWaitingReads}); a peer's newer fetch replaces
+   * it, as a replica has one fetch under way at a time.
    */
   void onFetch(FetchDecisions fetch) {
     FetchDecisions replaced = waitingReads.remove(fetch.sender());
@@ -155,20 +175,20 @@ final class StateTransfer {
       ctx.drops.drop("busy: archive read for " + fetch.sender() + " replaced by a newer fetch");
     }
     if (fetch.from() <= ctx.log.lastDelivered() && ctx.log.decision(fetch.from()) == null) {
-      if (ctx.now < archiveReadAllowedAt.getOrDefault(fetch.sender(), 0L)) {
+      if (!archiveBudget.allows(fetch.sender(), Decisions.MAX_ANSWER_BYTES, ctx.now)) {
         waitingReads.put(fetch.sender(), fetch);
         return;
       }
       readArchive(fetch);
       return;
     }
-    var decisions = ctx.log.decisionsFrom(fetch.from(), count(fetch));
+    var decisions = ctx.log.decisionsFrom(fetch.from(), fetch.maxCount());
     if (!decisions.isEmpty()) {
       ctx.out.sendNow(fetch.sender(), new Decisions(decisions, ctx.self));
     }
   }
 
-  /** Reads the archive for the waiting fetches whose peers' next read is allowed now. */
+  /** Reads the archive for the waiting fetches whose peers' budget allows a read now. */
   void serveWaitingReads() {
     if (waitingReads.isEmpty()) {
       return;
@@ -176,7 +196,7 @@ final class StateTransfer {
     var waiting = waitingReads.values().iterator();
     while (waiting.hasNext()) {
       FetchDecisions fetch = waiting.next();
-      if (ctx.now >= archiveReadAllowedAt.getOrDefault(fetch.sender(), 0L)) {
+      if (archiveBudget.allows(fetch.sender(), Decisions.MAX_ANSWER_BYTES, ctx.now)) {
         waiting.remove();
         // Still older than the decisions held in memory: those only move forward.
         readArchive(fetch);
@@ -184,15 +204,15 @@ final class StateTransfer {
     }
   }
 
+  /** Charged the most an answer holds: the host cuts what it reads there ({@link ArchiveRead}). */
   private void readArchive(FetchDecisions fetch) {
-    archiveReadAllowedAt.put(fetch.sender(), ctx.now + ctx.config.statusIntervalTicks());
+    archiveBudget.charge(fetch.sender(), Decisions.MAX_ANSWER_BYTES, ctx.now);
     ctx.out.readArchive(
-        new ArchiveRead(fetch.sender(), fetch.from(), fetch.previous(), count(fetch)));
-  }
-
-  /** How many decisions an answer to {@code fetch} holds at most. */
-  private int count(FetchDecisions fetch) {
-    return Math.min(fetch.maxCount(), ctx.config.window());
+        new ArchiveRead(
+            fetch.sender(),
+            fetch.from(),
+            fetch.previous(),
+            Math.min(fetch.maxCount(), Decisions.MAX_COUNT)));
   }
 
   void onDecisions(Decisions answer) {
@@ -219,10 +239,11 @@ final class StateTransfer {
       delivery.decided(decision);
       progressed = true;
     }
+    source = -1;
     if (progressed) {
       consecutiveFailures.remove(answer.sender());
+      fetchIfBehind();
     }
-    source = -1;
   }
 
   private Optional<String> invalidReason(Decision decision) {

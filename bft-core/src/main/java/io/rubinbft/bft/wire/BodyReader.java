@@ -153,8 +153,7 @@ final class BodyReader {
   }
 
   Decisions decisions() {
-    List<Decision> decisions =
-        list("Decisions.decisions", limits.maxSequencesPerMessage(), this::decision);
+    List<Decision> decisions = list("Decisions.decisions", Decisions.MAX_COUNT, this::decision);
     return new Decisions(decisions, in.replica("Decisions.sender", limits.replicas()));
   }
 

@@ -7,8 +7,8 @@ import io.rubinbft.bft.message.Decisions;
  * {@link BodyWriter} lays them out (a test builds such maximal messages and compares). A WAL record
  * holds at most one message's worth, so the same bound covers records. View changes and new views
  * carry proposals by digest, so no message holds more than one proposal's body, except a
- * state-transfer answer, which holds at most {@link Decisions#MAX_ANSWER_BYTES} beyond its first
- * decision.
+ * state-transfer answer, which holds at most {@link Decisions#MAX_ANSWER_BYTES} of decisions, or
+ * one decision larger than that.
  */
 final class LargestMessage {
 
@@ -105,9 +105,15 @@ final class LargestMessage {
         + signature;
   }
 
-  /** At most the answer's byte budget beyond one decision, and never more than the sequences. */
+  /**
+   * An answer holds at most {@link Decisions#MAX_COUNT} decisions and, beyond its first, at most
+   * the answer's byte budget ({@link Decisions.Budget} counts encoded bytes exactly). The budget
+   * includes the first decision, so this is not tight; it is the bound hosts derive their proposal
+   * caps with (the orderer's Pipeline), kept so that a channel's limits stay what they were.
+   */
   private long decisions() {
-    long bounded = decision() + Decisions.MAX_ANSWER_BYTES + sequences() * (INT + signature);
-    return INT + Math.min(sequences() * decision(), Math.max(decision(), bounded)) + INT;
+    return INT
+        + Math.min(Decisions.MAX_COUNT * decision(), decision() + Decisions.MAX_ANSWER_BYTES)
+        + INT;
   }
 }

@@ -14,7 +14,9 @@ import io.rubinbft.bft.ReplicaConfig;
  * @param maxPayloadBytes most bytes of a proposal's application payload
  * @param maxSignatureBytes most bytes of one signature
  * @param maxSequencesPerMessage most sequence numbers one message covers: prepared certificates in
- *     a view change, re-proposals in a new view, decisions in a state-transfer answer
+ *     a view change, re-proposals in a new view (a state-transfer answer is cut by bytes instead,
+ *     {@link io.rubinbft.bft.message.Decisions.Budget}, and holds at most {@link
+ *     io.rubinbft.bft.message.Decisions#MAX_COUNT} decisions)
  * @param maxMessageBytes most bytes of one encoded message or WAL record
  */
 public record WireLimits(

@@ -134,6 +134,39 @@ class StateTransferScenarioTest {
     }
   }
 
+  /**
+   * Issue 18: a replica restarted 40 windows behind (far beyond the decisions the others keep in
+   * memory) catches up at more than 10 windows per status interval, counting the wait for the first
+   * status it hears: answers are cut by bytes, not by the window, and an answer that moved it on is
+   * followed by the next fetch at once. Before, it moved at most one window per answer and fetched
+   * only on statuses, one archive read per source and interval: 10 intervals and more. Seed 37;
+   * replay: {@code ./test.sh -pl bft-core
+   * -Dtest=StateTransferScenarioTest#replicaFarBehindCatchesUpManyWindowsPerStatusInterval}.
+   */
+  @Test
+  void replicaFarBehindCatchesUpManyWindowsPerStatusInterval() {
+    ReplicaConfig config = Cluster.simConfig(4);
+    long windows = 40;
+    long outage = windows * config.window();
+    Cluster cluster = Cluster.of(4, 37);
+    cluster.crash(3);
+    cluster.submit((int) (outage * config.batchMaxCount()));
+    cluster.runUntilAllDecided(40_000);
+    assertThat(cluster.status(0).lastDelivered()).isGreaterThanOrEqualTo(outage);
+    cluster.restart(3);
+
+    long catchUp = cluster.runUntilAllDecided(5000);
+
+    assertThat(cluster.decidedAt(3)).isEqualTo(cluster.decidedAt(0));
+    assertThat(catchUp)
+        .as(
+            "ticks to catch up %d windows (status interval %d ticks); seed 37; replay: ./test.sh"
+                + " -pl bft-core"
+                + " -Dtest=StateTransferScenarioTest#replicaFarBehindCatchesUpManyWindowsPerStatusInterval",
+            windows, config.statusIntervalTicks())
+        .isLessThan(windows * config.statusIntervalTicks() / 10);
+  }
+
   /** The same through a Byzantine source that lies in its archive answers too. */
   @Test
   void lyingArchiveIsDetectedAndAnotherIsTried() {

@@ -69,7 +69,13 @@ public enum Attack {
    * 2^40 to every replica every tick, and answers no fetch, so that a lagging replica that trusts a
    * claim keeps asking it.
    */
-  STATUS_FLOOD;
+  STATUS_FLOOD,
+  /**
+   * Scenario only: besides its correct protocol, asks every replica 32 times a tick for all
+   * decisions from the first on, as many as there are ({@code maxCount} {@link Integer#MAX_VALUE}),
+   * so that they read their archives for it without end.
+   */
+  ARCHIVE_FLOOD;
 
   /** The attacks {@link #draw} picks from: all but the scenario-only last ones. */
   private static final int DRAWN = WITHHOLD_COMMITS.ordinal();

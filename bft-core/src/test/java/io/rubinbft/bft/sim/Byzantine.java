@@ -9,6 +9,7 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
+import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
@@ -50,6 +51,9 @@ final class Byzantine {
   private Epoch stale = MADE_UP;
   private ViewChange ownViewChange;
   private ViewChange eager;
+
+  /** Fetches per tick of {@link Attack#ARCHIVE_FLOOD}: many times the reads a peer may have. */
+  static final int ARCHIVE_FLOOD_PER_TICK = 32;
 
   /** The lying status of this tick ({@link Attack#STATUS_FLOOD}), the one message it lets out. */
   private Status floodStatus;
@@ -153,6 +157,12 @@ final class Byzantine {
     if (attacks.contains(Attack.STATUS_FLOOD)) {
       floodStatus = new Status(0, true, 1L << 40, index());
       extra.add(Outbound.toAll(floodStatus));
+    }
+    if (attacks.contains(Attack.ARCHIVE_FLOOD)) {
+      for (int i = 0; i < ARCHIVE_FLOOD_PER_TICK; i++) {
+        extra.add(
+            Outbound.toAll(new FetchDecisions(1, Digest.GENESIS, Integer.MAX_VALUE, index())));
+      }
     }
     if (eager != null && now % 8 == 0) {
       extra.add(Outbound.toAll(eager));

@@ -18,6 +18,7 @@ import io.rubinbft.bft.message.ProposalBodies;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,6 +62,11 @@ public final class Cluster {
   private long lowBeforeStep;
 
   private int nextRequest;
+
+  /** Per server and requester: the archive reads served. */
+  private final Map<List<Integer>, Integer> archiveReads = new HashMap<>();
+
+  private int largestArchiveAnswer;
   private long now;
 
   private Cluster(int replicas, long seed, ReplicaConfig template, Decision anchor) {
@@ -371,9 +377,21 @@ public final class Cluster {
     return host;
   }
 
+  /** Archive reads replica {@code server} served for replica {@code requester} so far. */
+  public int archiveReads(int server, int requester) {
+    return archiveReads.getOrDefault(List.of(server, requester), 0);
+  }
+
+  /** The most decisions one answer from an archive held so far. */
+  public int largestArchiveAnswer() {
+    return largestArchiveAnswer;
+  }
+
   private void serve(SimNode node, List<ArchiveRead> reads) {
     for (ArchiveRead read : reads) {
+      archiveReads.merge(List.of(node.id, read.replica()), 1, Integer::sum);
       List<Decision> archived = node.archived(read);
+      largestArchiveAnswer = Math.max(largestArchiveAnswer, archived.size());
       if (!archived.isEmpty()) {
         send(node, read.replica(), new Decisions(archived, node.id));
       }

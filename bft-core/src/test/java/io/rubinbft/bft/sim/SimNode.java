@@ -7,6 +7,7 @@ import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.util.ArrayDeque;
@@ -78,11 +79,21 @@ final class SimNode {
     return index < 0 || index >= ledger.size() ? null : ledger.get((int) index);
   }
 
-  /** The host's answer to an archive read: what its ledger holds from {@code read.from()} on. */
+  /**
+   * The host's answer to an archive read: what its ledger holds from {@code read.from()} on, cut as
+   * the orderer's host cuts it ({@link Decisions.Budget}).
+   */
   List<Decision> archived(ArchiveRead read) {
-    int from = (int) Math.min(Math.max(0, read.from() - 1 - ledgerBase), ledger.size());
-    int to = (int) Math.min((long) from + read.maxCount(), ledger.size());
-    return List.copyOf(ledger.subList(from, to));
+    List<Decision> answer = new ArrayList<>();
+    Decisions.Budget budget = new Decisions.Budget(read.maxCount());
+    for (long at = Math.max(0, read.from() - 1 - ledgerBase); at < ledger.size(); at++) {
+      Decision decision = ledger.get((int) at);
+      if (!budget.take(decision)) {
+        break;
+      }
+      answer.add(decision);
+    }
+    return answer;
   }
 
   boolean up() {

@@ -38,16 +38,12 @@ final class MaximalValues {
             signature()));
   }
 
-  /** A full state-transfer answer: as many full decisions as its byte budget lets through. */
+  /** A full state-transfer answer: as many full decisions as its budget lets through. */
   Decisions decisions() {
     List<Decision> decisions = new ArrayList<>();
-    long bytes = 0;
-    while (decisions.size() < limits.maxSequencesPerMessage()) {
-      Decision decision = decision();
-      bytes += Decisions.bytes(decision);
-      if (!decisions.isEmpty() && bytes > Decisions.MAX_ANSWER_BYTES) {
-        break;
-      }
+    Decisions.Budget budget = new Decisions.Budget(Decisions.MAX_COUNT);
+    Decision decision = decision();
+    while (budget.take(decision)) {
       decisions.add(decision);
     }
     return new Decisions(decisions, 0);

@@ -3,9 +3,12 @@ package io.rubinbft.bft.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.message.Decisions;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class WireLimitsTest {
@@ -28,8 +31,8 @@ class WireLimitsTest {
 
   /**
    * Keeps LargestMessage honest: with proposals by digest the largest message is the one record
-   * holding a body and a quorum of votes (a prepared certificate), or a full state-transfer answer,
-   * never a new view.
+   * holding a body and a quorum of votes (a prepared certificate), or a full state-transfer answer
+   * (here, of small decisions, {@link Decisions#MAX_COUNT} of them), never a new view.
    */
   @Test
   void maxMessageBytesIsTheSizeOfTheLargestOfThem() {
@@ -37,11 +40,13 @@ class WireLimitsTest {
     WalRecordCodec records = new WalRecordCodec(limits);
     int newView = messages.encodedSize(maximal.newView());
     int certificate = records.encodedSize(new WalRecord.Prepared(maximal.preparedCertificate()));
-    int answer = messages.encodedSize(maximal.decisions());
+    Decisions fullAnswer = maximal.decisions();
+    int answer = messages.encodedSize(fullAnswer);
 
+    assertThat(fullAnswer.decisions()).hasSize(Decisions.MAX_COUNT);
     assertThat(Math.max(Math.max(newView, certificate), answer))
-        .isLessThanOrEqualTo(limits.maxMessageBytes());
-    assertThat(Math.max(newView, certificate)).isEqualTo(limits.maxMessageBytes());
+        .isEqualTo(limits.maxMessageBytes());
+    assertThat(newView).isLessThan(Math.max(certificate, answer));
     assertThat(messages.decode(messages.encode(maximal.newView())))
         .isInstanceOf(Decoded.Valid.class);
   }
@@ -70,7 +75,8 @@ class WireLimitsTest {
 
   /**
    * Proposals of many small requests, cut at the answer's byte budget as bft-core and the orderer's
-   * archive cut them: the answer still decodes, although the budget, not the window, bounds it.
+   * archive cut them: the answer still decodes, although the budget, not the window or the count,
+   * bounds it, and its encoded size is what the budget counted.
    */
   @Test
   void aStateTransferAnswerCutAtItsByteBudgetFits() {
@@ -78,12 +84,33 @@ class WireLimitsTest {
     WireLimits limits = small.withMaxMessageBytes((int) small.largestMessageBytes());
     MessageCodec codec = new MessageCodec(limits);
     Decisions answer = new MaximalValues(limits).decisions();
+    long counted = answer.decisions().stream().mapToLong(Decisions::bytes).sum();
 
     assertThat(answer.decisions().size()).isLessThan(limits.maxSequencesPerMessage());
+    assertThat(counted).isLessThanOrEqualTo(Decisions.MAX_ANSWER_BYTES);
     assertThat(codec.encodedSize(answer))
         .isGreaterThan((int) Decisions.MAX_ANSWER_BYTES / 2)
+        .isEqualTo(1 + 1 + Integer.BYTES + counted + Integer.BYTES)
         .isLessThanOrEqualTo(limits.maxMessageBytes());
     assertThat(codec.decode(codec.encode(answer))).isInstanceOf(Decoded.Valid.class);
+  }
+
+  /** The decoder takes up to {@link Decisions#MAX_COUNT} decisions whatever the window, no more. */
+  @Test
+  void anAnswerHoldsAtMostMaxCountDecisions() {
+    MaximalValues maximal = new MaximalValues(limits);
+    List<Decision> many = new ArrayList<>(maximal.decisions().decisions());
+    assertThat(many).hasSize(Decisions.MAX_COUNT);
+    assertThat(messages.decode(messages.encode(new Decisions(many, 0))))
+        .isInstanceOf(Decoded.Valid.class);
+
+    many.add(many.getFirst());
+    WireLimits roomy = limits.withMaxMessageBytes(Integer.MAX_VALUE - 8);
+    MessageCodec codec = new MessageCodec(roomy);
+    assertThat(codec.decode(codec.encode(new Decisions(many, 0))))
+        .isInstanceOfSatisfying(
+            Decoded.Invalid.class,
+            invalid -> assertThat(invalid.reason()).contains("Decisions.decisions"));
   }
 
   @Test

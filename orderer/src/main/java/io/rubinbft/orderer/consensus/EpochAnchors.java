@@ -3,6 +3,7 @@ package io.rubinbft.orderer.consensus;
 import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.orderer.files.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,7 +25,6 @@ public final class EpochAnchors {
 
   static final String FILE = "anchor";
   private static final int DIGEST_BYTES = 32;
-  private static final int CHAIN_WINDOW = 64;
 
   private record Recorded(Digest previous, Digest digest) {}
 
@@ -83,19 +83,25 @@ public final class EpochAnchors {
     }
   }
 
-  /** Chains the proposal digests of blocks 1..sequence from the genesis digest. */
+  /**
+   * Chains the proposal digests of blocks 1..sequence from the genesis digest, an answer's worth of
+   * blocks at a time (an answer may be cut short by its bytes: the next read goes on from where it
+   * ends).
+   */
   private static Decision chained(long sequence, LedgerDecisionArchive archive) {
     Digest previous = Digest.GENESIS;
     Decision last = null;
-    for (long from = 1; from <= sequence; from += CHAIN_WINDOW) {
-      int count = (int) Math.min(CHAIN_WINDOW, sequence - from + 1);
-      List<Decision> window = archive.decisions(new ArchiveRead(0, from, previous, count));
-      if (window.size() != count) {
+    long from = 1;
+    while (from <= sequence) {
+      int count = (int) Math.min(Decisions.MAX_COUNT, sequence - from + 1);
+      List<Decision> answer = archive.decisions(new ArchiveRead(0, from, previous, count));
+      if (answer.isEmpty()) {
         throw new IllegalStateException(
             "the ledger ends before block " + sequence + ", the epoch's config block");
       }
-      last = window.getLast();
+      last = answer.getLast();
       previous = last.digest();
+      from += answer.size();
     }
     return last;
   }

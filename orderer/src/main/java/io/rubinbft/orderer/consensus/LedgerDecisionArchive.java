@@ -11,6 +11,7 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.SignedBytes;
 import io.rubinbft.bft.spi.Crypto;
+import io.rubinbft.ledger.BlockCursor;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.orderer.block.CommitViews;
@@ -52,9 +53,10 @@ public final class LedgerDecisionArchive {
   }
 
   /**
-   * @param answerBytes most block bytes in one answer (at least one block is always included)
+   * @param answerBytes most block bytes in one answer (at least one block is always included; see
+   *     {@link MessageLimits#ledgerAnswerBytes})
    */
-  LedgerDecisionArchive(
+  public LedgerDecisionArchive(
       ChannelLedger ledger,
       ConsenterMapping consenters,
       Crypto crypto,
@@ -68,24 +70,30 @@ public final class LedgerDecisionArchive {
   }
 
   /**
-   * The decisions {@code read} asks for, stopping early at the ledger's height and after the
-   * answer's bytes of blocks ({@link MessageLimits#DECISIONS_ANSWER_BYTES}; at least one block);
-   * the first chains to the requester's {@code read.previous()}. A shorter answer is complete as
-   * far as it goes: the requester asks again from where it ends. The decisions are also cut at
-   * {@link Decisions#MAX_ANSWER_BYTES} as bft-core counts them ({@link Decisions#bytes}: a block's
-   * envelopes with their request ids), the bound the replicas' message limit is computed with, so
-   * an answer of many small envelopes still decodes at the peer.
+   * The decisions {@code read} asks for, stopping early at the ledger's height and where an answer
+   * is cut ({@link Decisions.Budget}: {@link Decisions#MAX_ANSWER_BYTES} as bft-core counts them, a
+   * block's envelopes with their request ids; at least one) or after the answer's bytes of stored
+   * blocks; the first chains to the requester's {@code read.previous()}. Blocks are read and
+   * rebuilt one at a time, so a read holds no more than its answer. A shorter answer is complete as
+   * far as it goes: the requester asks again from where it ends.
    */
   public List<Decision> decisions(ArchiveRead read) {
-    List<StoredBlock> blocks =
-        ledger.range(read.from(), read.from() + read.maxCount() - 1, read.maxCount(), answerBytes);
-    List<Decision> decisions = new ArrayList<>(blocks.size());
+    BlockCursor cursor = ledger.cursor(read.from());
+    Decisions.Budget budget = new Decisions.Budget(read.maxCount());
+    List<Decision> decisions = new ArrayList<>();
     Digest previous = read.previous();
-    long bytes = 0;
-    for (StoredBlock stored : blocks) {
-      Decision decision = decision(stored.block(), previous);
-      bytes += Decisions.bytes(decision);
-      if (!decisions.isEmpty() && bytes > Decisions.MAX_ANSWER_BYTES) {
+    long stored = 0;
+    while (budget.open()) {
+      Optional<StoredBlock> next = cursor.next();
+      if (next.isEmpty()) {
+        break;
+      }
+      stored += next.get().bytes().size();
+      if (!decisions.isEmpty() && stored > answerBytes) {
+        break;
+      }
+      Decision decision = decision(next.get().block(), previous);
+      if (!budget.take(decision)) {
         break;
       }
       previous = decision.digest();

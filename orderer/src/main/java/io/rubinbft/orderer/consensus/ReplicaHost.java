@@ -627,8 +627,8 @@ public final class ReplicaHost implements AutoCloseable {
   }
 
   /**
-   * Old decisions for a peer catching up, read on this thread: bft-core asks at most once per peer
-   * and status interval, for at most a window of blocks.
+   * Old decisions for a peer catching up, read on this thread: bft-core paces each peer's reads by
+   * bytes (ArchiveReadBudget), and a read stops after one answer's bytes.
    */
   private void serveFromLedger(EpochReplica current, List<ArchiveRead> reads) {
     for (ArchiveRead read : reads) {

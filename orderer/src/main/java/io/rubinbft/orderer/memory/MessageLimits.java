@@ -33,18 +33,33 @@ public final class MessageLimits {
    * whose proposals at the cap stay within this (at least 2). A replica holds up to a window of
    * proposals in flight and a window of decided blocks for peers catching up, so a channel costs at
    * most about twice this on the heap (orderer/docs/MEMORY.md); with Fabric's AbsoluteMaxBytes of
-   * 10 MB the window is 16, with 2 MB or less 64. Not less: a peer catching up gets at most a
-   * window of blocks per state-transfer answer, and with a window of 4 a node that restarted with
-   * an empty data folder 2,000 blocks behind did not catch up within the fault suite's 3 minutes.
+   * 10 MB the window is 16, with 2 MB or less 64. Catching up does not depend on it: a
+   * state-transfer answer is cut by bytes ({@link #DECISIONS_ANSWER_BYTES}), not by the window.
    */
   public static final long PROPOSALS_IN_FLIGHT_BYTES = 192L << 20;
 
   /**
    * Most block bytes in one state-transfer answer, from the ledger or from memory (at least one
-   * block is always sent): a peer catching up costs this node and the peer this much heap per
-   * answer, not a window of blocks. bft-core's own bound, which its message limits count in.
+   * block is always sent, at most 1,024): a peer catching up costs this node and the peer this much
+   * heap per answer, not a window of blocks. bft-core's own bound, which its message limits count
+   * in.
    */
   public static final long DECISIONS_ANSWER_BYTES = Decisions.MAX_ANSWER_BYTES;
+
+  /**
+   * Most block bytes in one state-transfer answer read from this node's ledger: {@link
+   * #DECISIONS_ANSWER_BYTES}, and at most half of what one peer's link ({@link
+   * MemoryBudgets#peerLinkBytes}) and its input queue at the receiver ({@link
+   * MemoryBudgets#peerInputBytes}) hold, so that an answer passes both beside the votes that travel
+   * with it: a frame over a link's budget pushes out what waits and is pushed out by the next, and
+   * a peer's input over its budget is refused unless that peer has nothing else queued, so a larger
+   * answer would often be lost, and the asker would wait out its fetch deadline and distrust a
+   * correct source. The budgets are fixed bytes, so all nodes agree on it.
+   */
+  public static long ledgerAnswerBytes(MemoryBudgets budgets) {
+    return Math.min(
+        DECISIONS_ANSWER_BYTES, Math.min(budgets.peerLinkBytes(), budgets.peerInputBytes()) / 2);
+  }
 
   private MessageLimits() {}
 }

@@ -28,6 +28,8 @@ import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
 import io.rubinbft.orderer.consensus.ProposalBlocks;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.memory.MessageLimits;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -149,7 +151,11 @@ final class ChannelEpochs implements EpochStarter {
 
   private LedgerDecisionArchive archive(ChannelConfig config, Member member) {
     return new LedgerDecisionArchive(
-        ledger, config.consenters(), member.services().crypto(), sha256);
+        ledger,
+        config.consenters(),
+        member.services().crypto(),
+        sha256,
+        MessageLimits.ledgerAnswerBytes(node.memory().budgets()));
   }
 
   /**
