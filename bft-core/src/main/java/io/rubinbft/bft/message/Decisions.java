@@ -35,7 +35,7 @@ public record Decisions(List<Decision> decisions, int sender) implements Message
    */
   public static long bytes(Decision decision) {
     long bytes =
-        Long.BYTES
+        (long) Long.BYTES
             + Integer.BYTES
             + decision.proposal().previous().length()
             + Integer.BYTES

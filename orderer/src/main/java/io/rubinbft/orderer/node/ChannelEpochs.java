@@ -29,7 +29,6 @@ import io.rubinbft.orderer.consensus.ProposalBlocks;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.memory.MessageLimits;
-import java.util.List;
 import java.util.Optional;
 
 /**
