@@ -476,13 +476,16 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
                     return;
                   }
                   closeQuietly(failed);
-                  channels.remove(name);
+                  // The failed runtime stays listed while the channel starts again (seconds, with
+                  // its WAL recovered): the channel must not vanish from the participation API,
+                  // Broadcast or Deliver in between. serve() replaces it, or, if the channel is now
+                  // followed, it is removed after.
                   try {
                     serve(ledger);
+                    channels.remove(name, failed);
                     LOG.info("channel {}: served again after its replica stopped", name);
                     return;
                   } catch (InvalidConfigException | RuntimeException e) {
-                    channels.put(name, failed);
                     LOG.warn("channel {}: cannot serve it again yet: {}", name, e.toString());
                   }
                 }
