@@ -79,7 +79,7 @@ public final class ClusterNetwork implements AutoCloseable {
   private final Map<String, InboundHandler> handlers = new ConcurrentHashMap<>();
   // Senders add links (any thread); the network thread connects, flushes and forgets them.
   private final Map<InetSocketAddress, PeerLink> links = new ConcurrentHashMap<>();
-  private final Map<Channel, PeerLink> linkOfChannel = new IdentityHashMap<>();
+  private final IdentityHashMap<Channel, PeerLink> linkOfChannel = new IdentityHashMap<>();
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong received = new AtomicLong();
   private final AtomicLong droppedQueueFull = new AtomicLong();

@@ -53,7 +53,7 @@ public final class GoDuration {
     while (at < body.length()) {
       if (!term.find(at)
           || term.start() != at
-          || term.group(1).isEmpty() && isBlank(term.group(2))) {
+          || (term.group(1).isEmpty() && isBlank(term.group(2)))) {
         throw new IllegalArgumentException("'" + text + "' is not a Go duration (e.g. \"200ms\")");
       }
       nanos = Math.addExact(nanos, termNanos(term, text));

@@ -99,9 +99,7 @@ public final class FabricProposals
     Block previousBlock = previousBlock(previous);
     ConfigState state = stateAfter(previousBlock);
     List<ByteString> envelopes =
-        batch.stream()
-            .map(request -> (ByteString) UnsafeByteOperations.unsafeWrap(request.payload()))
-            .toList();
+        batch.stream().map(request -> UnsafeByteOperations.unsafeWrap(request.payload())).toList();
     Block block =
         BlockAssembler.assemble(
             previousBlock.getHeader(),

@@ -98,7 +98,6 @@ public final class ReplicaHost implements AutoCloseable {
   private final ChannelLedger ledger;
   private final OrderedTransactions ordered;
   private final LedgerWriter ledgerWriter;
-  private final EpochStarter starter;
   private final LongConsumer newerEpochSeen;
   private final Runnable viewChangeStalled;
   private final Runnable leftConsenters;
@@ -161,7 +160,6 @@ public final class ReplicaHost implements AutoCloseable {
     this.ledger = ledger;
     this.ordered = ordered;
     this.ledgerWriter = new LedgerWriter(ledger, ordered);
-    this.starter = starter;
     this.newerEpochSeen = newerEpochSeen;
     this.viewChangeStalled = viewChangeStalled;
     this.leftConsenters = leftConsenters;
@@ -387,7 +385,7 @@ public final class ReplicaHost implements AutoCloseable {
                 current.config().consenters().quorums().f(),
                 from.getAsInt(),
                 frameEpoch)
-            .ifPresent(newerEpochSeen::accept);
+            .ifPresent(newerEpochSeen);
       }
       case NOT_A_MEMBER -> drops.add(PeerDrops.Reason.NOT_A_MEMBER);
       case DELIVER -> offerPeer(current, frameEpoch, from.getAsInt(), bytes);

@@ -119,7 +119,10 @@ final class ReplicaInputs<T> {
     private void refill(long now) {
       long elapsed = now - refilledAt;
       if (elapsed > 0) {
-        balanceNanos = (long) Math.min(time.burstNanos(), balanceNanos + elapsed * time.share());
+        balanceNanos =
+            (long)
+                Math.min(
+                    (double) time.burstNanos(), (double) balanceNanos + (double) elapsed * time.share());
         refilledAt = now;
       }
     }
@@ -134,7 +137,6 @@ final class ReplicaInputs<T> {
   private final Map<Integer, Source<T>> peers = new ConcurrentHashMap<>();
   // The sources with inputs in the order of their turns.
   private final ArrayDeque<Source<T>> turns = new ArrayDeque<>();
-  private int queued;
 
   /**
    * @param clientBudget bytes of client requests that may wait
@@ -180,7 +182,6 @@ final class ReplicaInputs<T> {
         turns.add(source);
       }
       source.waiting.add(new Queued<>(input, source, charged));
-      queued++;
       notEmpty.signal();
     } finally {
       lock.unlock();
@@ -198,7 +199,6 @@ final class ReplicaInputs<T> {
           if (clients.waiting.isEmpty()) {
             turns.remove(clients);
           }
-          queued--;
           waiting.release();
           return true;
         }
@@ -265,7 +265,6 @@ final class ReplicaInputs<T> {
         if (!source.waiting.isEmpty()) {
           turns.add(source);
         }
-        queued--;
         return input;
       }
     }

@@ -19,7 +19,7 @@ import org.eclipse.jetty.util.IO;
 final class ConnectionsPerSource implements SelectorManager.AcceptListener {
 
   private final int maxPerSource;
-  private final Map<SelectableChannel, InetAddress> sourceOf = new IdentityHashMap<>();
+  private final IdentityHashMap<SelectableChannel, InetAddress> sourceOf = new IdentityHashMap<>();
   private final Map<InetAddress, Integer> open = new HashMap<>();
 
   ConnectionsPerSource(int maxPerSource) {

@@ -79,7 +79,7 @@ public final class MultipartForm {
 
   /** The {@code name} of a part's Content-Disposition header, or null when it has none. */
   private static String partName(String headers) {
-    for (String line : headers.split("\r\n")) {
+    for (String line : headers.split("\r\n", 0)) {
       int colon = line.indexOf(':');
       if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Content-Disposition")) {
         ParameterParser parser = new ParameterParser();

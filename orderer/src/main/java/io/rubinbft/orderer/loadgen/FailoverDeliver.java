@@ -65,7 +65,9 @@ final class FailoverDeliver {
     DeliverStream stream =
         DeliverStream.open(orderers.get(source), seekFrom.apply(next), this::onBlock);
     current = stream;
-    stream.finished().whenComplete((status, error) -> ended(stream));
+    // ended() only updates this object's fields and starts a virtual thread: nothing in it fails
+    // that the returned future would need to report.
+    var _ = stream.finished().whenComplete((status, error) -> ended(stream));
   }
 
   private synchronized void onBlock(Block block, long receivedNanos) {

@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -316,7 +317,8 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
       discard(name);
       throw new ParticipationException(
           e instanceof InvalidConfigException ? Reason.BAD_REQUEST : Reason.INTERNAL,
-          e.getMessage());
+          // A RuntimeException may have no message; the answer then names the exception.
+          Objects.toString(e.getMessage(), e.toString()));
     }
     ChannelInfo info = info(name).orElseThrow();
     LOG.info("joined channel {} as {}, {}", name, info.consensusRelation(), info.status());
@@ -683,7 +685,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
           ChannelMsps.fromConfig(config.config(), node.provider(), 1)
               .deserialize(node.identity().serialized());
     } catch (MspConfigException e) {
-      throw new ParticipationException(Reason.BAD_REQUEST, e.getMessage());
+      throw new ParticipationException(Reason.BAD_REQUEST, String.valueOf(e.getMessage()));
     }
     if (!ordererOrg || identity instanceof IdentityResult.Invalid) {
       throw new ParticipationException(
@@ -825,7 +827,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     try {
       return ConfigBlockReader.read(configBlock);
     } catch (InvalidConfigException e) {
-      throw new ParticipationException(Reason.BAD_REQUEST, e.getMessage());
+      throw new ParticipationException(Reason.BAD_REQUEST, String.valueOf(e.getMessage()));
     }
   }
 

@@ -166,7 +166,7 @@ public final class VerifyingAppender implements BlockSink {
       }
       return Optional.empty();
     } catch (InvalidConfigException e) {
-      return Optional.of(e.getMessage());
+      return Optional.of(String.valueOf(e.getMessage()));
     }
   }
 
@@ -175,7 +175,7 @@ public final class VerifyingAppender implements BlockSink {
     try {
       named = LastConfigIndex.of(block);
     } catch (IllegalArgumentException e) {
-      return Optional.of(e.getMessage());
+      return Optional.of(String.valueOf(e.getMessage()));
     }
     if (named == expected) {
       return Optional.empty();
@@ -194,7 +194,7 @@ public final class VerifyingAppender implements BlockSink {
       ledger.append(block.toByteArray(), sync ? Durability.SYNCED : Durability.UNSYNCED);
       return Optional.empty();
     } catch (InvalidBlockException e) {
-      return Optional.of(e.getMessage());
+      return Optional.of(String.valueOf(e.getMessage()));
     }
   }
 
