@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -29,7 +30,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 final class SettingValues {
 
   /** A setting's text and where it came from, for error messages. */
-  record Value(Object text, String origin) {}
+  record Value(@Nullable Object text, String origin) {}
 
   private static final Map<String, Setting> BY_LOWER_KEY = new HashMap<>();
 
@@ -106,7 +107,7 @@ final class SettingValues {
   }
 
   /** The value of {@code setting}, or null when it is unset and has no default. */
-  Value get(Setting setting) {
+  @Nullable Value get(Setting setting) {
     Value value = values.get(setting);
     if (value == null || value.text() == null) {
       return null;
@@ -237,7 +238,7 @@ final class SettingValues {
     return previous[b.length()];
   }
 
-  private static Object scalarOrList(String key, Object value, Path file) {
+  private static @Nullable Object scalarOrList(String key, Object value, Path file) {
     if (value instanceof List<?> list) {
       List<String> texts = new ArrayList<>(list.size());
       list.forEach(item -> texts.add(String.valueOf(item)));

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What waits for one channel's replica thread, bounded in bytes per source: client requests share
@@ -122,7 +123,8 @@ final class ReplicaInputs<T> {
         balanceNanos =
             (long)
                 Math.min(
-                    (double) time.burstNanos(), (double) balanceNanos + (double) elapsed * time.share());
+                    (double) time.burstNanos(),
+                    (double) balanceNanos + (double) elapsed * time.share());
         refilledAt = now;
       }
     }
@@ -213,7 +215,7 @@ final class ReplicaInputs<T> {
    * The next input in turn, waiting up to {@code timeout} for one; null when none came (or only
    * peers whose time budget is spent have inputs).
    */
-  Queued<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
+  @Nullable Queued<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
     lock.lock();
     try {
       long nanos = unit.toNanos(timeout);
@@ -255,7 +257,7 @@ final class ReplicaInputs<T> {
    * The oldest input of the first source in turn that may take one; that source goes last if it has
    * more. Null when none may.
    */
-  private Queued<T> next(long now) {
+  private @Nullable Queued<T> next(long now) {
     Iterator<Source<T>> inTurn = turns.iterator();
     while (inTurn.hasNext()) {
       Source<T> source = inTurn.next();
