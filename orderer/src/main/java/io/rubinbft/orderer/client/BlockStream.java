@@ -14,6 +14,7 @@ import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.DeliverResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One Deliver request read response by response at the reader's pace. The next response is asked of
@@ -42,7 +43,7 @@ public final class BlockStream implements AutoCloseable {
   /** One response at most (one is asked for at a time) and the call's end. */
   private final BlockingQueue<Next> arrived = new ArrayBlockingQueue<>(2);
 
-  private volatile ClientCallStreamObserver<Envelope> call;
+  private volatile @Nullable ClientCallStreamObserver<Envelope> call;
   private boolean owed;
   private boolean ended;
 

@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.agrona.DirectBuffer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,10 +93,10 @@ public final class ClusterNetwork implements AutoCloseable {
   private long failedTurnsInARow;
   private volatile int connectedPeers;
   private volatile Set<InetSocketAddress> connectedAddresses = Set.of();
-  private volatile NetworkTraffic traffic;
+  private volatile @Nullable NetworkTraffic traffic;
   private long nextTrafficMillis;
   private boolean trafficChangedSincePublished;
-  private volatile String failure;
+  private volatile @Nullable String failure;
   private volatile boolean running = true;
   private final Thread thread;
 

@@ -7,6 +7,7 @@ import io.rubinbft.net.SendResult;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This node's outbound connection to one peer and the frames waiting for it. The connection is the
@@ -21,7 +22,7 @@ final class PeerLink {
   private final InetSocketAddress address;
   private final OutboundQueue queued;
   private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
-  private Channel channel;
+  private @Nullable Channel channel;
   private long nextConnectMillis;
 
   /**

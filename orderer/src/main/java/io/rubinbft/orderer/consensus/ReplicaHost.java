@@ -41,6 +41,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -114,15 +115,15 @@ public final class ReplicaHost implements AutoCloseable {
   private final Thread thread;
   private volatile EpochReplica epoch;
   // The members of the epoch before this one: told of the new epoch when they send old frames.
-  private volatile ReplicaDirectory previousMembers;
+  private volatile @Nullable ReplicaDirectory previousMembers;
   private final Map<InetSocketAddress, Long> lastNotice = new ConcurrentHashMap<>();
   private final NewerEpochClaims newerEpochClaims = new NewerEpochClaims();
   private volatile ReplicaStatus status;
   private volatile boolean member = true;
   private volatile boolean running = true;
-  private volatile String failure;
+  private volatile @Nullable String failure;
   // Told once when the replica stopped on an error (set before or after that).
-  private Runnable failureListener;
+  private @Nullable Runnable failureListener;
   private boolean failureTold;
   private long ticks;
 
@@ -665,7 +666,7 @@ public final class ReplicaHost implements AutoCloseable {
     private final EpochReplica epoch;
 
     /** The config of the decided block that ends this epoch, once the switch rule found one. */
-    private ChannelConfig nextConfig;
+    private @Nullable ChannelConfig nextConfig;
 
     Hosted(EpochReplica epoch) {
       this.epoch = epoch;

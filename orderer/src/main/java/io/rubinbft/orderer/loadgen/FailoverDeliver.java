@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Follows a channel's chain through Deliver from a height on, as a Fabric peer's block deliverer
@@ -22,7 +23,7 @@ final class FailoverDeliver {
   private final List<ManagedChannel> orderers;
   private final LongFunction<Envelope> seekFrom;
   private final DeliverStream.BlockConsumer consumer;
-  private DeliverStream current;
+  private @Nullable DeliverStream current;
   private int source;
   private long next;
   private long backoffMillis = MIN_BACKOFF_MILLIS;

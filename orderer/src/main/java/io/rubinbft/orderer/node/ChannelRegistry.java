@@ -44,6 +44,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.BiConsumer;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,16 +83,21 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   private final Map<String, Onboarding> onboarding = new ConcurrentSkipListMap<>();
   private final Map<String, CatchUp> catchingUp = new ConcurrentSkipListMap<>();
   private final Map<String, StoppedChannel> stopped = new ConcurrentSkipListMap<>();
+
+  @SuppressWarnings("NullAway.Init") // set by start(), which the node calls before serving
   private NodeContext node;
+
+  @SuppressWarnings("NullAway.Init") // set by start(), which the node calls before serving
   private ChannelHeapCheck heapCheck;
+
   // Told the TLS CAs of each channel joined (the admin client CA check).
   private volatile BiConsumer<String, List<X509Certificate>> joinedTlsCas = (name, cas) -> {};
 
   /** A channel being onboarded, and why it stopped if it failed. */
   private static final class Onboarding {
     private final String relation;
-    private ChannelOnboarding job;
-    private volatile String failure;
+    private @Nullable ChannelOnboarding job;
+    private volatile @Nullable String failure;
 
     private Onboarding(String relation) {
       this.relation = relation;

@@ -17,6 +17,7 @@ import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import java.time.Clock;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks pulled blocks and appends those that pass to a channel's ledger, as a Fabric peer checks
@@ -40,9 +41,9 @@ public final class VerifyingAppender implements BlockSink {
   private final ConfigStates.Factory factory;
   private final EcKeys keys;
   private final EcdsaVerifier verifier;
-  private ConfigStates configs;
-  private ConfigState inForce;
-  private BlockSignatureVerifier signatures;
+  private @Nullable ConfigStates configs;
+  private @Nullable ConfigState inForce;
+  private @Nullable BlockSignatureVerifier signatures;
 
   /**
    * @throws InvalidConfigException when the ledger's newest config block cannot be read
