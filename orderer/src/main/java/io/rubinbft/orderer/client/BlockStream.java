@@ -14,7 +14,6 @@ import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.DeliverResponse;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One Deliver request read response by response at the reader's pace. The next response is asked of
@@ -43,7 +42,9 @@ public final class BlockStream implements AutoCloseable {
   /** One response at most (one is asked for at a time) and the call's end. */
   private final BlockingQueue<Next> arrived = new ArrayBlockingQueue<>(2);
 
-  private volatile @Nullable ClientCallStreamObserver<Envelope> call;
+  @SuppressWarnings("NullAway.Init") // open() sets it right after construction
+  private volatile ClientCallStreamObserver<Envelope> call;
+
   private boolean owed;
   private boolean ended;
 

@@ -475,7 +475,8 @@ public final class ClusterNetwork implements AutoCloseable {
     }
   }
 
-  private void dispatch(X509Certificate peer, DirectBuffer buffer, int offset, int length) {
+  private void dispatch(
+      @Nullable X509Certificate peer, DirectBuffer buffer, int offset, int length) {
     Optional<ClusterFrames.Parsed> frame = ClusterFrames.parse(buffer, offset, length);
     if (frame.isEmpty() || peer == null) {
       droppedMalformed.incrementAndGet();

@@ -59,6 +59,8 @@ final class BroadcastStream {
 
     private final Queue<QuorumAnswer> pending = new ConcurrentLinkedQueue<>();
     private volatile boolean ended;
+
+    @SuppressWarnings("NullAway.Init") // submit() sets it right after construction
     private StreamObserver<Envelope> requests;
 
     void send(Envelope envelope, QuorumAnswer answer) {

@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Submits as Fabric's peer Gateway does for a BFT channel: each envelope to every orderer, each on
@@ -58,7 +57,10 @@ final class GatewaySubmitter implements Submitter {
       implements ClientResponseObserver<Envelope, BroadcastResponse> {
 
     private final QuorumAnswer answer;
-    private @Nullable ClientCallStreamObserver<Envelope> requests;
+
+    @SuppressWarnings("NullAway.Init") // gRPC calls beforeStart before any response
+    private ClientCallStreamObserver<Envelope> requests;
+
     private boolean answered;
 
     OneEnvelopeCall(QuorumAnswer answer) {

@@ -37,7 +37,7 @@ final class QuorumAnswer {
    * One orderer's answer: null for SUCCESS, else why it did not accept ("STATUS: info" or why its
    * stream gave no answer). Answers after the decision are ignored, as a gateway ignores them.
    */
-  synchronized void answer(String refusal) {
+  synchronized void answer(@Nullable String refusal) {
     if (decided) {
       return;
     }

@@ -96,7 +96,10 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   /** A channel being onboarded, and why it stopped if it failed. */
   private static final class Onboarding {
     private final String relation;
-    private @Nullable ChannelOnboarding job;
+
+    @SuppressWarnings("NullAway.Init") // set right after construction, before the entry is mapped
+    private ChannelOnboarding job;
+
     private volatile @Nullable String failure;
 
     private Onboarding(String relation) {

@@ -102,11 +102,13 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   public synchronized ChannelRules rules() {
     ChannelRules committed = configs.committed().rules();
     // One object per config: an open Deliver stream evaluates its reader again when it changes.
-    if (committed != rulesFollowed) {
+    ChannelRules rules = followerRules;
+    if (committed != rulesFollowed || rules == null) {
+      rules = committed.asFollower();
       rulesFollowed = committed;
-      followerRules = committed.asFollower();
+      followerRules = rules;
     }
-    return followerRules;
+    return rules;
   }
 
   @Override

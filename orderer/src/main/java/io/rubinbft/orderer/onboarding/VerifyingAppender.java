@@ -15,6 +15,7 @@ import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import java.time.Clock;
+import java.util.Objects;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
 import org.jspecify.annotations.Nullable;
@@ -81,7 +82,10 @@ public final class VerifyingAppender implements BlockSink {
     }
     long number = block.getHeader().getNumber();
     Optional<String> unsigned =
-        signatures.check(block.getHeader(), block.getMetadata()).invalidReason();
+        // start() set it with inForce.
+        Objects.requireNonNull(signatures)
+            .check(block.getHeader(), block.getMetadata())
+            .invalidReason();
     if (unsigned.isPresent()) {
       return refusal(Refusal.Check.SIGNATURES, unsigned);
     }
@@ -98,7 +102,7 @@ public final class VerifyingAppender implements BlockSink {
         return refusal(Refusal.Check.CONFIG, invalid);
       }
       try {
-        after = configs.record(block, inForce);
+        after = Objects.requireNonNull(configs).record(block, inForce); // set with inForce
       } catch (IllegalStateException e) {
         return refusal(
             Refusal.Check.CONFIG,
