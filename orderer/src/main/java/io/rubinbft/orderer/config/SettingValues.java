@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
@@ -49,7 +50,8 @@ final class SettingValues {
 
   /** Reads {@code file} (absent means embedded defaults) and applies {@code environment}. */
   static SettingValues load(Path file, Map<String, String> environment) {
-    Path base = file.toAbsolutePath().getParent();
+    // A file's absolute path has a parent: only a root has none.
+    Path base = Objects.requireNonNull(file.toAbsolutePath().getParent());
     SettingValues result = new SettingValues(base);
     for (Setting setting : Settings.ALL) {
       if (setting.defaultValue() != null) {

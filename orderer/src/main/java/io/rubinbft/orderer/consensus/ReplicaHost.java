@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -168,8 +169,11 @@ public final class ReplicaHost implements AutoCloseable {
         new EpochHost<>(
             new Hosted(first),
             new Application(),
+            // An epoch ends when endsEpoch found, and kept, its next config.
             (ended, anchor, handover) ->
-                starter.start(ended.nextConfig, anchor, handover).map(Hosted::new));
+                starter
+                    .start(Objects.requireNonNull(ended.nextConfig), anchor, handover)
+                    .map(Hosted::new));
     this.tickNanos = tick.toNanos();
     this.status = first.replica().status();
     this.pendingForwards = new PendingForwards(first.config().pbft().requestPoolSize());

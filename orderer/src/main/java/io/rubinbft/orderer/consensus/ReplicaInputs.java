@@ -78,7 +78,7 @@ final class ReplicaInputs<T> {
   /** One source: its byte budget, its queued inputs, and (a peer's) time balance. */
   private static final class Source<T> {
     private final ByteBudget bytes;
-    private final PeerTime time; // null: not timed (the clients)
+    private final @Nullable PeerTime time; // null: not timed (the clients)
     private final LongSupplier clock;
     private final ReentrantLock lock;
     private final ArrayDeque<Queued<T>> waiting = new ArrayDeque<>();
@@ -86,7 +86,8 @@ final class ReplicaInputs<T> {
     private long balanceNanos;
     private long refilledAt;
 
-    private Source(ByteBudget bytes, PeerTime time, LongSupplier clock, ReentrantLock lock) {
+    private Source(
+        ByteBudget bytes, @Nullable PeerTime time, LongSupplier clock, ReentrantLock lock) {
       this.bytes = bytes;
       this.time = time;
       this.clock = clock;
@@ -96,12 +97,13 @@ final class ReplicaInputs<T> {
     }
 
     private void charge(long nanos) {
+      PeerTime time = this.time;
       if (time == null) {
         return;
       }
       lock.lock();
       try {
-        refill(clock.getAsLong());
+        refill(time, clock.getAsLong());
         balanceNanos -= Math.max(0, nanos);
       } finally {
         lock.unlock();
@@ -110,14 +112,15 @@ final class ReplicaInputs<T> {
 
     /** Nanoseconds until this source may take a turn again: 0 when it may now. */
     private long untilEligible(long now) {
+      PeerTime time = this.time;
       if (time == null) {
         return 0;
       }
-      refill(now);
+      refill(time, now);
       return balanceNanos > 0 ? 0 : (long) Math.ceil((1 - balanceNanos) / time.share());
     }
 
-    private void refill(long now) {
+    private void refill(PeerTime time, long now) {
       long elapsed = now - refilledAt;
       if (elapsed > 0) {
         balanceNanos =
