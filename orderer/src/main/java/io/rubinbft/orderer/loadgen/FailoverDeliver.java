@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.loadgen;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.grpc.ManagedChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,11 +24,23 @@ final class FailoverDeliver {
   private final List<ManagedChannel> orderers;
   private final LongFunction<Envelope> seekFrom;
   private final DeliverStream.BlockConsumer consumer;
+
+  @GuardedBy("this")
   private @Nullable DeliverStream current;
+
+  @GuardedBy("this")
   private int source;
+
+  @GuardedBy("this")
   private long next;
+
+  @GuardedBy("this")
   private long backoffMillis = MIN_BACKOFF_MILLIS;
+
+  @GuardedBy("this")
   private long failovers;
+
+  @GuardedBy("this")
   private boolean closed;
 
   /**
@@ -62,6 +75,7 @@ final class FailoverDeliver {
     }
   }
 
+  @GuardedBy("this")
   private void open() {
     DeliverStream stream =
         DeliverStream.open(orderers.get(source), seekFrom.apply(next), this::onBlock);
