@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -101,7 +102,8 @@ public final class BlockSignatureVerifier {
       }
       SignatureVerdict verdict =
           verifier.verify(
-              keys.get(signer.get()),
+              // signer() returns only consenters that have a key.
+              Objects.requireNonNull(keys.get(signer.get())),
               signature.getSignature().toByteArray(),
               value,
               signature.getIdentifierHeader().toByteArray(),

@@ -130,7 +130,7 @@ public final class BroadcastThrottle implements AutoCloseable {
     try {
       byte[] key =
           AuthorityKeyIdentifier.getInstance(JcaX509ExtensionUtils.parseExtensionValue(extension))
-              .getKeyIdentifier();
+              .getKeyIdentifierOctets();
       return key == null ? new byte[0] : key;
     } catch (IOException | IllegalArgumentException e) {
       return new byte[0];

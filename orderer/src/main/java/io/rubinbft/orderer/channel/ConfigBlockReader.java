@@ -79,7 +79,7 @@ public final class ConfigBlockReader {
       return fromConfig(
           channelId, blockNumber, ConfigEnvelope.newBuilder().setConfig(config).build());
     } catch (IllegalArgumentException e) {
-      throw new InvalidConfigException(e.getMessage(), e);
+      throw new InvalidConfigException(String.valueOf(e.getMessage()), e);
     }
   }
 

@@ -44,27 +44,34 @@ import picocli.CommandLine.Option;
 final class LoadgenCommand implements Callable<Integer> {
 
   @Option(names = "--orderer", required = true, description = "host:port, once per orderer")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   List<String> orderers;
 
   @Option(names = "--channel", required = true)
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   String channel;
 
   @Option(
       names = "--msp-dir",
       required = true,
       description = "client MSP folder (signcerts, keystore)")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   Path mspDirectory;
 
   @Option(names = "--msp-id", required = true)
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   String mspId;
 
   @Option(names = "--tls-ca", description = "orderers' TLS CA; plaintext when absent")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   Optional<Path> tlsCa;
 
   @Option(names = "--tls-cert", description = "client TLS certificate, for mutual TLS")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   Optional<Path> tlsCertificate;
 
   @Option(names = "--tls-key", description = "client TLS key, for mutual TLS")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   Optional<Path> tlsKey;
 
   @Option(names = "--transactions", defaultValue = "10000")
@@ -86,14 +93,17 @@ final class LoadgenCommand implements Callable<Integer> {
       description =
           "gateway (default: a fresh Broadcast stream per envelope and orderer, as Fabric's"
               + " gateway) or pipelined (one long-lived stream per submitter and orderer)")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   SubmitMode mode;
 
   @Option(names = "--quorum", description = "SUCCESS answers to wait for (default ceil((n+f+1)/2))")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   Optional<Integer> quorum;
 
   @Option(
       names = "--rate",
       description = "fixed submission rate in tx/s (default: as fast as acked)")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   Optional<Double> rate;
 
   @Option(names = "--timeout-seconds", defaultValue = "60")

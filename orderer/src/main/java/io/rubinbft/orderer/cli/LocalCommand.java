@@ -23,9 +23,11 @@ import picocli.CommandLine.Option;
 final class LocalCommand implements Callable<Integer> {
 
   @Option(names = "--dir", required = true, description = "the cluster's folder")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   Path dir;
 
   @Option(names = "--channel", defaultValue = "mychannel")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   String channel;
 
   @Option(names = "--nodes", defaultValue = "4")

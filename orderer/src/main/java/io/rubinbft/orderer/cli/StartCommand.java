@@ -25,6 +25,7 @@ final class StartCommand implements Callable<Integer> {
       description =
           "the node's orderer.yaml (default: as Fabric's orderer finds it: orderer.yaml or"
               + " orderer.yml in $FABRIC_CFG_PATH, the working folder, /etc/hyperledger/fabric)")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   Path config;
 
   @Override

@@ -42,7 +42,9 @@ public final class BlockStream implements AutoCloseable {
   /** One response at most (one is asked for at a time) and the call's end. */
   private final BlockingQueue<Next> arrived = new ArrayBlockingQueue<>(2);
 
+  @SuppressWarnings("NullAway.Init") // open() sets it right after construction
   private volatile ClientCallStreamObserver<Envelope> call;
+
   private boolean owed;
   private boolean ended;
 

@@ -49,7 +49,7 @@ public final class ClusterFrames {
     if (length < 2) {
       return Optional.empty();
     }
-    int nameLength = (buffer.getByte(offset) & 0xff) << 8 | buffer.getByte(offset + 1) & 0xff;
+    int nameLength = ((buffer.getByte(offset) & 0xff) << 8) | (buffer.getByte(offset + 1) & 0xff);
     int header = 2 + nameLength + EPOCH_BYTES;
     if (nameLength == 0 || nameLength > MAX_CHANNEL_BYTES || header > length) {
       return Optional.empty();

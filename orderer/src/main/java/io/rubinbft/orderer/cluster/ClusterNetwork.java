@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.agrona.DirectBuffer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,7 +80,7 @@ public final class ClusterNetwork implements AutoCloseable {
   private final Map<String, InboundHandler> handlers = new ConcurrentHashMap<>();
   // Senders add links (any thread); the network thread connects, flushes and forgets them.
   private final Map<InetSocketAddress, PeerLink> links = new ConcurrentHashMap<>();
-  private final Map<Channel, PeerLink> linkOfChannel = new IdentityHashMap<>();
+  private final IdentityHashMap<Channel, PeerLink> linkOfChannel = new IdentityHashMap<>();
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong received = new AtomicLong();
   private final AtomicLong droppedQueueFull = new AtomicLong();
@@ -92,10 +93,10 @@ public final class ClusterNetwork implements AutoCloseable {
   private long failedTurnsInARow;
   private volatile int connectedPeers;
   private volatile Set<InetSocketAddress> connectedAddresses = Set.of();
-  private volatile NetworkTraffic traffic;
+  private volatile @Nullable NetworkTraffic traffic;
   private long nextTrafficMillis;
   private boolean trafficChangedSincePublished;
-  private volatile String failure;
+  private volatile @Nullable String failure;
   private volatile boolean running = true;
   private final Thread thread;
 
@@ -474,7 +475,8 @@ public final class ClusterNetwork implements AutoCloseable {
     }
   }
 
-  private void dispatch(X509Certificate peer, DirectBuffer buffer, int offset, int length) {
+  private void dispatch(
+      @Nullable X509Certificate peer, DirectBuffer buffer, int offset, int length) {
     Optional<ClusterFrames.Parsed> frame = ClusterFrames.parse(buffer, offset, length);
     if (frame.isEmpty() || peer == null) {
       droppedMalformed.incrementAndGet();

@@ -6,7 +6,9 @@ import io.rubinbft.net.Interest;
 import io.rubinbft.net.SendResult;
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
+import java.util.Objects;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This node's outbound connection to one peer and the frames waiting for it. The connection is the
@@ -21,7 +23,7 @@ final class PeerLink {
   private final InetSocketAddress address;
   private final OutboundQueue queued;
   private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
-  private Channel channel;
+  private @Nullable Channel channel;
   private long nextConnectMillis;
 
   /**
@@ -61,7 +63,7 @@ final class PeerLink {
     return usable ? Long.MAX_VALUE : nextConnectMillis;
   }
 
-  void connected(Channel newChannel, long nowMillis) {
+  void connected(@Nullable Channel newChannel, long nowMillis) {
     if (channel != null) {
       // Closed: with no interest left, the selector forgets it (its close was never selected,
       // since an idle link asks for CONNECT only).
@@ -86,24 +88,25 @@ final class PeerLink {
     if (!isOpen()) {
       return 0;
     }
+    Channel open = Objects.requireNonNull(channel); // open, so connected
     int sent = 0;
     for (byte[] frame = queued.peek(); frame != null; frame = queued.peek()) {
-      if (frame.length > channel.maxMessageLength()) {
+      if (frame.length > open.maxMessageLength()) {
         queued.remove(frame);
         oversized.run();
         continue;
       }
       view.wrap(frame);
-      if (channel.offer(view, 0, frame.length) != SendResult.SENT) {
+      if (open.offer(view, 0, frame.length) != SendResult.SENT) {
         break;
       }
       queued.remove(frame);
       sent++;
     }
     if (queued.isEmpty()) {
-      channel.key().removeInterest(Interest.SEND);
+      open.key().removeInterest(Interest.SEND);
     } else {
-      channel.key().addInterest(Interest.SEND);
+      open.key().addInterest(Interest.SEND);
     }
     return sent;
   }

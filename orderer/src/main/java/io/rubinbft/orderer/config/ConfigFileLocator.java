@@ -29,7 +29,7 @@ public final class ConfigFileLocator {
     List<Path> folders = new ArrayList<>();
     String configPath = environment.get(FABRIC_CFG_PATH);
     boolean pointed = configPath != null && !configPath.isBlank();
-    if (pointed) {
+    if (configPath != null && pointed) {
       folders.add(workingFolder.resolve(configPath.trim()));
     }
     folders.add(workingFolder);

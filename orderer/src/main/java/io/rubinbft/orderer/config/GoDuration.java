@@ -3,6 +3,7 @@ package io.rubinbft.orderer.config;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -53,7 +54,7 @@ public final class GoDuration {
     while (at < body.length()) {
       if (!term.find(at)
           || term.start() != at
-          || term.group(1).isEmpty() && isBlank(term.group(2))) {
+          || (term.group(1).isEmpty() && isBlank(term.group(2)))) {
         throw new IllegalArgumentException("'" + text + "' is not a Go duration (e.g. \"200ms\")");
       }
       nanos = Math.addExact(nanos, termNanos(term, text));
@@ -100,7 +101,8 @@ public final class GoDuration {
   }
 
   private static long termNanos(Matcher term, String text) {
-    long unit = UNIT_NANOS.get(term.group(3));
+    // The term's pattern admits only the units in UNIT_NANOS.
+    long unit = Objects.requireNonNull(UNIT_NANOS.get(term.group(3)));
     try {
       long whole = term.group(1).isEmpty() ? 0 : Long.parseLong(term.group(1));
       long nanos = Math.multiplyExact(whole, unit);

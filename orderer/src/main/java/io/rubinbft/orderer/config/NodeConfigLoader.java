@@ -239,7 +239,7 @@ public final class NodeConfigLoader {
     try {
       return HostPort.parse(text);
     } catch (IllegalArgumentException e) {
-      throw p.fail(setting, text, e.getMessage());
+      throw p.fail(setting, text, String.valueOf(e.getMessage()));
     }
   }
 

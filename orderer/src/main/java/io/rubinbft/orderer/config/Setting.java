@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.config;
 
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One known setting of the node configuration.
@@ -9,7 +10,7 @@ import java.util.Locale;
  * @param type how its text is read
  * @param defaultValue the embedded default's text, or null when the setting is optional
  */
-record Setting(String key, SettingType type, String defaultValue) {
+record Setting(String key, SettingType type, @Nullable String defaultValue) {
 
   /**
    * The environment variable that overrides it, as Fabric names them: ORDERER_GENERAL_TLS_ENABLED.

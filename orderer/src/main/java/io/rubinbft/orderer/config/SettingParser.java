@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,7 +25,8 @@ final class SettingParser {
 
   Optional<String> optionalString(Setting setting) {
     SettingValues.Value value = values.get(setting);
-    if (value == null || value.text().toString().isBlank()) {
+    // SettingValues.get answers only values with a text.
+    if (value == null || Objects.requireNonNull(value.text()).toString().isBlank()) {
       return Optional.empty();
     }
     return Optional.of(value.text().toString().trim());
@@ -104,7 +106,7 @@ final class SettingParser {
       return List.of();
     }
     List<Path> result = new ArrayList<>();
-    for (String item : items(value.text())) {
+    for (String item : items(Objects.requireNonNull(value.text()))) {
       if (!item.isBlank()) {
         result.add(resolve(item.trim()));
       }

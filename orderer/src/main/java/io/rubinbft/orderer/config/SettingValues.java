@@ -11,8 +11,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -29,7 +31,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 final class SettingValues {
 
   /** A setting's text and where it came from, for error messages. */
-  record Value(Object text, String origin) {}
+  record Value(@Nullable Object text, String origin) {}
 
   private static final Map<String, Setting> BY_LOWER_KEY = new HashMap<>();
 
@@ -48,7 +50,8 @@ final class SettingValues {
 
   /** Reads {@code file} (absent means embedded defaults) and applies {@code environment}. */
   static SettingValues load(Path file, Map<String, String> environment) {
-    Path base = file.toAbsolutePath().getParent();
+    // A file's absolute path has a parent: only a root has none.
+    Path base = Objects.requireNonNull(file.toAbsolutePath().getParent());
     SettingValues result = new SettingValues(base);
     for (Setting setting : Settings.ALL) {
       if (setting.defaultValue() != null) {
@@ -106,7 +109,7 @@ final class SettingValues {
   }
 
   /** The value of {@code setting}, or null when it is unset and has no default. */
-  Value get(Setting setting) {
+  @Nullable Value get(Setting setting) {
     Value value = values.get(setting);
     if (value == null || value.text() == null) {
       return null;
@@ -237,7 +240,7 @@ final class SettingValues {
     return previous[b.length()];
   }
 
-  private static Object scalarOrList(String key, Object value, Path file) {
+  private static @Nullable Object scalarOrList(String key, Object value, Path file) {
     if (value instanceof List<?> list) {
       List<String> texts = new ArrayList<>(list.size());
       list.forEach(item -> texts.add(String.valueOf(item)));

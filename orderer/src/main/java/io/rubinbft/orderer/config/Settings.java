@@ -9,6 +9,7 @@ import static io.rubinbft.orderer.config.SettingType.PATH_LIST;
 import static io.rubinbft.orderer.config.SettingType.STRING;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every setting of the node configuration, with its embedded default. Keys and defaults follow
@@ -157,7 +158,7 @@ final class Settings {
 
   private Settings() {}
 
-  private static Setting of(String key, SettingType type, String defaultValue) {
+  private static Setting of(String key, SettingType type, @Nullable String defaultValue) {
     return new Setting(key, type, defaultValue);
   }
 }

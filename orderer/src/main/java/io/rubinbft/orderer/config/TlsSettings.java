@@ -2,6 +2,7 @@ package io.rubinbft.orderer.config;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * TLS for one listener.
@@ -15,8 +16,8 @@ import java.util.List;
  */
 public record TlsSettings(
     boolean enabled,
-    Path certificate,
-    Path privateKey,
+    @Nullable Path certificate,
+    @Nullable Path privateKey,
     List<Path> rootCas,
     boolean clientAuthRequired,
     List<Path> clientRootCas) {

@@ -77,7 +77,7 @@ public final class ConfigTransactionCheck {
     try {
       recomputed = processor.propose(carried.getLastUpdate());
     } catch (ConfigUpdateException e) {
-      return Optional.of(e.getMessage());
+      return Optional.of(String.valueOf(e.getMessage()));
     }
     if (!recomputed.getConfig().equals(carried.getConfig())) {
       return Optional.of(

@@ -25,9 +25,6 @@ import org.hyperledger.fabric.protos.common.Config;
  */
 final class ConsenterChangeRules {
 
-  private static final String ORDERER_GROUP = "Orderer";
-  private static final String MSP_VALUE = "MSP";
-
   private ConsenterChangeRules() {}
 
   /**

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -103,7 +104,8 @@ public final class EpochAnchors {
       previous = last.digest();
       from += answer.size();
     }
-    return last;
+    // Sequences start at 1: the loop read at least one decision.
+    return Objects.requireNonNull(last);
   }
 
   private static Decision at(long sequence, Digest previous, LedgerDecisionArchive archive) {

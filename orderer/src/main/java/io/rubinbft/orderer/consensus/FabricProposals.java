@@ -18,6 +18,7 @@ import io.rubinbft.orderer.crypto.Sha256;
 import java.util.List;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The primary's block assembly and the backups' block check for one channel, as bft-core's
@@ -51,8 +52,8 @@ public final class FabricProposals
   private final OrderedTransactions ordered;
   private final Sha256 sha256;
   private final Optional<ChannelConfig> epoch;
-  private BatchPolicy lastPolicy;
-  private Proposal lastPolicyPrevious;
+  private @Nullable BatchPolicy lastPolicy;
+  private @Nullable Proposal lastPolicyPrevious;
   private long lastPolicyConfiguredBytes;
 
   /**
@@ -95,13 +96,11 @@ public final class FabricProposals
   }
 
   @Override
-  public byte[] assemble(long sequence, List<Request> batch, Proposal previous) {
+  public byte[] assemble(long sequence, List<Request> batch, @Nullable Proposal previous) {
     Block previousBlock = previousBlock(previous);
     ConfigState state = stateAfter(previousBlock);
     List<ByteString> envelopes =
-        batch.stream()
-            .map(request -> (ByteString) UnsafeByteOperations.unsafeWrap(request.payload()))
-            .toList();
+        batch.stream().map(request -> UnsafeByteOperations.unsafeWrap(request.payload())).toList();
     Block block =
         BlockAssembler.assemble(
             previousBlock.getHeader(),
@@ -119,18 +118,20 @@ public final class FabricProposals
    * on the same previous proposal. Called on the replica's thread only.
    */
   @Override
-  public BatchPolicy batchPolicy(Proposal previous, BatchPolicy configured) {
+  public BatchPolicy batchPolicy(@Nullable Proposal previous, BatchPolicy configured) {
     if (lastPolicy == null
         || previous != lastPolicyPrevious
         || configured.maxBytes() != lastPolicyConfiguredBytes) {
-      lastPolicy = policyAfter(previous, configured.maxBytes());
+      BatchPolicy policy = policyAfter(previous, configured.maxBytes());
+      lastPolicy = policy;
       lastPolicyPrevious = previous;
       lastPolicyConfiguredBytes = configured.maxBytes();
+      return policy;
     }
     return lastPolicy;
   }
 
-  private BatchPolicy policyAfter(Proposal previous, long configuredMaxBytes) {
+  private BatchPolicy policyAfter(@Nullable Proposal previous, long configuredMaxBytes) {
     ConfigState state = stateAfter(previousBlock(previous));
     PbftSettings pbft = state.config().pbft();
     long maxBytes = Math.max(pbft.batchMaxBytes(), pbft.requestMaxBytes());
@@ -150,7 +151,7 @@ public final class FabricProposals
   }
 
   @Override
-  public Optional<String> invalidReason(Proposal proposal, Proposal previous) {
+  public Optional<String> invalidReason(Proposal proposal, @Nullable Proposal previous) {
     Optional<Block> block = ProposalBlocks.block(proposal);
     if (block.isEmpty()) {
       return Optional.of("proposal " + proposal.sequence() + "'s payload is not a block header");
@@ -218,7 +219,7 @@ public final class FabricProposals
    * The previous block's header and metadata (its data stays in the proposal's requests: only the
    * header hash matters to find the config in force after it).
    */
-  private Block previousBlock(Proposal previous) {
+  private Block previousBlock(@Nullable Proposal previous) {
     if (previous == null) {
       return base;
     }

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.consensus;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -56,11 +57,12 @@ public final class ForwardCounts {
   }
 
   public void add(Received outcome) {
-    received.get(outcome).incrementAndGet();
+    // Every outcome got its counter in the constructor.
+    Objects.requireNonNull(received.get(outcome)).incrementAndGet();
   }
 
   public long received(Received outcome) {
-    return received.get(outcome).get();
+    return Objects.requireNonNull(received.get(outcome)).get();
   }
 
   /** Every outcome's count of received envelopes, by metric label. */

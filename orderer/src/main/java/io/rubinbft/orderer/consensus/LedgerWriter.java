@@ -10,6 +10,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,7 @@ final class LedgerWriter implements AutoCloseable {
   private final BlockingQueue<Decision> decisions = new ArrayBlockingQueue<>(QUEUE);
   private final Thread thread;
   private volatile boolean running = true;
-  private volatile String failure;
+  private volatile @Nullable String failure;
 
   /**
    * @param ordered told of each decision once its block is in the ledger

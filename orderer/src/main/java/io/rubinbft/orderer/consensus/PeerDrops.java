@@ -2,6 +2,7 @@ package io.rubinbft.orderer.consensus;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -36,11 +37,12 @@ public final class PeerDrops {
   }
 
   void add(Reason reason) {
-    counts.get(reason).incrementAndGet();
+    // Every reason got its counter in the constructor.
+    Objects.requireNonNull(counts.get(reason)).incrementAndGet();
   }
 
   public long count(Reason reason) {
-    return counts.get(reason).get();
+    return Objects.requireNonNull(counts.get(reason)).get();
   }
 
   public long total() {

@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
@@ -41,6 +42,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,7 +100,6 @@ public final class ReplicaHost implements AutoCloseable {
   private final ChannelLedger ledger;
   private final OrderedTransactions ordered;
   private final LedgerWriter ledgerWriter;
-  private final EpochStarter starter;
   private final LongConsumer newerEpochSeen;
   private final Runnable viewChangeStalled;
   private final Runnable leftConsenters;
@@ -115,15 +116,15 @@ public final class ReplicaHost implements AutoCloseable {
   private final Thread thread;
   private volatile EpochReplica epoch;
   // The members of the epoch before this one: told of the new epoch when they send old frames.
-  private volatile ReplicaDirectory previousMembers;
+  private volatile @Nullable ReplicaDirectory previousMembers;
   private final Map<InetSocketAddress, Long> lastNotice = new ConcurrentHashMap<>();
   private final NewerEpochClaims newerEpochClaims = new NewerEpochClaims();
   private volatile ReplicaStatus status;
   private volatile boolean member = true;
   private volatile boolean running = true;
-  private volatile String failure;
+  private volatile @Nullable String failure;
   // Told once when the replica stopped on an error (set before or after that).
-  private Runnable failureListener;
+  private @Nullable Runnable failureListener;
   private boolean failureTold;
   private long ticks;
 
@@ -161,7 +162,6 @@ public final class ReplicaHost implements AutoCloseable {
     this.ledger = ledger;
     this.ordered = ordered;
     this.ledgerWriter = new LedgerWriter(ledger, ordered);
-    this.starter = starter;
     this.newerEpochSeen = newerEpochSeen;
     this.viewChangeStalled = viewChangeStalled;
     this.leftConsenters = leftConsenters;
@@ -169,8 +169,11 @@ public final class ReplicaHost implements AutoCloseable {
         new EpochHost<>(
             new Hosted(first),
             new Application(),
+            // An epoch ends when endsEpoch found, and kept, its next config.
             (ended, anchor, handover) ->
-                starter.start(ended.nextConfig, anchor, handover).map(Hosted::new));
+                starter
+                    .start(Objects.requireNonNull(ended.nextConfig), anchor, handover)
+                    .map(Hosted::new));
     this.tickNanos = tick.toNanos();
     this.status = first.replica().status();
     this.pendingForwards = new PendingForwards(first.config().pbft().requestPoolSize());
@@ -387,7 +390,7 @@ public final class ReplicaHost implements AutoCloseable {
                 current.config().consenters().quorums().f(),
                 from.getAsInt(),
                 frameEpoch)
-            .ifPresent(newerEpochSeen::accept);
+            .ifPresent(newerEpochSeen);
       }
       case NOT_A_MEMBER -> drops.add(PeerDrops.Reason.NOT_A_MEMBER);
       case DELIVER -> offerPeer(current, frameEpoch, from.getAsInt(), bytes);
@@ -667,7 +670,7 @@ public final class ReplicaHost implements AutoCloseable {
     private final EpochReplica epoch;
 
     /** The config of the decided block that ends this epoch, once the switch rule found one. */
-    private ChannelConfig nextConfig;
+    private @Nullable ChannelConfig nextConfig;
 
     Hosted(EpochReplica epoch) {
       this.epoch = epoch;

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What waits for one channel's replica thread, bounded in bytes per source: client requests share
@@ -77,7 +78,7 @@ final class ReplicaInputs<T> {
   /** One source: its byte budget, its queued inputs, and (a peer's) time balance. */
   private static final class Source<T> {
     private final ByteBudget bytes;
-    private final PeerTime time; // null: not timed (the clients)
+    private final @Nullable PeerTime time; // null: not timed (the clients)
     private final LongSupplier clock;
     private final ReentrantLock lock;
     private final ArrayDeque<Queued<T>> waiting = new ArrayDeque<>();
@@ -85,7 +86,8 @@ final class ReplicaInputs<T> {
     private long balanceNanos;
     private long refilledAt;
 
-    private Source(ByteBudget bytes, PeerTime time, LongSupplier clock, ReentrantLock lock) {
+    private Source(
+        ByteBudget bytes, @Nullable PeerTime time, LongSupplier clock, ReentrantLock lock) {
       this.bytes = bytes;
       this.time = time;
       this.clock = clock;
@@ -95,12 +97,13 @@ final class ReplicaInputs<T> {
     }
 
     private void charge(long nanos) {
+      PeerTime time = this.time;
       if (time == null) {
         return;
       }
       lock.lock();
       try {
-        refill(clock.getAsLong());
+        refill(time, clock.getAsLong());
         balanceNanos -= Math.max(0, nanos);
       } finally {
         lock.unlock();
@@ -109,17 +112,22 @@ final class ReplicaInputs<T> {
 
     /** Nanoseconds until this source may take a turn again: 0 when it may now. */
     private long untilEligible(long now) {
+      PeerTime time = this.time;
       if (time == null) {
         return 0;
       }
-      refill(now);
+      refill(time, now);
       return balanceNanos > 0 ? 0 : (long) Math.ceil((1 - balanceNanos) / time.share());
     }
 
-    private void refill(long now) {
+    private void refill(PeerTime time, long now) {
       long elapsed = now - refilledAt;
       if (elapsed > 0) {
-        balanceNanos = (long) Math.min(time.burstNanos(), balanceNanos + elapsed * time.share());
+        balanceNanos =
+            (long)
+                Math.min(
+                    (double) time.burstNanos(),
+                    (double) balanceNanos + (double) elapsed * time.share());
         refilledAt = now;
       }
     }
@@ -134,7 +142,6 @@ final class ReplicaInputs<T> {
   private final Map<Integer, Source<T>> peers = new ConcurrentHashMap<>();
   // The sources with inputs in the order of their turns.
   private final ArrayDeque<Source<T>> turns = new ArrayDeque<>();
-  private int queued;
 
   /**
    * @param clientBudget bytes of client requests that may wait
@@ -180,7 +187,6 @@ final class ReplicaInputs<T> {
         turns.add(source);
       }
       source.waiting.add(new Queued<>(input, source, charged));
-      queued++;
       notEmpty.signal();
     } finally {
       lock.unlock();
@@ -198,7 +204,6 @@ final class ReplicaInputs<T> {
           if (clients.waiting.isEmpty()) {
             turns.remove(clients);
           }
-          queued--;
           waiting.release();
           return true;
         }
@@ -213,7 +218,7 @@ final class ReplicaInputs<T> {
    * The next input in turn, waiting up to {@code timeout} for one; null when none came (or only
    * peers whose time budget is spent have inputs).
    */
-  Queued<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
+  @Nullable Queued<T> poll(long timeout, TimeUnit unit) throws InterruptedException {
     lock.lock();
     try {
       long nanos = unit.toNanos(timeout);
@@ -255,7 +260,7 @@ final class ReplicaInputs<T> {
    * The oldest input of the first source in turn that may take one; that source goes last if it has
    * more. Null when none may.
    */
-  private Queued<T> next(long now) {
+  private @Nullable Queued<T> next(long now) {
     Iterator<Source<T>> inTurn = turns.iterator();
     while (inTurn.hasNext()) {
       Source<T> source = inTurn.next();
@@ -265,7 +270,6 @@ final class ReplicaInputs<T> {
         if (!source.waiting.isEmpty()) {
           turns.add(source);
         }
-        queued--;
         return input;
       }
     }

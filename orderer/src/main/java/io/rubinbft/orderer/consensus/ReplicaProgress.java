@@ -13,6 +13,9 @@ import java.util.OptionalLong;
  * how long each took from acceptance to decision on this replica. Written by the replica host's
  * thread only; read from any thread.
  */
+// The counters are volatile for their readers; only the replica host's thread writes them, so
+// their read-modify-write updates cannot lose an increment.
+@SuppressWarnings("NonAtomicVolatileUpdate")
 public final class ReplicaProgress {
 
   /** Told about every decided batch, on the replica host's thread: must not block. */

@@ -18,6 +18,7 @@ import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.sec.ECPrivateKey;
 import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
+import org.jspecify.annotations.Nullable;
 
 /**
  * ECDSA P-256 keys: on the chosen provider, import, PEM loading (cryptogen's keystore) and
@@ -80,7 +81,7 @@ public final class EcKeys {
     }
   }
 
-  private static KeyPair p256(KeyPairGenerator generator, SecureRandom random) {
+  private static KeyPair p256(KeyPairGenerator generator, @Nullable SecureRandom random) {
     try {
       ECGenParameterSpec curve = new ECGenParameterSpec("secp256r1");
       if (random == null) {

@@ -10,6 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.DeliverResponse;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +33,7 @@ public final class DeliverSession implements StreamObserver<Envelope> {
   private final Optional<ByteString> clientCertificate;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition transportReady = lock.newCondition();
-  private Thread request;
+  private @Nullable Thread request;
   private boolean halfClosed;
   private boolean cancelled;
   private boolean ended;

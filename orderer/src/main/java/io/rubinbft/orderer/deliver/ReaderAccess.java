@@ -12,6 +12,7 @@ import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.common.SignatureHeader;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Fabric's SessionAccessControl for one Deliver request: before each block, the client's
@@ -24,7 +25,7 @@ final class ReaderAccess {
 
   private final SignedData request;
   private final Optional<Identity> client;
-  private ChannelRules satisfiedUnder;
+  private @Nullable ChannelRules satisfiedUnder;
 
   private ReaderAccess(SignedData request, Optional<Identity> client) {
     this.request = request;

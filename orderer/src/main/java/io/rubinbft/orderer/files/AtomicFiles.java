@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Objects;
 
 /**
  * Whole-file replacement that a crash cannot leave half done nor undo: the content goes to a
@@ -26,7 +27,8 @@ public final class AtomicFiles {
    * @throws UncheckedIOException naming the file when any step fails
    */
   public static void write(Path file, byte[] content) {
-    Path directory = file.toAbsolutePath().getParent();
+    // A file's absolute path has a parent: only a root has none.
+    Path directory = Objects.requireNonNull(file.toAbsolutePath().getParent());
     Path temporary = file.resolveSibling(file.getFileName() + ".partial");
     try {
       Files.createDirectories(directory);

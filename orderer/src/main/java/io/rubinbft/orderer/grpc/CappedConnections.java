@@ -84,13 +84,15 @@ final class CappedConnections extends ServerTransportFilter
         return false;
       }
       byRemote.put(remote, child);
-      child
-          .closeFuture()
-          .addListener(
-              closed -> {
-                byRemote.remove(remote, child);
-                caps.closed(child);
-              });
+      // addListener returns the close future itself, which the listener already handles.
+      var _ =
+          child
+              .closeFuture()
+              .addListener(
+                  closed -> {
+                    byRemote.remove(remote, child);
+                    caps.closed(child);
+                  });
       return true;
     }
 

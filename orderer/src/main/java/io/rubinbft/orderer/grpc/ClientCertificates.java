@@ -12,6 +12,7 @@ import java.security.cert.X509Certificate;
 import java.util.Optional;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Makes the TLS client certificate of a call available to its handler, for Deliver's {@code
@@ -39,7 +40,7 @@ public final class ClientCertificates implements ServerInterceptor {
         Context.current().withValue(CLIENT_CERTIFICATE, certificate), call, headers, next);
   }
 
-  private static X509Certificate leaf(SSLSession session) {
+  private static @Nullable X509Certificate leaf(SSLSession session) {
     try {
       Certificate[] chain = session.getPeerCertificates();
       return chain.length > 0 && chain[0] instanceof X509Certificate x509 ? x509 : null;

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -126,7 +127,7 @@ final class ConnectionCaps<C> {
   }
 
   /** The oldest handshaking connection (of {@code source}, or of all when null), forgotten. */
-  private Optional<C> evictOldest(InetAddress source, Refusal reason) {
+  private Optional<C> evictOldest(@Nullable InetAddress source, Refusal reason) {
     Iterator<Map.Entry<C, InetAddress>> oldestFirst = handshaking.entrySet().iterator();
     while (oldestFirst.hasNext()) {
       Map.Entry<C, InetAddress> entry = oldestFirst.next();

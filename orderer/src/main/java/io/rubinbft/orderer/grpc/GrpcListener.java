@@ -159,8 +159,9 @@ public final class GrpcListener implements AutoCloseable {
     try {
       server = builder.build().start();
     } catch (IOException | RuntimeException e) {
-      boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
-      workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      // Nothing to wait for: the start failed, and the loops end on their own.
+      var _ = boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      var _ = workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       executor.shutdownNow();
       throw e;
     }
@@ -195,7 +196,10 @@ public final class GrpcListener implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     executor.shutdownNow();
-    eventLoops.forEach(group -> group.shutdownGracefully(0, 1, TimeUnit.SECONDS));
+    // The event loops end within their quiet period; close() does not wait for them.
+    for (var group : eventLoops) {
+      var _ = group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
   }
 
   private static ServerCredentials credentials(

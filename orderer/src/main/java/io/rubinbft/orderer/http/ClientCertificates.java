@@ -2,7 +2,6 @@ package io.rubinbft.orderer.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import java.security.cert.X509Certificate;
 import org.eclipse.jetty.io.EndPoint;
 
 /**
@@ -18,8 +17,8 @@ public final class ClientCertificates {
   public static boolean present(HttpExchange exchange) {
     return exchange.getAttribute(EndPoint.SslSessionData.ATTRIBUTE)
             instanceof EndPoint.SslSessionData session
-        && session.peerCertificates() instanceof X509Certificate[] chain
-        && chain.length > 0;
+        && session.peerCertificates() != null
+        && session.peerCertificates().length > 0;
   }
 
   /** {@code handler}, answering 401 to a request without a verified client certificate. */

@@ -10,6 +10,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import org.eclipse.jetty.io.SelectorManager;
 import org.eclipse.jetty.util.IO;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Caps a Jetty connector's connections per source address: a connection beyond the cap is closed as
@@ -19,7 +20,7 @@ import org.eclipse.jetty.util.IO;
 final class ConnectionsPerSource implements SelectorManager.AcceptListener {
 
   private final int maxPerSource;
-  private final Map<SelectableChannel, InetAddress> sourceOf = new IdentityHashMap<>();
+  private final IdentityHashMap<SelectableChannel, InetAddress> sourceOf = new IdentityHashMap<>();
   private final Map<InetAddress, Integer> open = new HashMap<>();
 
   ConnectionsPerSource(int maxPerSource) {
@@ -61,7 +62,7 @@ final class ConnectionsPerSource implements SelectorManager.AcceptListener {
     }
   }
 
-  private static InetAddress source(SelectableChannel channel) {
+  private static @Nullable InetAddress source(SelectableChannel channel) {
     try {
       return channel instanceof SocketChannel socket
               && socket.getRemoteAddress() instanceof InetSocketAddress remote

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Writes JSON answers the way Fabric's REST handlers do: compact JSON ending in a newline. */
 public final class JsonResponses {
@@ -38,7 +39,7 @@ public final class JsonResponses {
   }
 
   /** Parses a JSON request body into {@code type}; null when it is not valid JSON. */
-  public static <T> T parse(byte[] body, Class<T> type) {
+  public static <T> @Nullable T parse(byte[] body, Class<T> type) {
     try {
       return GSON.fromJson(new String(body, StandardCharsets.UTF_8), type);
     } catch (RuntimeException e) {

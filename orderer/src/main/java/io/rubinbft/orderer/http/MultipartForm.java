@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.commons.fileupload2.core.MultipartInput;
 import org.apache.commons.fileupload2.core.ParameterParser;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parts of a {@code multipart/form-data} request body by name (what {@code osnadmin} sends),
@@ -78,8 +79,8 @@ public final class MultipartForm {
   }
 
   /** The {@code name} of a part's Content-Disposition header, or null when it has none. */
-  private static String partName(String headers) {
-    for (String line : headers.split("\r\n")) {
+  private static @Nullable String partName(String headers) {
+    for (String line : headers.split("\r\n", 0)) {
       int colon = line.indexOf(':');
       if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase("Content-Disposition")) {
         ParameterParser parser = new ParameterParser();

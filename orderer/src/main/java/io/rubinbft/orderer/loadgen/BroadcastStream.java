@@ -9,6 +9,7 @@ import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One Broadcast stream to one orderer, pipelined ({@link SubmitMode#PIPELINED}): envelopes go out
@@ -20,7 +21,7 @@ import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 final class BroadcastStream {
 
   private final ManagedChannel channel;
-  private Call call;
+  private @Nullable Call call;
 
   BroadcastStream(ManagedChannel channel) {
     this.channel = channel;
@@ -58,6 +59,8 @@ final class BroadcastStream {
 
     private final Queue<QuorumAnswer> pending = new ConcurrentLinkedQueue<>();
     private volatile boolean ended;
+
+    @SuppressWarnings("NullAway.Init") // submit() sets it right after construction
     private StreamObserver<Envelope> requests;
 
     void send(Envelope envelope, QuorumAnswer answer) {

@@ -14,6 +14,7 @@ import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.ChannelHeader;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Follows the blocks a Deliver stream returns: checks the hash chain and each block's data hash and
@@ -28,13 +29,13 @@ final class DeliveryTracker {
   private final Set<String> accepted = new HashSet<>();
   private long undelivered;
   private final Histogram latencyMicros = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
-  private byte[] previousHeaderHash;
+  private byte @Nullable [] previousHeaderHash;
   private long previousNumber = -1;
   private long duplicates;
   private long foreign;
   private long blocks;
   private long lastDeliveryNanos;
-  private String firstProblem;
+  private @Nullable String firstProblem;
 
   /**
    * @param signatureCheck why a block's signatures do not verify, or empty if they do

@@ -1,11 +1,13 @@
 package io.rubinbft.orderer.loadgen;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.grpc.ManagedChannel;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Follows a channel's chain through Deliver from a height on, as a Fabric peer's block deliverer
@@ -22,11 +24,23 @@ final class FailoverDeliver {
   private final List<ManagedChannel> orderers;
   private final LongFunction<Envelope> seekFrom;
   private final DeliverStream.BlockConsumer consumer;
-  private DeliverStream current;
+
+  @GuardedBy("this")
+  private @Nullable DeliverStream current;
+
+  @GuardedBy("this")
   private int source;
+
+  @GuardedBy("this")
   private long next;
+
+  @GuardedBy("this")
   private long backoffMillis = MIN_BACKOFF_MILLIS;
+
+  @GuardedBy("this")
   private long failovers;
+
+  @GuardedBy("this")
   private boolean closed;
 
   /**
@@ -61,11 +75,14 @@ final class FailoverDeliver {
     }
   }
 
+  @GuardedBy("this")
   private void open() {
     DeliverStream stream =
         DeliverStream.open(orderers.get(source), seekFrom.apply(next), this::onBlock);
     current = stream;
-    stream.finished().whenComplete((status, error) -> ended(stream));
+    // ended() only updates this object's fields and starts a virtual thread: nothing in it fails
+    // that the returned future would need to report.
+    var _ = stream.finished().whenComplete((status, error) -> ended(stream));
   }
 
   private synchronized void onBlock(Block block, long receivedNanos) {

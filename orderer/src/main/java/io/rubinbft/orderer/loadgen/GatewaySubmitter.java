@@ -57,7 +57,10 @@ final class GatewaySubmitter implements Submitter {
       implements ClientResponseObserver<Envelope, BroadcastResponse> {
 
     private final QuorumAnswer answer;
+
+    @SuppressWarnings("NullAway.Init") // gRPC calls beforeStart before any response
     private ClientCallStreamObserver<Envelope> requests;
+
     private boolean answered;
 
     OneEnvelopeCall(QuorumAnswer answer) {

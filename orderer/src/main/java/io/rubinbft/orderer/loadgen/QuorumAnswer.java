@@ -5,6 +5,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Status;
 import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The orderers' answers to one submitted envelope, collected until a quorum took it, more orderers
@@ -36,7 +37,7 @@ final class QuorumAnswer {
    * One orderer's answer: null for SUCCESS, else why it did not accept ("STATUS: info" or why its
    * stream gave no answer). Answers after the decision are ignored, as a gateway ignores them.
    */
-  synchronized void answer(String refusal) {
+  synchronized void answer(@Nullable String refusal) {
     if (decided) {
       return;
     }
@@ -57,7 +58,7 @@ final class QuorumAnswer {
    * envelope (SUCCESS, or SERVICE_UNAVAILABLE with exactly {@link #ALREADY_EXISTS}), else the
    * refusal as "STATUS: info", so a report tells "pool full" from "already processed".
    */
-  static String refusal(BroadcastResponse response) {
+  static @Nullable String refusal(BroadcastResponse response) {
     Status status = response.getStatus();
     String info = response.getInfo();
     if (status == Status.SUCCESS

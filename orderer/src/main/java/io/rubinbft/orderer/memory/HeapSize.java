@@ -247,12 +247,13 @@ public final class HeapSize {
     text = text.endsWith("I") ? text.substring(0, text.length() - 1) : text;
     int shift = 0;
     if (!text.isEmpty()) {
-      switch (text.charAt(text.length() - 1)) {
-        case 'K' -> shift = 10;
-        case 'M' -> shift = 20;
-        case 'G' -> shift = 30;
-        default -> shift = -1;
-      }
+      shift =
+          switch (text.charAt(text.length() - 1)) {
+            case 'K' -> 10;
+            case 'M' -> 20;
+            case 'G' -> 30;
+            default -> -1;
+          };
     }
     String digits = shift < 0 ? text : text.substring(0, text.length() - 1);
     try {

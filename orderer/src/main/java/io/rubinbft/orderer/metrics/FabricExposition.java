@@ -83,7 +83,8 @@ public final class FabricExposition {
 
   private static String escape(String text, boolean quotes) {
     StringBuilder escaped = new StringBuilder(text.length());
-    for (char c : text.toCharArray()) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
       switch (c) {
         case '\\' -> escaped.append("\\\\");
         case '\n' -> escaped.append("\\n");

@@ -70,17 +70,17 @@ final class NetworkMetrics {
     GaugeWithCallback.builder()
         .name("cluster_connected_peers")
         .help("Peers this node has an open outbound connection to.")
-        .callback(callback -> callback.call(cluster.get().connectedPeers()))
+        .callback(callback -> callback.call((double) cluster.get().connectedPeers()))
         .register(registry);
     CounterWithCallback.builder()
         .name("cluster_messages_sent")
         .help("Consensus messages handed to rdma-net.")
-        .callback(callback -> callback.call(cluster.get().framesSent()))
+        .callback(callback -> callback.call((double) cluster.get().framesSent()))
         .register(registry);
     CounterWithCallback.builder()
         .name("cluster_messages_received")
         .help("Consensus messages received and dispatched to a channel.")
-        .callback(callback -> callback.call(cluster.get().framesReceived()))
+        .callback(callback -> callback.call((double) cluster.get().framesReceived()))
         .register(registry);
     CounterWithCallback.builder()
         .name("cluster_messages_dropped")
@@ -89,10 +89,10 @@ final class NetworkMetrics {
         .callback(
             callback -> {
               ClusterStats stats = cluster.get();
-              callback.call(stats.droppedSendQueueFull(), "send_queue_full");
-              callback.call(stats.droppedUnknownChannel(), "unknown_channel");
-              callback.call(stats.droppedMalformed(), "malformed");
-              callback.call(stats.droppedOversized(), "oversized");
+              callback.call((double) stats.droppedSendQueueFull(), "send_queue_full");
+              callback.call((double) stats.droppedUnknownChannel(), "unknown_channel");
+              callback.call((double) stats.droppedMalformed(), "malformed");
+              callback.call((double) stats.droppedOversized(), "oversized");
             })
         .register(registry);
     CounterWithCallback.builder()
@@ -100,21 +100,21 @@ final class NetworkMetrics {
         .help(
             "Links to peers the cluster layer closed because sending to or receiving from them"
                 + " threw; only that link is closed.")
-        .callback(callback -> callback.call(cluster.get().linksClosedOnError()))
+        .callback(callback -> callback.call((double) cluster.get().linksClosedOnError()))
         .register(registry);
     CounterWithCallback.builder()
         .name("cluster_network_errors")
         .help(
             "Turns of the cluster network thread that failed outside any one link; the thread"
                 + " goes on.")
-        .callback(callback -> callback.call(cluster.get().networkErrors()))
+        .callback(callback -> callback.call((double) cluster.get().networkErrors()))
         .register(registry);
     CounterWithCallback.builder()
         .name("cluster_certificates_refused")
         .help(
             "Cluster handshakes refused because the peer's certificate was expired or not yet"
                 + " valid.")
-        .callback(callback -> callback.call(cluster.get().certificatesRefused()))
+        .callback(callback -> callback.call((double) cluster.get().certificatesRefused()))
         .register(registry);
   }
 
@@ -155,7 +155,7 @@ final class NetworkMetrics {
                         t -> {
                           for (DropReason reason : DropReason.values()) {
                             callback.call(
-                                t.selector().dropped(reason),
+                                (double) t.selector().dropped(reason),
                                 reason.name().toLowerCase(Locale.ROOT));
                           }
                         }))
@@ -191,7 +191,8 @@ final class NetworkMetrics {
     traffic
         .get()
         .map(PeerTraffic::of)
-        .ifPresent(peers -> peers.forEach(p -> sink.call(p.sum(field), p.peer(), p.direction())));
+        .ifPresent(
+            peers -> peers.forEach(p -> sink.call((double) p.sum(field), p.peer(), p.direction())));
   }
 
   private void selectorCounter(String name, String help, ToDoubleFunction<SelectorStats> field) {

@@ -53,7 +53,9 @@ final class ParticipationMetrics {
         .name("blockpull_blocks_pulled")
         .help("Blocks pulled from other orderers, checked and kept, since the puller started.")
         .labelNames("channel")
-        .callback(callback -> eachPuller((channel, p) -> callback.call(p.blocksPulled(), channel)))
+        .callback(
+            callback ->
+                eachPuller((channel, p) -> callback.call((double) p.blocksPulled(), channel)))
         .register(registry);
     CounterWithCallback.builder()
         .name("blockpull_blocks_refused")

@@ -44,7 +44,7 @@ final class KeyIdentifiers {
     try {
       byte[] key =
           AuthorityKeyIdentifier.getInstance(JcaX509ExtensionUtils.parseExtensionValue(extension))
-              .getKeyIdentifier();
+              .getKeyIdentifierOctets();
       return Optional.of(key == null ? new byte[0] : key);
     } catch (IOException | IllegalArgumentException e) {
       return Optional.empty();

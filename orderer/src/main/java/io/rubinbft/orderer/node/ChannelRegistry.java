@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -43,6 +44,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.BiConsumer;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,16 +83,24 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   private final Map<String, Onboarding> onboarding = new ConcurrentSkipListMap<>();
   private final Map<String, CatchUp> catchingUp = new ConcurrentSkipListMap<>();
   private final Map<String, StoppedChannel> stopped = new ConcurrentSkipListMap<>();
+
+  @SuppressWarnings("NullAway.Init") // set by start(), which the node calls before serving
   private NodeContext node;
+
+  @SuppressWarnings("NullAway.Init") // set by start(), which the node calls before serving
   private ChannelHeapCheck heapCheck;
+
   // Told the TLS CAs of each channel joined (the admin client CA check).
   private volatile BiConsumer<String, List<X509Certificate>> joinedTlsCas = (name, cas) -> {};
 
   /** A channel being onboarded, and why it stopped if it failed. */
   private static final class Onboarding {
     private final String relation;
+
+    @SuppressWarnings("NullAway.Init") // set right after construction, before the entry is mapped
     private ChannelOnboarding job;
-    private volatile String failure;
+
+    private volatile @Nullable String failure;
 
     private Onboarding(String relation) {
       this.relation = relation;
@@ -316,7 +326,8 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
       discard(name);
       throw new ParticipationException(
           e instanceof InvalidConfigException ? Reason.BAD_REQUEST : Reason.INTERNAL,
-          e.getMessage());
+          // A RuntimeException may have no message; the answer then names the exception.
+          Objects.toString(e.getMessage(), e.toString()));
     }
     ChannelInfo info = info(name).orElseThrow();
     LOG.info("joined channel {} as {}, {}", name, info.consensusRelation(), info.status());
@@ -686,7 +697,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
           ChannelMsps.fromConfig(config.config(), node.provider(), 1)
               .deserialize(node.identity().serialized());
     } catch (MspConfigException e) {
-      throw new ParticipationException(Reason.BAD_REQUEST, e.getMessage());
+      throw new ParticipationException(Reason.BAD_REQUEST, String.valueOf(e.getMessage()));
     }
     if (!ordererOrg || identity instanceof IdentityResult.Invalid) {
       throw new ParticipationException(
@@ -828,7 +839,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     try {
       return ConfigBlockReader.read(configBlock);
     } catch (InvalidConfigException e) {
-      throw new ParticipationException(Reason.BAD_REQUEST, e.getMessage());
+      throw new ParticipationException(Reason.BAD_REQUEST, String.valueOf(e.getMessage()));
     }
   }
 

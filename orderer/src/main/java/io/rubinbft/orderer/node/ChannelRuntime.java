@@ -40,8 +40,6 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
 
   private static final int IDENTITY_CACHE = 4096;
 
-  /** How long Broadcast waits for the replica thread to take a request (normally a few ms). */
-
   /** Envelope digests remembered as verified per config: about 5 MB at this bound. */
   private static final int MAX_VERIFIED_ENVELOPES = 50_000;
 
@@ -227,7 +225,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     try {
       config = state.processor().process(update, configSigner);
     } catch (ConfigUpdateException e) {
-      return new SubmitOutcome.Refused(e.status(), e.getMessage());
+      return new SubmitOutcome.Refused(e.status(), String.valueOf(e.getMessage()));
     }
     byte[] bytes = config.toByteArray();
     state.verified().add(bytes);

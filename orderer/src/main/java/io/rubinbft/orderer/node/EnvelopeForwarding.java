@@ -80,7 +80,7 @@ final class EnvelopeForwarding implements AutoCloseable {
     } else {
       ByteBudget budget =
           budgets.computeIfAbsent(sender.getAsInt(), index -> new ByteBudget(senderBudget));
-      long bytes = envelope.length + MemoryBudgets.ITEM_OVERHEAD_BYTES;
+      long bytes = (long) envelope.length + MemoryBudgets.ITEM_OVERHEAD_BYTES;
       if (budget.tryReserve(bytes)) {
         received.add(new Held(envelope, budget, bytes));
       } else {

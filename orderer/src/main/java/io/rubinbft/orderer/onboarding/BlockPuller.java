@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.orderer.SeekInfo;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +54,7 @@ public final class BlockPuller implements AutoCloseable {
   private final Set<HostPort> refusedTheChain = new HashSet<>();
   private int roundsWithoutSource;
   private volatile boolean closed;
-  private volatile BlockStream current;
+  private volatile @Nullable BlockStream current;
 
   /** The distinct sources whose block at one height the sink refused. */
   private static final class Refusals {

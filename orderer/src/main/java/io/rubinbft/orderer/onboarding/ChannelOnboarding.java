@@ -174,7 +174,7 @@ public final class ChannelOnboarding implements AutoCloseable {
       ledger.append(joinBlock, Durability.SYNCED);
       return Optional.empty();
     } catch (InvalidBlockException e) {
-      return Optional.of(e.getMessage());
+      return Optional.of(String.valueOf(e.getMessage()));
     }
   }
 

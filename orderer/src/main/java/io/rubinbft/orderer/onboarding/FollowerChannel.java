@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,9 +39,9 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   private final Runnable becameConsenter;
   private final Thread thread;
   private volatile boolean stopped;
-  private volatile String failure;
-  private ChannelRules rulesFollowed;
-  private ChannelRules followerRules;
+  private volatile @Nullable String failure;
+  private @Nullable ChannelRules rulesFollowed;
+  private @Nullable ChannelRules followerRules;
 
   private FollowerChannel(
       ChannelLedger ledger,
@@ -101,11 +102,13 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   public synchronized ChannelRules rules() {
     ChannelRules committed = configs.committed().rules();
     // One object per config: an open Deliver stream evaluates its reader again when it changes.
-    if (committed != rulesFollowed) {
+    ChannelRules rules = followerRules;
+    if (committed != rulesFollowed || rules == null) {
+      rules = committed.asFollower();
       rulesFollowed = committed;
-      followerRules = committed.asFollower();
+      followerRules = rules;
     }
-    return followerRules;
+    return rules;
   }
 
   @Override

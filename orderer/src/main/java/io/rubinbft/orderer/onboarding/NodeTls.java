@@ -5,6 +5,7 @@ import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.tls.ServerTls;
+import java.util.Objects;
 import javax.net.ssl.KeyManager;
 
 /**
@@ -25,7 +26,9 @@ public record NodeTls(KeyManager[] keys, ByteString certificateHash) {
   public static NodeTls of(TlsSettings listener, Sha256 sha256) {
     byte[] certificate;
     try {
-      certificate = Pem.certificates(listener.certificate()).getFirst().getEncoded();
+      // Called only when the node's TLS is on, and enabled TLS settings name the certificate.
+      certificate =
+          Pem.certificates(Objects.requireNonNull(listener.certificate())).getFirst().getEncoded();
     } catch (java.security.cert.CertificateEncodingException e) {
       throw new IllegalArgumentException(
           "cannot encode TLS certificate " + listener.certificate() + ": " + e.getMessage(), e);

@@ -15,8 +15,10 @@ import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import java.time.Clock;
+import java.util.Objects;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks pulled blocks and appends those that pass to a channel's ledger, as a Fabric peer checks
@@ -40,9 +42,9 @@ public final class VerifyingAppender implements BlockSink {
   private final ConfigStates.Factory factory;
   private final EcKeys keys;
   private final EcdsaVerifier verifier;
-  private ConfigStates configs;
-  private ConfigState inForce;
-  private BlockSignatureVerifier signatures;
+  private @Nullable ConfigStates configs;
+  private @Nullable ConfigState inForce;
+  private @Nullable BlockSignatureVerifier signatures;
 
   /**
    * @throws InvalidConfigException when the ledger's newest config block cannot be read
@@ -80,7 +82,10 @@ public final class VerifyingAppender implements BlockSink {
     }
     long number = block.getHeader().getNumber();
     Optional<String> unsigned =
-        signatures.check(block.getHeader(), block.getMetadata()).invalidReason();
+        // start() set it with inForce.
+        Objects.requireNonNull(signatures)
+            .check(block.getHeader(), block.getMetadata())
+            .invalidReason();
     if (unsigned.isPresent()) {
       return refusal(Refusal.Check.SIGNATURES, unsigned);
     }
@@ -97,7 +102,7 @@ public final class VerifyingAppender implements BlockSink {
         return refusal(Refusal.Check.CONFIG, invalid);
       }
       try {
-        after = configs.record(block, inForce);
+        after = Objects.requireNonNull(configs).record(block, inForce); // set with inForce
       } catch (IllegalStateException e) {
         return refusal(
             Refusal.Check.CONFIG,
@@ -166,7 +171,7 @@ public final class VerifyingAppender implements BlockSink {
       }
       return Optional.empty();
     } catch (InvalidConfigException e) {
-      return Optional.of(e.getMessage());
+      return Optional.of(String.valueOf(e.getMessage()));
     }
   }
 
@@ -175,7 +180,7 @@ public final class VerifyingAppender implements BlockSink {
     try {
       named = LastConfigIndex.of(block);
     } catch (IllegalArgumentException e) {
-      return Optional.of(e.getMessage());
+      return Optional.of(String.valueOf(e.getMessage()));
     }
     if (named == expected) {
       return Optional.empty();
@@ -194,7 +199,7 @@ public final class VerifyingAppender implements BlockSink {
       ledger.append(block.toByteArray(), sync ? Durability.SYNCED : Durability.UNSYNCED);
       return Optional.empty();
     } catch (InvalidBlockException e) {
-      return Optional.of(e.getMessage());
+      return Optional.of(String.valueOf(e.getMessage()));
     }
   }
 

@@ -62,7 +62,7 @@ public final class LogLevels {
     }
     Map<String, Level> result = new HashMap<>();
     result.put("", Level.INFO);
-    for (String segment : spec.trim().split(":")) {
+    for (String segment : spec.trim().split(":", 0)) {
       int equals = segment.indexOf('=');
       Level level = level(segment.substring(equals + 1), spec);
       List<String> names =

@@ -117,7 +117,7 @@ public final class OperationsServer implements AutoCloseable {
     try {
       excluded = excludedChecks(exchange.getRequestURI().getRawQuery());
     } catch (IllegalArgumentException e) {
-      JsonResponses.error(exchange, 400, e.getMessage());
+      JsonResponses.error(exchange, 400, String.valueOf(e.getMessage()));
       return;
     }
     List<HealthChecks.FailedCheck> failed = health.failures(excluded);
@@ -144,7 +144,7 @@ public final class OperationsServer implements AutoCloseable {
     }
     Set<String> known = health.components();
     Set<String> excluded = new TreeSet<>();
-    for (String parameter : rawQuery.split("&")) {
+    for (String parameter : rawQuery.split("&", 0)) {
       String[] pair = parameter.split("=", 2);
       String key = URLDecoder.decode(pair[0], StandardCharsets.UTF_8);
       String value = pair.length == 2 ? URLDecoder.decode(pair[1], StandardCharsets.UTF_8) : "";
@@ -188,7 +188,7 @@ public final class OperationsServer implements AutoCloseable {
     try {
       logLevels.apply(request.spec());
     } catch (IllegalArgumentException e) {
-      JsonResponses.error(exchange, 400, e.getMessage());
+      JsonResponses.error(exchange, 400, String.valueOf(e.getMessage()));
       return;
     }
     JsonResponses.empty(exchange, 204);

@@ -7,6 +7,7 @@ import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -69,7 +70,11 @@ public final class QuorumConnectivity implements HealthCheck {
     shortSince.keySet().retainAll(shortNow);
     shortNow.forEach(channel -> shortSince.putIfAbsent(channel, now));
     return current.stream()
-        .filter(peers -> peers.lacksQuorum() && isPastGrace(shortSince.get(peers.channel()), now))
+        // A channel lacking its quorum is in shortNow, so it has its start in shortSince.
+        .filter(
+            peers ->
+                peers.lacksQuorum()
+                    && isPastGrace(Objects.requireNonNull(shortSince.get(peers.channel())), now))
         .map(QuorumConnectivity::describe)
         .reduce((a, b) -> a + "; " + b);
   }

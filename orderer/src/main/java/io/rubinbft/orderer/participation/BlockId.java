@@ -20,7 +20,7 @@ public sealed interface BlockId {
   record LatestConfig() implements BlockId {}
 
   /** Block {@code number}. */
-  record Number(long number) implements BlockId {}
+  record Numbered(long number) implements BlockId {}
 
   /** The number of the block this id names in a chain whose last block is {@code newest}. */
   default long numberIn(Block newest) {
@@ -28,7 +28,7 @@ public sealed interface BlockId {
       case Newest n -> newest.getHeader().getNumber();
       case Oldest o -> 0;
       case LatestConfig c -> LastConfigIndex.of(newest);
-      case Number n -> n.number();
+      case Numbered n -> n.number();
     };
   }
 
@@ -49,7 +49,7 @@ public sealed interface BlockId {
       }
       default -> {
         try {
-          return new Number(Long.parseLong(id));
+          return new Numbered(Long.parseLong(id));
         } catch (NumberFormatException e) {
           throw new IllegalArgumentException(
               "'" + id + "' not equal <newest|oldest|config|(number)>", e);

@@ -108,7 +108,7 @@ public final class ParticipationHandler implements HttpHandler {
     try {
       block = channels.block(channel, blockId);
     } catch (ParticipationException e) {
-      JsonResponses.error(exchange, e.reason().httpStatus(), e.getMessage());
+      JsonResponses.error(exchange, e.reason().httpStatus(), String.valueOf(e.getMessage()));
       return;
     }
     noStore(exchange);
@@ -152,7 +152,7 @@ public final class ParticipationHandler implements HttpHandler {
       blockBytes = joinBlockBytes(exchange);
       block = parseBlock(blockBytes);
     } catch (IllegalArgumentException e) {
-      JsonResponses.error(exchange, 400, e.getMessage());
+      JsonResponses.error(exchange, 400, String.valueOf(e.getMessage()));
       return;
     }
     try {
@@ -199,7 +199,7 @@ public final class ParticipationHandler implements HttpHandler {
       envelope = parseEnvelope(bytes);
       channel = UpdateEnvelopes.channelId(envelope);
     } catch (IllegalArgumentException e) {
-      JsonResponses.error(exchange, 400, e.getMessage());
+      JsonResponses.error(exchange, 400, String.valueOf(e.getMessage()));
       return;
     }
     try {

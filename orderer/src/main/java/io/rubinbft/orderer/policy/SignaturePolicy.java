@@ -71,7 +71,7 @@ public final class SignaturePolicy implements Policy {
       try {
         principals.add(MspPrincipal.of(principal));
       } catch (MspConfigException e) {
-        throw new PolicyConfigException(e.getMessage(), e);
+        throw new PolicyConfigException(String.valueOf(e.getMessage()), e);
       }
     }
     return new SignaturePolicy(compile(envelope.getRule(), principals));
@@ -80,7 +80,7 @@ public final class SignaturePolicy implements Policy {
   private static Rule compile(
       org.hyperledger.fabric.protos.common.SignaturePolicy rule, List<MspPrincipal> principals)
       throws PolicyConfigException {
-    switch (rule.getTypeCase()) {
+    return switch (rule.getTypeCase()) {
       case SIGNED_BY -> {
         int index = rule.getSignedBy();
         if (index < 0 || index >= principals.size()) {
@@ -90,17 +90,17 @@ public final class SignaturePolicy implements Policy {
                   + ", but identities length is "
                   + principals.size());
         }
-        return new SignedBy(principals.get(index));
+        yield new SignedBy(principals.get(index));
       }
       case N_OUT_OF -> {
         List<Rule> rules = new ArrayList<>();
         for (var child : rule.getNOutOf().getRulesList()) {
           rules.add(compile(child, principals));
         }
-        return new NOutOf(rule.getNOutOf().getN(), List.copyOf(rules));
+        yield new NOutOf(rule.getNOutOf().getN(), List.copyOf(rules));
       }
       default -> throw new PolicyConfigException("Empty policy element");
-    }
+    };
   }
 
   @Override

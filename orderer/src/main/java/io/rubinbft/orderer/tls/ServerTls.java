@@ -10,6 +10,7 @@ import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -48,8 +49,10 @@ public final class ServerTls {
       throw new IllegalStateException("TLS is disabled for this listener");
     }
     try {
-      List<X509Certificate> chain = Pem.certificates(settings.certificate());
-      PrivateKey key = Pem.privateKey(settings.privateKey());
+      // Enabled TLS settings name both (the config loader requires them).
+      List<X509Certificate> chain =
+          Pem.certificates(Objects.requireNonNull(settings.certificate()));
+      PrivateKey key = Pem.privateKey(Objects.requireNonNull(settings.privateKey()));
       KeyStore keys = KeyStore.getInstance("PKCS12");
       keys.load(null, null);
       keys.setKeyEntry("server", key, IN_MEMORY_PASSWORD, chain.toArray(new X509Certificate[0]));

@@ -100,7 +100,7 @@ public final class DeliverValidator {
       SeekInfo seekInfo = Decoding.seekInfo(payload);
       return authorize(envelope, channelHeader, signatureHeader, seekInfo, rules.get(), now);
     } catch (Decoding.Malformed e) {
-      return reject(Verdict.badRequest(e.getMessage()));
+      return reject(Verdict.badRequest(String.valueOf(e.getMessage())));
     }
   }
 

@@ -171,7 +171,7 @@ class AdversaryEndToEndTest {
   private void underAttackOnce(Named attack, int transactions, int round) throws Exception {
     long started = System.nanoTime();
     LoadReport report;
-    try (AutoCloseable running = attack.attack().start()) {
+    try (AutoCloseable _ = attack.attack().start()) {
       report = cluster.load(transactions, 300, 4, LOAD_DEADLINE);
       // Every attack lasts at least this long, the load's run or not.
       Thread.sleep(Math.max(0, ATTACK_MILLIS - (System.nanoTime() - started) / 1_000_000));
@@ -472,22 +472,21 @@ class AdversaryEndToEndTest {
   /** 300 Deliver streams held open on one connection to every honest node. */
   private AutoCloseable manyStreams() {
     List<ManagedChannel> channels = grpcChannels();
-    List<StreamObserver<Envelope>> streams = new ArrayList<>();
     for (ManagedChannel channel : channels) {
       for (int i = 0; i < 300; i++) {
-        streams.add(
-            AtomicBroadcastGrpc.newStub(channel)
-                .deliver(
-                    new StreamObserver<DeliverResponse>() {
-                      @Override
-                      public void onNext(DeliverResponse value) {}
+        // Idle Deliver streams: each holds server state until the channels shut down.
+        AtomicBroadcastGrpc.newStub(channel)
+            .deliver(
+                new StreamObserver<DeliverResponse>() {
+                  @Override
+                  public void onNext(DeliverResponse value) {}
 
-                      @Override
-                      public void onError(Throwable t) {}
+                  @Override
+                  public void onError(Throwable t) {}
 
-                      @Override
-                      public void onCompleted() {}
-                    }));
+                  @Override
+                  public void onCompleted() {}
+                });
       }
     }
     return () -> channels.forEach(ManagedChannel::shutdownNow);

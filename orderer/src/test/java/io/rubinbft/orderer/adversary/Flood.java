@@ -3,6 +3,9 @@ package io.rubinbft.orderer.adversary;
 import java.time.Duration;
 
 /** Repeats one sending step on a thread of its own, pausing between steps, until closed. */
+// close() waits for what it started to end; a test interrupted there should fail on the
+// InterruptedException, so close() declares it rather than swallowing it (javac's "try" lint).
+@SuppressWarnings("try")
 final class Flood implements AutoCloseable {
 
   /** One step of a flood. */

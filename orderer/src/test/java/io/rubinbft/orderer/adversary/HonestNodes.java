@@ -66,7 +66,7 @@ final class HonestNodes {
       Map<String, PrometheusText.Family> metrics = metrics(index);
       assertThat(sample(metrics, "jvm_memory_used_bytes", Map.of("area", "heap")))
           .as("%s heap used", node)
-          .hasValueSatisfying(heap -> assertThat(heap).isLessThanOrEqualTo(HEAP_BUDGET));
+          .hasValueSatisfying(heap -> assertThat(heap).isLessThanOrEqualTo((double) HEAP_BUDGET));
       assertThat(sample(metrics, "jvm_buffer_pool_used_bytes", Map.of("pool", "direct")))
           .as("%s direct buffers used", node)
           .hasValueSatisfying(direct -> assertThat(direct).isLessThanOrEqualTo(DIRECT_BUDGET));

@@ -26,6 +26,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * never reads them (withheld credit: their frames for it stay in its receive window forever). One
  * thread drives the selector; commands reach it through a queue.
  */
+// close() waits for what it started to end; a test interrupted there should fail on the
+// InterruptedException, so close() declares it rather than swallowing it (javac's "try" lint).
+@SuppressWarnings("try")
 final class RawConsenterLinks implements AutoCloseable {
 
   private final Selector selector;

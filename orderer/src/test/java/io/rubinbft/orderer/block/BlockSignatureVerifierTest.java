@@ -8,6 +8,7 @@ import com.google.gson.JsonParser;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.channel.Fixtures;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.hyperledger.fabric.protos.common.Block;
@@ -153,7 +154,10 @@ class BlockSignatureVerifierTest {
   @Test
   void otherNodesCopiesOfBlockOneVerifyWithTheirOwnSigners() {
     JsonObject blockOne =
-        JsonParser.parseString(new String(Fixtures.bytes("blocks/other-nodes/compare-nodes.json")))
+        JsonParser.parseString(
+                new String(
+                    Fixtures.bytes("blocks/other-nodes/compare-nodes.json"),
+                    StandardCharsets.UTF_8))
             .getAsJsonArray()
             .get(1)
             .getAsJsonObject();

@@ -54,16 +54,16 @@ class EnvelopeViewsTest {
   }
 
   private interface Parse {
-    void run() throws InvalidProtocolBufferException;
+    Object run() throws InvalidProtocolBufferException;
   }
 
   private static String messageOf(Parse parse) {
     try {
-      parse.run();
+      Object parsed = parse.run();
+      throw new AssertionError("protobuf's own parsing accepted it: " + parsed);
     } catch (InvalidProtocolBufferException e) {
       return e.getMessage();
     }
-    throw new AssertionError("protobuf's own parsing accepted it");
   }
 
   private static Envelope randomEnvelope(Random random) {

@@ -10,6 +10,7 @@ import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.OrdererBlockMetadata;
@@ -47,7 +48,10 @@ final class FixtureChain {
 
   /** Orderer {@code n}'s signer, with the PKCS#8 key cryptogen wrote to its keystore. */
   static EcdsaSigner ordererSigner(int n) {
-    String pem = new String(Fixtures.bytes(Fixtures.ordererDir(n) + "/msp/keystore/priv_sk"));
+    String pem =
+        new String(
+            Fixtures.bytes(Fixtures.ordererDir(n) + "/msp/keystore/priv_sk"),
+            StandardCharsets.UTF_8);
     try {
       return new EcdsaSigner(CRYPTO, new EcKeys(CRYPTO).privateKeyFromPem(pem));
     } catch (GeneralSecurityException e) {

@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
 class GenesisFactsTest {
 
   @Test
+  // Only the timestamp's sub-second part is a recorded fact (zero); its seconds are the time the
+  // block was made.
+  @SuppressWarnings("ProtoTimestampGetSecondsGetNano")
   void ourBlockHasEveryRecordedFactOfFabricsBlockZero() throws IOException {
     JsonObject facts =
         JsonParser.parseString(

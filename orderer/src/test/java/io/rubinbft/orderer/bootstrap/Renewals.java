@@ -38,7 +38,7 @@ public final class Renewals {
           new JcaX509v3CertificateBuilder(
               X500Name.getInstance(old.getIssuerX500Principal().getEncoded()),
               new BigInteger(128, RANDOM),
-              new Date(old.getNotBefore().getTime() + 1000),
+              Date.from(old.getNotBefore().toInstant().plusSeconds(1)),
               old.getNotAfter(),
               X500Name.getInstance(old.getSubjectX500Principal().getEncoded()),
               old.getPublicKey());

@@ -7,6 +7,7 @@ import io.rubinbft.testdata.FabricTestData;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -50,7 +51,8 @@ public final class Fixtures {
 
   /** {@code blocks/facts.json}, or another facts file, as a JSON object. */
   public static JsonObject json(String relative) {
-    return JsonParser.parseString(new String(bytes(relative))).getAsJsonObject();
+    return JsonParser.parseString(new String(bytes(relative), StandardCharsets.UTF_8))
+        .getAsJsonObject();
   }
 
   /** The folder of orderer {@code n} (1..4): {@code msp/} and {@code tls/} below it. */

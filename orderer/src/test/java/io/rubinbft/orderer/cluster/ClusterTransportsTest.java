@@ -86,7 +86,7 @@ class ClusterTransportsTest {
   }
 
   private ConfigException rdmaFailure() {
-    try (Transport transport =
+    try (Transport _ =
         ClusterTransports.open(
             ClusterSettingsForTests.of(ClusterTransport.RDMA, shm), channels())) {
       return null;

@@ -311,7 +311,7 @@ class FabricOrdererYamlTest {
   }
 
   private Path write(String yaml) throws IOException {
-    Path file = dir.resolve("orderer-" + Math.abs(yaml.hashCode()) + ".yaml");
+    Path file = dir.resolve("orderer-" + Integer.toUnsignedString(yaml.hashCode()) + ".yaml");
     Files.writeString(file, yaml);
     return file;
   }

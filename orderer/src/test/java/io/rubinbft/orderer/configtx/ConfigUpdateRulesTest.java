@@ -34,7 +34,8 @@ class ConfigUpdateRulesTest {
       GENESIS.config().getChannelGroup().getGroupsOrThrow("Orderer");
 
   /**
-   * Read set /Channel{Orderer} at {@code ordererVersion}, write set the same with {@code values}.
+   * Read set /Channel{Orderer} at {@code ordererVersion}, write set the same with value {@code
+   * name} set to {@code value}.
    */
   private static ConfigUpdate ordererValues(long ordererVersion, String name, ConfigValue value) {
     ConfigGroup read =

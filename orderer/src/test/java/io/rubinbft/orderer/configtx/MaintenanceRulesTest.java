@@ -97,8 +97,7 @@ class MaintenanceRulesTest {
   }
 
   /** A switch into or out of maintenance mode with another Orderer-group change beside it. */
-  private record MixedSwitch(
-      String name, boolean entering, UnaryOperator<Config> other, String why) {
+  record MixedSwitch(String name, boolean entering, UnaryOperator<Config> other, String why) {
     @Override
     public String toString() {
       return name;

@@ -154,6 +154,9 @@ record Chain(
     }
   }
 
+  // Fabric deprecated the LAST_CONFIG slot in favour of the orderer metadata's copy, but still
+  // writes it, and peers still read it: the chain checks the slot ours fills.
+  @SuppressWarnings("deprecation")
   private static long lastConfigEntry(Block block) {
     try {
       Metadata metadata =

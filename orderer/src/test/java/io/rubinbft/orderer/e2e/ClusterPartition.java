@@ -117,7 +117,7 @@ final class ClusterPartition implements AutoCloseable {
           continue;
         }
         for (String line : Files.readAllLines(file)) {
-          String[] fields = line.trim().split("\\s+");
+          String[] fields = line.trim().split("\\s+", 0);
           if (fields.length < 10 || !fields[1].contains(":")) {
             continue;
           }

@@ -29,6 +29,9 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
  * their chains. It remembers every transaction a quorum acknowledged, to check at the end that none
  * was lost.
  */
+// close() waits for what it started to end; a test interrupted there should fail on the
+// InterruptedException, so close() declares it rather than swallowing it (javac's "try" lint).
+@SuppressWarnings("try")
 public final class ClusterUnderAttack implements AutoCloseable {
 
   /** How long a condition the cluster should reach may take (ProcessCluster.PATIENCE). */

@@ -34,6 +34,9 @@ import org.slf4j.LoggerFactory;
  * port is behind a {@link ClusterPartition} proxy, and node 4's data folder is a small tmpfs
  * ({@link TmpfsDisk}).
  */
+// close() waits for what it started to end; a test interrupted there should fail on the
+// InterruptedException, so close() declares it rather than swallowing it (javac's "try" lint).
+@SuppressWarnings("try")
 final class FaultCluster implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FaultCluster.class);

@@ -54,6 +54,9 @@ import org.slf4j.LoggerFactory;
  * through the participation API with the orderer admin's certificate. Killing it kills every
  * process it started.
  */
+// close() waits for what it started to end; a test interrupted there should fail on the
+// InterruptedException, so close() declares it rather than swallowing it (javac's "try" lint).
+@SuppressWarnings("try")
 final class ProcessCluster implements AutoCloseable {
 
   static final String CHANNEL = "mychannel";

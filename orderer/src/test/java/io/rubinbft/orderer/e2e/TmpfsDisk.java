@@ -11,6 +11,9 @@ import java.util.List;
  * the mount to what is in use makes the next write fail with ENOSPC, growing it gives the space
  * back. Needs root (mount); {@link #mount} fails with a message saying so where it cannot.
  */
+// close() waits for what it started to end; a test interrupted there should fail on the
+// InterruptedException, so close() declares it rather than swallowing it (javac's "try" lint).
+@SuppressWarnings("try")
 final class TmpfsDisk implements AutoCloseable {
 
   private final Path folder;

@@ -27,13 +27,10 @@ record FloorReport(
     int quorum,
     double budgetMicros) {
 
-  private static final String HEADER = "%-55s %8s  %-8s %5s %8s%n";
-  private static final String ROW = "%-55s %8.1f  %-8s %5.2f %8.1f%n";
-
   /** Prints the items and the floor with {@code coresMicros} of CPU per second to spend. */
   void print(PrintStream out, double coresMicros) {
     double perBlock = 1.0 / TransactionFloorBenchmark.BLOCK_TRANSACTIONS;
-    out.printf(HEADER, "item", "CPU us", "per", "x/tx", "us/tx");
+    out.printf("%-55s %8s  %-8s %5s %8s%n", "item", "CPU us", "per", "x/tx", "us/tx");
     Sum floor = new Sum(out);
     floor.add("client: build + sign envelope (ECDSA P-256)", signMicros, "tx", 1);
     floor.add("client: Broadcast to all orderers (gRPC+TLS)", broadcast.clientMicros(), "tx", 1);
@@ -84,7 +81,9 @@ record FloorReport(
     }
 
     void add(String item, double unitMicros, String per, double timesPerTransaction) {
-      out.printf(ROW, item, unitMicros, per, timesPerTransaction, unitMicros * timesPerTransaction);
+      out.printf(
+          "%-55s %8.1f  %-8s %5.2f %8.1f%n",
+          item, unitMicros, per, timesPerTransaction, unitMicros * timesPerTransaction);
       micros += unitMicros * timesPerTransaction;
     }
   }

@@ -49,7 +49,7 @@ final class JavaProcess {
   /** The machine's 1, 5 and 15 minute load averages, as /proc/loadavg has them. */
   static String loadAverages() {
     try {
-      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ", 0);
       return fields[0] + " " + fields[1] + " " + fields[2];
     } catch (IOException e) {
       return "unknown (" + e.getMessage() + ")";

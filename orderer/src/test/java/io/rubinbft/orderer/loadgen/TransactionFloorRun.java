@@ -35,6 +35,8 @@ public final class TransactionFloorRun {
 
   private TransactionFloorRun() {}
 
+  // TransportCosts.close() may throw InterruptedException, which main passes on (javac's "try").
+  @SuppressWarnings("try")
   public static void main(String[] args) throws Exception {
     String loadBefore = JavaProcess.loadAverages();
     CryptoProvider provider = CryptoProvider.preferNative();

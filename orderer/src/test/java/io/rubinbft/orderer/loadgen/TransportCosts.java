@@ -28,6 +28,9 @@ import org.hyperledger.fabric.protos.common.Status;
  * orderer with the load generator's own code (32 submitters, each waiting for a quorum of SUCCESS
  * before its next envelope) and Deliver of whole blocks, against {@link InstantAnswerServer}.
  */
+// close() waits for what it started to end; a test interrupted there should fail on the
+// InterruptedException, so close() declares it rather than swallowing it (javac's "try" lint).
+@SuppressWarnings("try")
 final class TransportCosts implements AutoCloseable {
 
   /** CPU per unit of work, in microseconds, and the wall-clock rate the run reached. */

@@ -78,7 +78,8 @@ public final class ClusterMetricsCheck {
                         Map.of("channel", channel, "status", "SUCCESS")))
             .sum();
     assertThat(successes)
-        .isGreaterThanOrEqualTo(submitted * runtime.config().consenters().quorums().quorum());
+        .isGreaterThanOrEqualTo(
+            (double) submitted * runtime.config().consenters().quorums().quorum());
     assertThat(views).as("view numbers across nodes").hasSize(1);
     assertThat(leaders).as("leaders across nodes").hasSize(1);
     // Fabric's own BFT gauges agree: one node is the leader, the one all name.
@@ -101,7 +102,7 @@ public final class ClusterMetricsCheck {
     ChannelLedger ledger = node.channels().runtime(channel).orElseThrow().ledger();
     Map<String, String> onChannel = Map.of("channel", channel);
     long decided = ledger.height() - 1;
-    assertThat(value(m, "ledger_blockchain_height", onChannel)).isEqualTo(ledger.height());
+    assertThat(value(m, "ledger_blockchain_height", onChannel)).isEqualTo((double) ledger.height());
     // Every envelope was answered SUCCESS, or SERVICE_UNAVAILABLE when this node's copy came in
     // after the other replicas had already ordered it (the request is then a duplicate).
     assertThat(
@@ -113,10 +114,10 @@ public final class ClusterMetricsCheck {
                     m,
                     "broadcast_processed_count",
                     Map.of("channel", channel, "type", TX, "status", "SERVICE_UNAVAILABLE")))
-        .isEqualTo(submitted);
+        .isEqualTo((double) submitted);
     assertThat(value(m, "broadcast_enqueue_duration_count", Map.of("channel", channel)))
-        .isEqualTo(submitted);
-    assertThat(value(m, "deliver_blocks_sent", onChannel)).isEqualTo(blocksSent);
+        .isEqualTo((double) submitted);
+    assertThat(value(m, "deliver_blocks_sent", onChannel)).isEqualTo((double) blocksSent);
     // The load generator's Deliver calls (the newest block, then following) have all ended.
     assertThat(value(m, "deliver_streams_closed", Map.of()))
         .isEqualTo(value(m, "deliver_streams_opened", Map.of()))
@@ -124,21 +125,26 @@ public final class ClusterMetricsCheck {
     assertThat(value(m, "deliver_requests_completed", Map.of("success", "true")))
         .isEqualTo(blocksSent > 0 ? 1 : 0);
     assertThat(value(m, "consensus_smartbft_latest_decided_sequence", onChannel))
-        .isEqualTo(decided);
-    assertThat(value(m, "consensus_smartbft_view_count_batch_all", onChannel)).isEqualTo(decided);
-    assertThat(value(m, "consensus_smartbft_view_count_txs_all", onChannel)).isEqualTo(submitted);
-    assertThat(value(m, "consensus_smartbft_batch_size_count", onChannel)).isEqualTo(decided);
-    assertThat(value(m, "consensus_smartbft_batch_size_sum", onChannel)).isEqualTo(submitted);
+        .isEqualTo((double) decided);
+    assertThat(value(m, "consensus_smartbft_view_count_batch_all", onChannel))
+        .isEqualTo((double) decided);
+    assertThat(value(m, "consensus_smartbft_view_count_txs_all", onChannel))
+        .isEqualTo((double) submitted);
+    assertThat(value(m, "consensus_smartbft_batch_size_count", onChannel))
+        .isEqualTo((double) decided);
+    assertThat(value(m, "consensus_smartbft_batch_size_sum", onChannel))
+        .isEqualTo((double) submitted);
     assertThat(value(m, "consensus_smartbft_pool_count_of_elements", onChannel)).isZero();
-    assertThat(value(m, "consensus_BFT_committed_block_number", onChannel)).isEqualTo(decided);
+    assertThat(value(m, "consensus_BFT_committed_block_number", onChannel))
+        .isEqualTo((double) decided);
     assertThat(value(m, "consensus_BFT_cluster_size", onChannel)).isEqualTo(nodes.size());
     assertThat(value(m, "ledger_blockstorage_commit_time_count", onChannel))
-        .isGreaterThanOrEqualTo(decided);
+        .isGreaterThanOrEqualTo((double) decided);
     Map<String, String> broadcastCalls =
         Map.of("service", "orderer_AtomicBroadcast", "method", "Broadcast");
     assertThat(value(m, "grpc_server_stream_requests_received", broadcastCalls)).isPositive();
     assertThat(value(m, "grpc_server_stream_messages_received", broadcastCalls))
-        .isGreaterThanOrEqualTo(submitted);
+        .isGreaterThanOrEqualTo((double) submitted);
     assertThat(peersWithFrames(m, "cluster_net_frames_sent_total", "out"))
         .hasSize(nodes.size() - 1);
     assertThat(peersWithFrames(m, "cluster_net_frames_received_total", "in"))

@@ -179,7 +179,7 @@ public final class TestCa {
 
   /** A CRL by this CA revoking {@code revoked}. */
   public X509CRL revoke(X509Certificate revoked) {
-    Date now = new Date();
+    Date now = Date.from(Instant.now());
     X509v2CRLBuilder builder =
         new X509v2CRLBuilder(
             X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), now);

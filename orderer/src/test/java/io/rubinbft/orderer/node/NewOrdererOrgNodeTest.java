@@ -223,7 +223,7 @@ class NewOrdererOrgNodeTest {
   }
 
   private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out waiting until " + what);

@@ -62,7 +62,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OnboardingNodeTest {
 
-  private static final Duration PATIENCE = Duration.ofSeconds(120);
+  private static final Duration PATIENCE = Duration.ofMinutes(2);
 
   /**
    * Transactions before the config update: at most 10 a block, so the update is block 5 or later.
@@ -182,8 +182,9 @@ class OnboardingNodeTest {
                     == pulledByFollower,
             PATIENCE);
     assertThat(MetricsScrape.value(metrics, "blockpull_blocks_pulled_total", channel))
-        .isEqualTo(pulledByFollower);
-    assertThat(MetricsScrape.value(metrics, "ledger_blockchain_height", channel)).isEqualTo(height);
+        .isEqualTo((double) pulledByFollower);
+    assertThat(MetricsScrape.value(metrics, "ledger_blockchain_height", channel))
+        .isEqualTo((double) height);
     assertThat(MetricsScrape.value(metrics, "participation_consensus_relation", channel))
         .isEqualTo(2);
     assertThat(MetricsScrape.value(metrics, "participation_status", channel)).isEqualTo(1);
@@ -367,7 +368,7 @@ class OnboardingNodeTest {
             .min()
             .orElseThrow();
     for (int port = 10_000; port < lowestConsenter; port++) {
-      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      try (ServerSocket _ = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
         return port;
       } catch (IOException e) {
         // taken: the next one

@@ -56,7 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReconfigurationNodeTest {
 
-  private static final Duration AWAIT = Duration.ofSeconds(120);
+  private static final Duration AWAIT = Duration.ofMinutes(2);
   private static final int LOAD = 40;
 
   @TempDir Path dir;

@@ -101,6 +101,8 @@ class BlockPullerTest {
    * PREFIX_REFUSED for a foreign chain).
    */
   @Test
+  // The puller is closed inside its try on purpose: the test is that closing it ends the pull.
+  @SuppressWarnings("try")
   void aPullClosedWhileASourceIsSilentEndsClosed() throws Exception {
     List<ScriptedDeliver> silent = startSources(List.of(Lie.HANG), List.of(1L)).subList(0, 1);
     ConfigState sources = configNaming(silent);

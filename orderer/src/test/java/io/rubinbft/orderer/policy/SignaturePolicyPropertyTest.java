@@ -51,7 +51,7 @@ class SignaturePolicyPropertyTest {
       Random random, int depth, List<Integer> leaves) {
     if (depth == 0 || leaves.size() == 1 || random.nextInt(3) == 0) {
       return org.hyperledger.fabric.protos.common.SignaturePolicy.newBuilder()
-          .setSignedBy(leaves.remove(leaves.size() - 1))
+          .setSignedBy(leaves.removeLast())
           .build();
     }
     int children = 1 + random.nextInt(Math.min(4, leaves.size()));

@@ -12,6 +12,7 @@ import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.EnvelopeFactory.SignedEnvelope;
 import io.rubinbft.orderer.identity.SigningIdentity;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,7 +165,8 @@ class BroadcastServiceTest {
     Streams<BroadcastResponse> stream = new Streams<>();
     StreamObserver<Envelope> requests = node.stub().broadcast(stream);
     for (int i = 0; i < 300; i++) {
-      SignedEnvelope envelope = user1.transaction("fixture", ("tx " + i).getBytes());
+      SignedEnvelope envelope =
+          user1.transaction("fixture", ("tx " + i).getBytes(StandardCharsets.UTF_8));
       sent.add(envelope);
       requests.onNext(envelope.envelope());
     }

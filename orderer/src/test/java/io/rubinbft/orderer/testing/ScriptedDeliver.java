@@ -156,7 +156,7 @@ public final class ScriptedDeliver implements AutoCloseable {
       server.requests.incrementAndGet();
       Lie lie = server.lie;
       long at = server.at;
-      long last = blocks.size() - 1;
+      long last = blocks.size() - 1L;
       long start = number(seek.getStart(), last);
       boolean beyond = Long.compareUnsigned(number(seek.getStop(), last), last) > 0;
       long stop = beyond ? last : number(seek.getStop(), last);

@@ -25,12 +25,14 @@ import picocli.CommandLine.Option;
 public final class BootstrapCommand implements Callable<Integer> {
 
   @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output folder.")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   private Path out;
 
   @Option(
       names = "--channel",
       defaultValue = "mychannel",
       description = "Channel name (default: ${DEFAULT-VALUE}).")
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
   private String channel;
 
   @Option(
@@ -69,7 +71,9 @@ public final class BootstrapCommand implements Callable<Integer> {
       description = "BatchSize.MaxMessageCount (default: ${DEFAULT-VALUE}).")
   private int maxMessageCount;
 
-  @CommandLine.Spec private CommandLine.Model.CommandSpec spec;
+  @SuppressWarnings("NullAway.Init") // picocli sets it before call()
+  @CommandLine.Spec
+  private CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
