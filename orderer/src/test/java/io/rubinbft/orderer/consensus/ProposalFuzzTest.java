@@ -63,7 +63,7 @@ class ProposalFuzzTest {
   void proposedEnvelopesAreCheckedWithoutThrowing() {
     List<byte[]> samples = batch.stream().map(Request::payload).toList();
     Fuzzer.of("orderer proposal envelopes", samples)
-        .inputs(1_000)
+        .inputs(500)
         .run(
             (bytes, random) -> {
               List<Request> mutated = new ArrayList<>(batch);

@@ -45,7 +45,7 @@ class AdminRequestFuzzTest {
             form("config-update-envelope", new byte[300]),
             form("config-block", genesisBlock()));
     Fuzzer.of("orderer admin multipart form", samples)
-        .inputs(3_000)
+        .inputs(2_000)
         .allocationLimit(1 << 20, 64)
         .run(
             (bytes, random) -> {
