@@ -14,7 +14,7 @@ import java.util.OptionalLong;
  * heap fits the memory the node may use: the one place that sizes a node (orderer/docs/MEMORY.md
  * "Sizing"). The launcher runs {@code cli.HeapOption} for {@code start} and passes what it prints
  * to the JVM; the Helm chart passes the plan to the launcher; a node checks its channels against
- * its own heap with the same sums ({@link HeapAccount}).
+ * its own heap with the same sums and warns ({@code node.ChannelHeapCheck}).
  *
  * <p>A plan is what the operator expects to serve: how many channels, their largest
  * BatchSize.AbsoluteMaxBytes and the consenters per channel. Per channel the node may hold a window
