@@ -105,12 +105,22 @@ public final class BroadcastSession implements StreamObserver<Envelope> {
     ended = true;
   }
 
+  /**
+   * The client's end of the stream takes a turn too: Fabric charges the throttle after every {@code
+   * Recv}, the one that returns the end included, so a stream of one envelope costs two.
+   */
   @Override
   public void onCompleted() {
-    if (!ended) {
-      ended = true;
-      responses.onCompleted();
+    if (ended) {
+      return;
     }
+    ended = true;
+    try {
+      turn.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    responses.onCompleted();
   }
 
   private void onReady() {

@@ -17,11 +17,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Fabric's Broadcast throttling ({@code General.Throttling}, orderer/common/server's
  * ThrottlingAtomicBroadcast): a stream whose connection has a TLS client certificate counts each
- * envelope it receives against two shared rate limiters, one keyed by the certificate's Subject Key
- * Identifier (the client) and one by its Authority Key Identifier (its issuing CA, so its
- * organization), each {@code Rate} per second. Envelopes over the share wait before they are
- * validated, so the client's answers slow down, as Fabric's {@code Recv} does. Streams without a
- * client certificate are not throttled, as in Fabric. A thread refills the budgets every second.
+ * envelope it receives, and its end, against two shared rate limiters, one keyed by the
+ * certificate's Subject Key Identifier (the client) and one by its Authority Key Identifier (its
+ * issuing CA, so its organization), each {@code Rate} per second. Envelopes over the share wait
+ * before they are validated, so the client's answers slow down, as Fabric's {@code Recv} does.
+ * Streams without a client certificate are not throttled, as in Fabric. A thread refills the
+ * budgets every second.
  */
 public final class BroadcastThrottle implements AutoCloseable {
 

@@ -64,6 +64,15 @@ public final class ConfigEdits {
         bytes -> parseConsensusType(bytes).toBuilder().setState(state).build().toByteString());
   }
 
+  /** {@code /Channel/Orderer/ConsensusType.Type}, metadata kept as is. */
+  public static Config consensusType(Config config, String type) {
+    return editValue(
+        config,
+        List.of(ORDERER),
+        "ConsensusType",
+        bytes -> parseConsensusType(bytes).toBuilder().setType(type).build().toByteString());
+  }
+
   /** {@code /Channel/Orderer/ConsensusType.Metadata}'s SmartBFT request batch max count. */
   public static Config smartBftBatchMaxCount(Config config, long count) {
     return editValue(

@@ -153,6 +153,34 @@ class MaintenanceRulesTest {
         SignedUpdates.ORG1_ADMIN);
   }
 
+  /**
+   * Observed with Fabric v3.1.5's orderers (orderer/docs/FABRIC-INTEROP.md): its filter, not the
+   * config's parsing, answers a change of consensus type, in maintenance or not.
+   */
+  @Test
+  void aChangeOfConsensusTypeGetsFabricsFilterAnswer() {
+    ChannelConfig maintenance = maintenance();
+
+    assertRefused(
+        maintenance,
+        ConfigEdits.consensusType(maintenance.config(), "etcdraft"),
+        "attempted to change consensus type from BFT to etcdraft, transition not supported",
+        SignedUpdates.ORDERER_ADMIN);
+    assertRefused(
+        GENESIS,
+        ConfigEdits.consensusType(GENESIS.config(), "etcdraft"),
+        "attempted to change consensus type from BFT to etcdraft, but current config"
+            + " ConsensusType.State is not in maintenance mode",
+        SignedUpdates.ORDERER_ADMIN);
+    assertRefused(
+        maintenance,
+        ConfigEdits.consensusType(
+            ConfigEdits.consensusState(maintenance.config(), State.STATE_NORMAL), "etcdraft"),
+        "attempted to change ConsensusType.Type from BFT to etcdraft, but ConsensusType.State is"
+            + " changing from STATE_MAINTENANCE to STATE_NORMAL",
+        SignedUpdates.ORDERER_ADMIN);
+  }
+
   @Test
   void otherChangesAreOrderedWithinMaintenanceMode() throws Exception {
     ChannelConfig maintenance = maintenance();
