@@ -27,7 +27,7 @@ class EnvelopeFuzzTest {
 
   @Test
   void broadcastAnswersEveryEnvelopeWithAVerdict() {
-    BroadcastValidator validator = FuzzedEnvelopes.broadcastValidator();
+    BroadcastValidator validator = FixtureValidators.broadcast();
     List<byte[]> samples =
         List.of(
             Fixtures.bytes("envelopes/tx-valid.envelope"),
@@ -46,7 +46,7 @@ class EnvelopeFuzzTest {
 
   @Test
   void deliverAnswersEveryEnvelopeWithAVerdictOrARange() {
-    DeliverValidator validator = FuzzedEnvelopes.deliverValidator();
+    DeliverValidator validator = FixtureValidators.deliver();
     List<byte[]> samples =
         List.of(
             Fixtures.bytes("envelopes/deliver-seek-fixturetool.envelope"),
@@ -120,7 +120,7 @@ class EnvelopeFuzzTest {
         .inputs(3_000)
         .run(
             (bytes, random) -> {
-              Optional<Envelope> envelope = FuzzedEnvelopes.parse(bytes);
+              Optional<Envelope> envelope = FixtureValidators.parse(bytes);
               return envelope.isPresent() && check.accept(envelope.get(), random);
             });
   }

@@ -24,12 +24,12 @@ class MutatedEnvelopeTest {
     for (int i = 0; i < flips; i++) {
       bytes[random.nextInt(bytes.length)] ^= (byte) (1 << random.nextInt(8));
     }
-    return FuzzedEnvelopes.parse(bytes);
+    return FixtureValidators.parse(bytes);
   }
 
   @Test
   void broadcastRejectsEveryMutation() {
-    BroadcastValidator validator = FuzzedEnvelopes.broadcastValidator();
+    BroadcastValidator validator = FixtureValidators.broadcast();
     byte[] original = Fixtures.bytes("envelopes/tx-valid.envelope");
     Random random = new Random(SEED);
     System.out.println("seed " + SEED);
@@ -48,7 +48,7 @@ class MutatedEnvelopeTest {
 
   @Test
   void deliverRejectsEveryMutation() {
-    DeliverValidator validator = FuzzedEnvelopes.deliverValidator();
+    DeliverValidator validator = FixtureValidators.deliver();
     byte[] original = Fixtures.bytes("envelopes/deliver-seek-fixturetool.envelope");
     Random random = new Random(SEED + 1);
     System.out.println("seed " + (SEED + 1));
