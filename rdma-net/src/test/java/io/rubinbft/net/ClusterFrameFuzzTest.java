@@ -1,5 +1,7 @@
 package io.rubinbft.net;
 
+import static io.rubinbft.net.TestIdentities.alice;
+import static io.rubinbft.net.TestIdentities.bob;
 import static io.rubinbft.net.frame.FrameDescriptor.FLAGS_UNFRAGMENTED;
 import static io.rubinbft.net.frame.FrameDescriptor.FLAG_BEGIN;
 import static io.rubinbft.net.frame.FrameDescriptor.FLAG_END;
@@ -23,7 +25,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,15 +48,6 @@ class ClusterFrameFuzzTest {
   /** Parsing a certificate and agreeing keys allocates; a lying length must not add to it. */
   private static final long HANDSHAKE_ALLOCATION = 4 * 1024 * 1024;
 
-  private static Identity alice;
-  private static Identity bob;
-
-  @BeforeAll
-  static void identities() {
-    alice = TestIdentities.create("alice");
-    bob = TestIdentities.create("bob");
-  }
-
   /**
    * The HELLO payload as {@code Connection} hands it over once the frame passed its structural
    * checks (which the sealed-frame target fuzzes): parsed, or refused with {@link
@@ -65,7 +57,7 @@ class ClusterFrameFuzzTest {
   void helloPayloadsFromStrangersAreParsedOrRefused() {
     List<byte[]> samples = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      samples.add(writeHello(handshake(alice, Role.INITIATOR)));
+      samples.add(writeHello(handshake(alice(), Role.INITIATOR)));
     }
     Fuzzer.of("rdma-net HELLO payload", samples)
         .inputs(1_000)
@@ -73,7 +65,7 @@ class ClusterFrameFuzzTest {
         .allocationLimit(HANDSHAKE_ALLOCATION, 64)
         .run(
             (bytes, random) -> {
-              Handshake acceptor = handshake(bob, Role.ACCEPTOR);
+              Handshake acceptor = handshake(bob(), Role.ACCEPTOR);
               writeHello(acceptor);
               try {
                 Session session = acceptor.acceptHello(new UnsafeBuffer(bytes), 0, bytes.length);
@@ -87,8 +79,8 @@ class ClusterFrameFuzzTest {
 
   @Test
   void authPayloadsVerifyOnlyUntouchedOrAreRefused() throws HandshakeRejected {
-    Handshake initiator = handshake(alice, Role.INITIATOR);
-    Handshake acceptor = handshake(bob, Role.ACCEPTOR);
+    Handshake initiator = handshake(alice(), Role.INITIATOR);
+    Handshake acceptor = handshake(bob(), Role.ACCEPTOR);
     exchangeHellos(initiator, acceptor);
     UnsafeBuffer auth = new UnsafeBuffer(new byte[SLOT_BYTES]);
     byte[] signature = Arrays.copyOf(auth.byteArray(), initiator.writeAuth(auth, 0, SLOT_BYTES));
@@ -110,8 +102,8 @@ class ClusterFrameFuzzTest {
   /** Bad tags are a clean refusal: false, the frame left as it came, the cipher still usable. */
   @Test
   void sealedFramesOpenOnlyUntouched() throws HandshakeRejected {
-    Handshake initiator = handshake(alice, Role.INITIATOR);
-    Handshake acceptor = handshake(bob, Role.ACCEPTOR);
+    Handshake initiator = handshake(alice(), Role.INITIATOR);
+    Handshake acceptor = handshake(bob(), Role.ACCEPTOR);
     Session[] sessions = exchangeHellos(initiator, acceptor);
     Session sender = sessions[0];
     Session receiver = sessions[1];
@@ -201,7 +193,7 @@ class ClusterFrameFuzzTest {
   }
 
   private static Handshake handshake(Identity self, Role role) {
-    Identity expected = self == alice ? bob : alice;
+    Identity expected = self == alice() ? bob() : alice();
     return new Handshake(
         self,
         role,

@@ -19,6 +19,24 @@ public final class TestIdentities {
 
   private TestIdentities() {}
 
+  /**
+   * The identity of a peer named alice, made once for all tests (any fixed pair of peers will do).
+   */
+  public static Identity alice() {
+    return Pair.ALICE;
+  }
+
+  /** The identity of a peer named bob, alice's counterpart, made once for all tests. */
+  public static Identity bob() {
+    return Pair.BOB;
+  }
+
+  /** Made on first use: key generation is slow. */
+  private static final class Pair {
+    static final Identity ALICE = create("alice");
+    static final Identity BOB = create("bob");
+  }
+
   /** A fresh identity whose certificate's subject is {@code CN=name}. */
   public static Identity create(String name) {
     try {

@@ -25,4 +25,20 @@ public record ViewChange(
     stableProof = List.copyOf(stableProof);
     prepared = List.copyOf(prepared);
   }
+
+  /**
+   * This view change with {@code signature} in place of its own (the signed one is made from the
+   * unsigned, whose bytes the signature covers).
+   */
+  public ViewChange withSignature(byte[] signature) {
+    return new ViewChange(
+        newView,
+        stableSequence,
+        stableDigest,
+        stableProof,
+        lastDecision,
+        prepared,
+        sender,
+        signature);
+  }
 }

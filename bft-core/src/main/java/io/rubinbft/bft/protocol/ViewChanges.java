@@ -132,16 +132,7 @@ final class ViewChanges {
             prepared,
             ctx.self,
             new byte[0]);
-    own =
-        new ViewChange(
-            target,
-            ctx.low,
-            ctx.lowDigest,
-            ctx.lowProof,
-            lastDecision,
-            prepared,
-            ctx.self,
-            ctx.sign(SignedBytes.viewChange(ctx.epoch, unsigned)));
+    own = unsigned.withSignature(ctx.sign(SignedBytes.viewChange(ctx.epoch, unsigned)));
     ctx.out.persist(new WalRecord.ViewChangeSent(own));
     ctx.out.broadcastDurable(own);
     latest.put(ctx.self, own);

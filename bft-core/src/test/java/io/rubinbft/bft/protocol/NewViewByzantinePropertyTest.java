@@ -234,14 +234,7 @@ class NewViewByzantinePropertyTest {
   private ViewChange forge(ViewChange v, Forgery forgery) {
     return switch (forgery) {
       case VIEW_CHANGE_SIGNATURE ->
-          new ViewChange(
-              v.newView(),
-              v.stableSequence(),
-              v.stableDigest(),
-              v.stableProof(),
-              v.lastDecision(),
-              v.prepared(),
-              v.sender(),
+          v.withSignature(
               keys.crypto((v.sender() + 1) % N).sign(SignedBytes.viewChange(Epoch.GENESIS, v)));
       case CHECKPOINT_PROOF_WITHOUT_QUORUM ->
           sign(withStable(v, 4, proof(4, QUORUM - 1), null, List.of()));
@@ -351,14 +344,6 @@ class NewViewByzantinePropertyTest {
   }
 
   private ViewChange sign(ViewChange v) {
-    return new ViewChange(
-        v.newView(),
-        v.stableSequence(),
-        v.stableDigest(),
-        v.stableProof(),
-        v.lastDecision(),
-        v.prepared(),
-        v.sender(),
-        keys.crypto(v.sender()).sign(SignedBytes.viewChange(Epoch.GENESIS, v)));
+    return v.withSignature(keys.crypto(v.sender()).sign(SignedBytes.viewChange(Epoch.GENESIS, v)));
   }
 }

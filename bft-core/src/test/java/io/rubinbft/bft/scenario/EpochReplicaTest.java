@@ -245,9 +245,8 @@ class EpochReplicaTest {
     ViewChange unsigned =
         new ViewChange(
             1, anchor.sequence(), anchor.digest(), List.of(), null, List.of(), sender, null);
-    byte[] signature = KEYS.crypto(sender).sign(SignedBytes.viewChange(epoch, unsigned));
-    return new ViewChange(
-        1, anchor.sequence(), anchor.digest(), List.of(), null, List.of(), sender, signature);
+    return unsigned.withSignature(
+        KEYS.crypto(sender).sign(SignedBytes.viewChange(epoch, unsigned)));
   }
 
   /** A new view from the primary of {@code view}, without view changes (its signature is first). */

@@ -113,14 +113,7 @@ class BodyFetchTest {
     ViewChange unsigned =
         new ViewChange(1, 0, Epoch.GENESIS.digest(), List.of(), lie, List.of(), 2, null);
     ViewChange lying =
-        new ViewChange(
-            1,
-            0,
-            Epoch.GENESIS.digest(),
-            List.of(),
-            lie,
-            List.of(),
-            2,
+        unsigned.withSignature(
             cluster.keys.crypto(2).sign(SignedBytes.viewChange(Epoch.GENESIS, unsigned)));
     boolean[] lied = {false};
 

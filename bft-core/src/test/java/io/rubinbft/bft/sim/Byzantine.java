@@ -306,16 +306,7 @@ final class Byzantine {
   }
 
   private ViewChange signed(ViewChange unsigned, Epoch epoch) {
-    byte[] signature = crypto.sign(SignedBytes.viewChange(epoch, unsigned));
-    return new ViewChange(
-        unsigned.newView(),
-        unsigned.stableSequence(),
-        unsigned.stableDigest(),
-        unsigned.stableProof(),
-        unsigned.lastDecision(),
-        unsigned.prepared(),
-        index(),
-        signature);
+    return unsigned.withSignature(crypto.sign(SignedBytes.viewChange(epoch, unsigned)));
   }
 
   private Digest randomDigest() {

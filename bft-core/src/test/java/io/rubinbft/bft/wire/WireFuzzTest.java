@@ -7,6 +7,7 @@ import io.rubinbft.bft.message.Message;
 import io.rubinbft.testdata.fuzz.Fuzzer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,22 +77,20 @@ class WireFuzzTest {
   }
 
   private static List<byte[]> messageSamples(WireLimits limits) {
-    MessageCodec codec = new MessageCodec(limits);
-    List<byte[]> samples = new ArrayList<>();
-    for (RandomWire.Kind<Message> kind : RandomWire.messageKinds()) {
-      for (long seed = 0; seed < 4; seed++) {
-        samples.add(codec.encode(kind.generate(seed, limits)));
-      }
-    }
-    return samples;
+    return samples(RandomWire.messageKinds(), new MessageCodec(limits)::encode, limits);
   }
 
   private static List<byte[]> recordSamples(WireLimits limits) {
-    WalRecordCodec codec = new WalRecordCodec(limits);
+    return samples(RandomWire.recordKinds(), new WalRecordCodec(limits)::encode, limits);
+  }
+
+  /** Four encodings of every kind (seeds 0 to 3). */
+  private static <T> List<byte[]> samples(
+      List<RandomWire.Kind<T>> kinds, Function<T, byte[]> encode, WireLimits limits) {
     List<byte[]> samples = new ArrayList<>();
-    for (RandomWire.Kind<WalRecord> kind : RandomWire.recordKinds()) {
+    for (RandomWire.Kind<T> kind : kinds) {
       for (long seed = 0; seed < 4; seed++) {
-        samples.add(codec.encode(kind.generate(seed, limits)));
+        samples.add(encode.apply(kind.generate(seed, limits)));
       }
     }
     return samples;

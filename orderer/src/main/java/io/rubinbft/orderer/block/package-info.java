@@ -1,10 +1,15 @@
 /**
- * Fabric blocks as Fabric v3's BFT orderer makes them. The primary cuts batches ({@link
- * io.rubinbft.orderer.block.BatchCutter}) and assembles blocks ({@link
- * io.rubinbft.orderer.block.BlockAssembler}); backups check proposals ({@link
- * io.rubinbft.orderer.block.ProposalVerifier}, with envelope checks plugged in through {@link
- * io.rubinbft.orderer.block.EnvelopeValidator}); each consenter signs ({@link
+ * Fabric blocks as Fabric v3's BFT orderer makes them, and how they travel as PBFT proposals: the
+ * one place where a block is assembled, checked and signed, one job per class. The primary cuts
+ * batches ({@link io.rubinbft.orderer.block.BatchCutter}) and assembles blocks ({@link
+ * io.rubinbft.orderer.block.BlockAssembler}); a proposal carries the envelopes and the block
+ * without its data ({@link io.rubinbft.orderer.block.ProposalBlocks}); backups check proposed
+ * blocks ({@link io.rubinbft.orderer.block.ProposedBlockVerifier}, with envelope checks plugged in
+ * through {@link io.rubinbft.orderer.block.EnvelopeValidator}); each consenter signs its commits
+ * ({@link io.rubinbft.orderer.block.FabricProposalSigner} over {@link
  * io.rubinbft.orderer.block.BlockSigner}) and anyone checks a block's quorum of consenter
- * signatures ({@link io.rubinbft.orderer.block.BlockSignatureVerifier}), as Fabric peers do.
+ * signatures ({@link io.rubinbft.orderer.block.BlockSignatureVerifier}), as Fabric peers do. The
+ * channel state these depend on (the config in force, the transactions ordered) is the consensus
+ * package's: {@code consensus.FabricProposals} binds it.
  */
 package io.rubinbft.orderer.block;

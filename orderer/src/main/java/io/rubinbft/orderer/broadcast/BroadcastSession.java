@@ -4,6 +4,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.rubinbft.orderer.metrics.BroadcastMetrics;
 import io.rubinbft.orderer.service.Channels;
+import io.rubinbft.orderer.service.PacedSession;
 import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.BroadcastResult;
@@ -27,7 +28,7 @@ import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
  * does: the client opens a new stream. gRPC runs the callbacks of one call one at a time, so this
  * class needs no locks.
  */
-public final class BroadcastSession implements StreamObserver<Envelope> {
+public final class BroadcastSession implements PacedSession<Envelope> {
 
   /** The answer to nearly every envelope, built once. */
   private static final BroadcastResponse SUCCESS =
@@ -65,13 +66,9 @@ public final class BroadcastSession implements StreamObserver<Envelope> {
       Channels channels,
       BroadcastMetrics metrics,
       BroadcastThrottle.Turn turn) {
-    var responses = (ServerCallStreamObserver<BroadcastResponse>) responseObserver;
-    responses.disableAutoRequest();
-    BroadcastSession session = new BroadcastSession(responses, validator, channels, metrics, turn);
-    responses.setOnReadyHandler(session::onReady);
-    responses.setOnCancelHandler(session::onCancel);
-    responses.request(1);
-    return session;
+    return PacedSession.open(
+        responseObserver,
+        responses -> new BroadcastSession(responses, validator, channels, metrics, turn));
   }
 
   @Override
@@ -123,14 +120,16 @@ public final class BroadcastSession implements StreamObserver<Envelope> {
     responses.onCompleted();
   }
 
-  private void onReady() {
+  @Override
+  public void onReady() {
     if (wantsNext && !ended) {
       wantsNext = false;
       responses.request(1);
     }
   }
 
-  private void onCancel() {
+  @Override
+  public void onCancel() {
     ended = true;
   }
 

@@ -5,6 +5,7 @@ import io.rubinbft.bft.spi.ReplicaServices;
 import io.rubinbft.bft.wire.WireLimits;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.block.BlockSigner;
+import io.rubinbft.orderer.block.FabricProposalSigner;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.PbftSettings;
 import io.rubinbft.orderer.crypto.CryptoProvider;

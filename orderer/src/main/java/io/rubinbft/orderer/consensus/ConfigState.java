@@ -2,7 +2,7 @@ package io.rubinbft.orderer.consensus;
 
 import io.rubinbft.orderer.block.EnvelopeHeaders;
 import io.rubinbft.orderer.block.EnvelopeValidator;
-import io.rubinbft.orderer.block.ProposalVerifier;
+import io.rubinbft.orderer.block.ProposedBlockVerifier;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.configtx.ConfigTransactionCheck;
@@ -33,7 +33,7 @@ public record ConfigState(
     ChannelRules rules,
     ConfigUpdateProcessor processor,
     VerifiedEnvelopes verified,
-    ProposalVerifier proposals,
+    ProposedBlockVerifier proposals,
     EnvelopeValidator envelopes) {
 
   /**
@@ -101,6 +101,6 @@ public record ConfigState(
           return reason;
         };
     return new ConfigState(
-        config, rules, processor, verified, new ProposalVerifier(envelopes), envelopes);
+        config, rules, processor, verified, new ProposedBlockVerifier(envelopes), envelopes);
   }
 }

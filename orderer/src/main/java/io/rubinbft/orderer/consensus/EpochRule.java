@@ -4,6 +4,7 @@ import com.google.protobuf.UnsafeByteOperations;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.orderer.block.EnvelopeHeaders;
+import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;

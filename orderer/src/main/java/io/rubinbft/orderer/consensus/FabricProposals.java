@@ -10,6 +10,7 @@ import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.spi.ProposalAssembler;
 import io.rubinbft.orderer.block.BlockAssembler;
 import io.rubinbft.orderer.block.EnvelopeHeaders;
+import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.block.ProposalExpectations;
 import io.rubinbft.orderer.block.ViewMetadata;
 import io.rubinbft.orderer.channel.ChannelConfig;

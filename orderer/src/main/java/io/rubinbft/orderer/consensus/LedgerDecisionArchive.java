@@ -15,6 +15,7 @@ import io.rubinbft.ledger.BlockCursor;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.StoredBlock;
 import io.rubinbft.orderer.block.CommitViews;
+import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.block.SignedBlocks;
 import io.rubinbft.orderer.channel.ConsenterMapping;
 import io.rubinbft.orderer.crypto.Sha256;

@@ -3,6 +3,7 @@ package io.rubinbft.orderer.consensus;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
+import io.rubinbft.orderer.block.ProposalBlocks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.rubinbft.orderer.service.PacedSession;
 import java.util.Optional;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * the stream ends after the request in progress. A cancelled call interrupts the request's thread,
  * which stops waiting for blocks or for the transport at once.
  */
-public final class DeliverSession implements StreamObserver<Envelope> {
+public final class DeliverSession implements PacedSession<Envelope> {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeliverSession.class);
 
@@ -56,13 +57,8 @@ public final class DeliverSession implements StreamObserver<Envelope> {
       StreamObserver<DeliverResponse> responseObserver,
       SeekHandler seeks,
       Optional<ByteString> clientCertificate) {
-    var responses = (ServerCallStreamObserver<DeliverResponse>) responseObserver;
-    responses.disableAutoRequest();
-    DeliverSession session = new DeliverSession(responses, seeks, clientCertificate);
-    responses.setOnReadyHandler(session::onReady);
-    responses.setOnCancelHandler(session::onCancel);
-    responses.request(1);
-    return session;
+    return PacedSession.open(
+        responseObserver, responses -> new DeliverSession(responses, seeks, clientCertificate));
   }
 
   @Override
@@ -172,7 +168,8 @@ public final class DeliverSession implements StreamObserver<Envelope> {
     }
   }
 
-  private void onReady() {
+  @Override
+  public void onReady() {
     lock.lock();
     try {
       transportReady.signalAll();
@@ -181,7 +178,8 @@ public final class DeliverSession implements StreamObserver<Envelope> {
     }
   }
 
-  private void onCancel() {
+  @Override
+  public void onCancel() {
     lock.lock();
     try {
       cancelled = true;

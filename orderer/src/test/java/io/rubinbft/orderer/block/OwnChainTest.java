@@ -31,7 +31,7 @@ class OwnChainTest {
     Random random = new Random(seed);
     List<PendingRequest> pool = pool(random);
     BatchCutter cutter = new BatchCutter(LIMITS);
-    ProposalVerifier backup = new ProposalVerifier(envelope -> Optional.empty());
+    ProposedBlockVerifier backup = new ProposedBlockVerifier(envelope -> Optional.empty());
     BlockSignatureVerifier verifier = FixtureChain.verifier();
     List<BlockSigner> signers = new ArrayList<>();
     for (int n = 1; n <= 4; n++) {

@@ -21,6 +21,7 @@ import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.block.CommitViews;
+import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.block.SignedBlocks;
 import io.rubinbft.orderer.block.ViewMetadata;
 import io.rubinbft.orderer.crypto.EcKeys;

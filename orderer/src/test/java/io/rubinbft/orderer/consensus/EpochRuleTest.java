@@ -8,6 +8,7 @@ import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.orderer.block.BlockAssembler;
+import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.Fixtures;

@@ -17,6 +17,7 @@ import io.rubinbft.bft.spi.ReplicaServices;
 import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.ledger.TxLocation;
 import io.rubinbft.ledger.wal.WalConfig;
+import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;

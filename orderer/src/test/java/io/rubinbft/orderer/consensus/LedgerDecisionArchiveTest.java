@@ -17,6 +17,7 @@ import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
+import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.crypto.Sha256;
 import java.nio.file.Path;
 import java.time.Duration;

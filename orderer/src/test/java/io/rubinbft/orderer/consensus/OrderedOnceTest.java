@@ -7,6 +7,7 @@ import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.crypto.Sha256;
 import java.nio.file.Path;
 import java.util.HashSet;

@@ -3,6 +3,7 @@ package io.rubinbft.orderer.consensus;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
+import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.testdata.fuzz.Fuzzer;
 import java.nio.file.Path;
 import java.util.ArrayList;

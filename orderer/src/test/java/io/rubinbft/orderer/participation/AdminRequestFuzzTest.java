@@ -1,5 +1,7 @@
 package io.rubinbft.orderer.participation;
 
+import static io.rubinbft.orderer.participation.OsnadminForms.CONTENT_TYPE;
+import static io.rubinbft.orderer.participation.OsnadminForms.form;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.orderer.channel.ConfigBlockReader;
@@ -12,7 +14,6 @@ import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.testdata.fuzz.Fuzzer;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -33,8 +34,6 @@ import org.junit.jupiter.api.Test;
  */
 class AdminRequestFuzzTest {
 
-  private static final String BOUNDARY = "a7b3c1d9e5f0";
-  private static final String CONTENT_TYPE = "multipart/form-data; boundary=" + BOUNDARY;
   private static final long MAX_BODY_BYTES = 1 << 20;
 
   @Test
@@ -186,20 +185,5 @@ class AdminRequestFuzzTest {
 
   private static byte[] genesisBlock() throws IOException {
     return Files.readAllBytes(FabricFixtures.root().resolve("bft-genesis.block"));
-  }
-
-  /** A form as Go's mime/multipart writes it for osnadmin's CreateFormFile. */
-  private static byte[] form(String part, byte[] content) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(
-        ("--"
-                + BOUNDARY
-                + "\r\nContent-Disposition: form-data; name=\""
-                + part
-                + "\"; filename=\"blockfile\"\r\nContent-Type: application/octet-stream\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    out.write(content);
-    out.write(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-    return out.toByteArray();
   }
 }

@@ -1,5 +1,7 @@
 package io.rubinbft.orderer.participation;
 
+import static io.rubinbft.orderer.participation.OsnadminForms.CONTENT_TYPE;
+import static io.rubinbft.orderer.participation.OsnadminForms.form;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -7,7 +9,6 @@ import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.testing.FabricFixtures;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -29,7 +30,6 @@ import org.junit.jupiter.api.Test;
 class ParticipationHandlerTest {
 
   private static final Path RECORDED = FabricFixtures.root().resolve("participation");
-  private static final String BOUNDARY = "a7b3c1d9e5f0";
 
   private final ChannelTable channels = new ChannelTable();
   private final HttpClient client = HttpClient.newHttpClient();
@@ -96,7 +96,7 @@ class ParticipationHandlerTest {
 
   @Test
   void malformedJoinRequestsAre400AndChangeNothing() throws Exception {
-    assertThat(joinWith("multipart/form-data; boundary=" + BOUNDARY, form("other", new byte[1])))
+    assertThat(joinWith(CONTENT_TYPE, form("other", new byte[1])))
         .satisfies(r -> assertError(r, 400, "form does not contains part key: config-block"));
     assertThat(join(new byte[] {(byte) 0xff, 0x01}))
         .satisfies(
@@ -111,7 +111,7 @@ class ParticipationHandlerTest {
                     r,
                     400,
                     "request Content-Type is 'application/json' but must be multipart/form-data"));
-    assertThat(joinWith("multipart/form-data; boundary=" + BOUNDARY, new byte[2 << 20]))
+    assertThat(joinWith(CONTENT_TYPE, new byte[2 << 20]))
         .satisfies(
             r ->
                 assertError(
@@ -204,7 +204,7 @@ class ParticipationHandlerTest {
   private HttpResponse<String> put(byte[] body) throws IOException, InterruptedException {
     return client.send(
         request("")
-            .header("Content-Type", "multipart/form-data; boundary=" + BOUNDARY)
+            .header("Content-Type", CONTENT_TYPE)
             .PUT(HttpRequest.BodyPublishers.ofByteArray(body))
             .build(),
         HttpResponse.BodyHandlers.ofString());
@@ -234,7 +234,7 @@ class ParticipationHandlerTest {
   }
 
   private HttpResponse<String> join(byte[] block) throws IOException, InterruptedException {
-    return joinWith("multipart/form-data; boundary=" + BOUNDARY, form("config-block", block));
+    return joinWith(CONTENT_TYPE, form("config-block", block));
   }
 
   private HttpResponse<String> joinWith(String contentType, byte[] body)
@@ -245,21 +245,6 @@ class ParticipationHandlerTest {
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** A form as Go's mime/multipart writes it for osnadmin's CreateFormFile. */
-  private static byte[] form(String part, byte[] content) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(
-        ("--"
-                + BOUNDARY
-                + "\r\nContent-Disposition: form-data; name=\""
-                + part
-                + "\"; filename=\"blockfile\"\r\nContent-Type: application/octet-stream\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    out.write(content);
-    out.write(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-    return out.toByteArray();
   }
 
   private HttpResponse<String> get(String path) throws IOException, InterruptedException {

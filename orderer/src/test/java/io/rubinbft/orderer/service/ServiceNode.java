@@ -17,6 +17,7 @@ import io.rubinbft.orderer.config.ThrottlingSettings;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.crypto.Fixtures;
 import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.grpc.AtomicBroadcastService;
 import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.grpc.OutboundSizeLimit;
 import io.rubinbft.orderer.identity.EnvelopeFactory;

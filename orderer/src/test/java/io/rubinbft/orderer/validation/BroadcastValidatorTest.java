@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.validation;
 
+import static io.rubinbft.orderer.validation.FixtureValidators.NOW;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonElement;
@@ -7,16 +8,12 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.Fixtures;
-import io.rubinbft.orderer.msp.MspConfigException;
 import io.rubinbft.orderer.msp.TestCa;
-import io.rubinbft.orderer.policy.GenesisChannel;
-import io.rubinbft.orderer.policy.PolicyConfigException;
 import io.rubinbft.orderer.validation.TestEnvelopes.Signer;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.hyperledger.fabric.protos.common.Envelope;
@@ -29,26 +26,10 @@ import org.junit.jupiter.api.Test;
 /** Broadcast validation against the envelopes Fabric answered, and the cases around them. */
 class BroadcastValidatorTest {
 
-  private static final ChannelRules FIXTURE = fixtureRules();
-  private static final Instant NOW = Instant.parse("2026-11-21T05:23:23Z");
-
-  private static ChannelRules fixtureRules() {
-    try {
-      return ChannelRules.fromConfig(
-          Fixtures.genesisConfig(), GenesisChannel.PROVIDER, 10_485_760, 64);
-    } catch (MspConfigException | PolicyConfigException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static BroadcastValidator validator(ChannelRules rules, Instant now) {
-    Map<String, ChannelRules> channels = Map.of("fixture", rules);
-    return new BroadcastValidator(
-        id -> Optional.ofNullable(channels.get(id)), Clock.fixed(now, ZoneOffset.UTC));
-  }
+  private static final ChannelRules FIXTURE = FixtureValidators.RULES;
 
   private static Verdict verdict(Envelope envelope) {
-    return validator(FIXTURE, NOW).validate(envelope).verdict();
+    return FixtureValidators.broadcast(FIXTURE, NOW).validate(envelope).verdict();
   }
 
   @Test
@@ -75,7 +56,8 @@ class BroadcastValidatorTest {
   @Test
   void acceptsTheTransactionsFabricOrderedIncludingTheTwoHourOldOne() {
     for (String name : List.of("tx-valid", "tx-stale-timestamp")) {
-      BroadcastResult result = validator(FIXTURE, NOW).validate(Fixtures.envelope(name));
+      BroadcastResult result =
+          FixtureValidators.broadcast(FIXTURE, NOW).validate(Fixtures.envelope(name));
 
       assertThat(result).as(name).isInstanceOf(BroadcastResult.Accepted.class);
       BroadcastResult.Accepted accepted = (BroadcastResult.Accepted) result;
@@ -102,7 +84,7 @@ class BroadcastValidatorTest {
     ChannelRules payloadOnly =
         new ChannelRules(FIXTURE.msps(), FIXTURE.policies(), envelope.getPayload().size());
 
-    assertThat(validator(payloadOnly, NOW).validate(envelope).verdict())
+    assertThat(FixtureValidators.broadcast(payloadOnly, NOW).validate(envelope).verdict())
         .isEqualTo(
             new Verdict(
                 Status.BAD_REQUEST,
@@ -112,7 +94,8 @@ class BroadcastValidatorTest {
                     + envelope.getPayload().size()
                     + " bytes"));
     assertThat(
-            validator(new ChannelRules(FIXTURE.msps(), FIXTURE.policies(), size), NOW)
+            FixtureValidators.broadcast(
+                    new ChannelRules(FIXTURE.msps(), FIXTURE.policies(), size), NOW)
                 .validate(envelope)
                 .verdict())
         .isEqualTo(Verdict.success());
@@ -212,9 +195,15 @@ class BroadcastValidatorTest {
     Envelope envelope = Fixtures.envelope("tx-valid");
     Instant notAfter = Signer.user1().certificate().getNotAfter().toInstant();
 
-    assertThat(validator(FIXTURE, notAfter.plusSeconds(1)).validate(envelope).verdict())
+    assertThat(
+            FixtureValidators.broadcast(FIXTURE, notAfter.plusSeconds(1))
+                .validate(envelope)
+                .verdict())
         .isEqualTo(new Verdict(Status.BAD_REQUEST, "broadcast client identity expired"));
-    assertThat(validator(FIXTURE, notAfter.minusSeconds(1)).validate(envelope).verdict())
+    assertThat(
+            FixtureValidators.broadcast(FIXTURE, notAfter.minusSeconds(1))
+                .validate(envelope)
+                .verdict())
         .isEqualTo(Verdict.success());
   }
 

@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.validation;
 
+import static io.rubinbft.orderer.validation.FixtureValidators.NOW;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonElement;
@@ -16,7 +17,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.HeaderType;
@@ -32,21 +32,8 @@ class DeliverValidatorTest {
   private static final ChannelRules FIXTURE =
       new ChannelRules(GenesisChannel.msps(), GenesisChannel.policies(), 10_485_760);
 
-  /** The stale request's timestamp (05:03:23Z) + 20 minutes: when Fabric was asked. */
-  private static final Instant NOW = Instant.parse("2026-11-21T05:23:23Z");
-
-  private static DeliverValidator validator(Instant now, boolean mutualTls) {
-    Map<String, ChannelRules> channels = Map.of("fixture", FIXTURE);
-    return new DeliverValidator(
-        id -> Optional.ofNullable(channels.get(id)),
-        Clock.fixed(now, ZoneOffset.UTC),
-        DeliverValidator.DEFAULT_TIME_WINDOW,
-        mutualTls,
-        new Sha256(GenesisChannel.PROVIDER));
-  }
-
   private static DeliverResult validate(Envelope envelope) {
-    return validator(NOW, false).validate(envelope, Optional.empty());
+    return FixtureValidators.deliver(FIXTURE, NOW, false).validate(envelope, Optional.empty());
   }
 
   @Test
@@ -115,19 +102,23 @@ class DeliverValidatorTest {
     Envelope envelope = Fixtures.envelope("deliver-seek-fixturetool");
 
     assertThat(
-            validator(NOW.plusSeconds(900), false).validate(envelope, Optional.empty()).verdict())
+            FixtureValidators.deliver(FIXTURE, NOW.plusSeconds(900), false)
+                .validate(envelope, Optional.empty())
+                .verdict())
         .isEqualTo(Verdict.success());
     assertThat(
-            validator(NOW.minusSeconds(900), false).validate(envelope, Optional.empty()).verdict())
+            FixtureValidators.deliver(FIXTURE, NOW.minusSeconds(900), false)
+                .validate(envelope, Optional.empty())
+                .verdict())
         .isEqualTo(Verdict.success());
     assertThat(
-            validator(NOW.plusSeconds(901), false)
+            FixtureValidators.deliver(FIXTURE, NOW.plusSeconds(901), false)
                 .validate(envelope, Optional.empty())
                 .verdict()
                 .status())
         .isEqualTo(Status.BAD_REQUEST);
     assertThat(
-            validator(NOW.minusSeconds(901), false)
+            FixtureValidators.deliver(FIXTURE, NOW.minusSeconds(901), false)
                 .validate(envelope, Optional.empty())
                 .verdict()
                 .status())
@@ -156,7 +147,7 @@ class DeliverValidatorTest {
             TestEnvelopes.header(HeaderType.DELIVER_SEEK_INFO, "fixture", NOW),
             Signer.user1(),
             seek);
-    DeliverValidator mutual = validator(NOW, true);
+    DeliverValidator mutual = FixtureValidators.deliver(FIXTURE, NOW, true);
 
     assertThat(mutual.validate(bound, Optional.of(clientCert)).verdict())
         .isEqualTo(Verdict.success());
@@ -170,7 +161,10 @@ class DeliverValidatorTest {
                 .verdict()
                 .info())
         .startsWith("claimed TLS cert hash is ");
-    assertThat(validator(NOW, false).validate(unbound, Optional.empty()).verdict())
+    assertThat(
+            FixtureValidators.deliver(FIXTURE, NOW, false)
+                .validate(unbound, Optional.empty())
+                .verdict())
         .isEqualTo(Verdict.success());
   }
 
@@ -185,7 +179,10 @@ class DeliverValidatorTest {
             Signer.user1(),
             SeekInfo.getDefaultInstance().toByteString());
 
-    Verdict verdict = validator(later, false).validate(fresh, Optional.empty()).verdict();
+    Verdict verdict =
+        FixtureValidators.deliver(FIXTURE, later, false)
+            .validate(fresh, Optional.empty())
+            .verdict();
 
     assertThat(verdict)
         .isEqualTo(new Verdict(Status.FORBIDDEN, "deliver client identity expired PT1M before"));

@@ -4,19 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.crypto.Fixtures;
-import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.deliver.SeekRange;
 import io.rubinbft.orderer.deliver.SeekResolution;
-import io.rubinbft.orderer.msp.MspConfigException;
-import io.rubinbft.orderer.policy.GenesisChannel;
-import io.rubinbft.orderer.policy.PolicyConfigException;
 import io.rubinbft.testdata.fuzz.Fuzzer;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.random.RandomGenerator;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Payload;
 import org.hyperledger.fabric.protos.orderer.SeekInfo;
@@ -32,78 +25,50 @@ import org.junit.jupiter.api.Test;
  */
 class EnvelopeFuzzTest {
 
-  private static final Instant NOW = Instant.parse("2026-11-21T05:23:23Z");
-  private static final Map<String, ChannelRules> CHANNELS = Map.of("fixture", rules());
-
-  private static ChannelRules rules() {
-    try {
-      return ChannelRules.fromConfig(
-          Fixtures.genesisConfig(), GenesisChannel.PROVIDER, 10_485_760, 64);
-    } catch (MspConfigException | PolicyConfigException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
   @Test
   void broadcastAnswersEveryEnvelopeWithAVerdict() {
-    BroadcastValidator validator =
-        new BroadcastValidator(
-            id -> Optional.ofNullable(CHANNELS.get(id)), Clock.fixed(NOW, ZoneOffset.UTC));
+    BroadcastValidator validator = FixtureValidators.broadcast();
     List<byte[]> samples =
         List.of(
             Fixtures.bytes("envelopes/tx-valid.envelope"),
             Fixtures.bytes("envelopes/tx-stale-timestamp.envelope"),
             Fixtures.bytes("envelopes/rejected-bad-signature.envelope"),
             Fixtures.bytes("envelopes/rejected-unknown-channel.envelope"));
-    Fuzzer.of("orderer Broadcast envelope", samples)
-        .inputs(3_000)
-        .run(
-            (bytes, random) -> {
-              Optional<Envelope> envelope = parse(bytes);
-              if (envelope.isEmpty()) {
-                return false;
-              }
-              BroadcastResult result = validator.validate(envelope.get());
-              assertThat(result.verdict()).isNotNull();
-              return result instanceof BroadcastResult.Accepted;
-            });
+    fuzzEnvelopes(
+        "orderer Broadcast envelope",
+        samples,
+        (envelope, random) -> {
+          BroadcastResult result = validator.validate(envelope);
+          assertThat(result.verdict()).isNotNull();
+          return result instanceof BroadcastResult.Accepted;
+        });
   }
 
   @Test
   void deliverAnswersEveryEnvelopeWithAVerdictOrARange() {
-    DeliverValidator validator =
-        new DeliverValidator(
-            id -> Optional.ofNullable(CHANNELS.get(id)),
-            Clock.fixed(NOW, ZoneOffset.UTC),
-            DeliverValidator.DEFAULT_TIME_WINDOW,
-            false,
-            new Sha256(GenesisChannel.PROVIDER));
+    DeliverValidator validator = FixtureValidators.deliver();
     List<byte[]> samples =
         List.of(
             Fixtures.bytes("envelopes/deliver-seek-fixturetool.envelope"),
             Fixtures.bytes("envelopes/deliver-seek-peer-cli.envelope"),
             Fixtures.bytes("envelopes/deliver-seek-peer-node-blocks.envelope"),
             Fixtures.bytes("envelopes/deliver-seek-beyond-height-fail-if-not-ready.envelope"));
-    Fuzzer.of("orderer Deliver envelope and SeekInfo", samples)
-        .inputs(3_000)
-        .run(
-            (bytes, random) -> {
-              Optional<Envelope> envelope = parse(bytes);
-              if (envelope.isEmpty()) {
-                return false;
-              }
-              DeliverResult result = validator.validate(envelope.get(), Optional.empty());
-              if (!(result instanceof DeliverResult.Accepted accepted)) {
-                assertThat(result.verdict().isSuccess()).isFalse();
-                return false;
-              }
-              long height = 1 + random.nextLong(1L << 40);
-              SeekResolution resolved = SeekRange.resolve(accepted.seekInfo(), height);
-              if (resolved instanceof SeekResolution.Blocks(SeekRange range)) {
-                assertThat(Long.compareUnsigned(range.start(), height)).isLessThanOrEqualTo(0);
-              }
-              return true;
-            });
+    fuzzEnvelopes(
+        "orderer Deliver envelope and SeekInfo",
+        samples,
+        (envelope, random) -> {
+          DeliverResult result = validator.validate(envelope, Optional.empty());
+          if (!(result instanceof DeliverResult.Accepted accepted)) {
+            assertThat(result.verdict().isSuccess()).isFalse();
+            return false;
+          }
+          long height = 1 + random.nextLong(1L << 40);
+          SeekResolution resolved = SeekRange.resolve(accepted.seekInfo(), height);
+          if (resolved instanceof SeekResolution.Blocks(SeekRange range)) {
+            assertThat(Long.compareUnsigned(range.start(), height)).isLessThanOrEqualTo(0);
+          }
+          return true;
+        });
   }
 
   /**
@@ -146,12 +111,23 @@ class EnvelopeFuzzTest {
     }
   }
 
-  /** What gRPC's protobuf marshaller does with a message's bytes before the service sees it. */
-  private static Optional<Envelope> parse(byte[] bytes) {
-    try {
-      return Optional.of(Envelope.parseFrom(bytes));
-    } catch (InvalidProtocolBufferException e) {
-      return Optional.empty();
-    }
+  /**
+   * Fuzzes {@code check} with envelopes grown from {@code samples}; bytes gRPC would not parse into
+   * an Envelope never reach it, as they never reach the service.
+   */
+  private static void fuzzEnvelopes(String target, List<byte[]> samples, EnvelopeCheck check) {
+    Fuzzer.of(target, samples)
+        .inputs(3_000)
+        .run(
+            (bytes, random) -> {
+              Optional<Envelope> envelope = FixtureValidators.parse(bytes);
+              return envelope.isPresent() && check.accept(envelope.get(), random);
+            });
+  }
+
+  /** A check of one parsed envelope: whether it was accepted. */
+  @FunctionalInterface
+  private interface EnvelopeCheck {
+    boolean accept(Envelope envelope, RandomGenerator random);
   }
 }

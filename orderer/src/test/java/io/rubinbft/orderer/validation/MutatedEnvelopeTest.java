@@ -2,16 +2,7 @@ package io.rubinbft.orderer.validation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.orderer.crypto.Fixtures;
-import io.rubinbft.orderer.crypto.Sha256;
-import io.rubinbft.orderer.msp.MspConfigException;
-import io.rubinbft.orderer.policy.GenesisChannel;
-import io.rubinbft.orderer.policy.PolicyConfigException;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.hyperledger.fabric.protos.common.Envelope;
@@ -26,18 +17,6 @@ class MutatedEnvelopeTest {
 
   private static final long SEED = 0x5eed_0003L;
   private static final int ROUNDS = 300;
-  private static final Instant NOW = Instant.parse("2026-11-21T05:23:23Z");
-
-  private static final Map<String, ChannelRules> CHANNELS = Map.of("fixture", rules());
-
-  private static ChannelRules rules() {
-    try {
-      return ChannelRules.fromConfig(
-          Fixtures.genesisConfig(), GenesisChannel.PROVIDER, 10_485_760, 64);
-    } catch (MspConfigException | PolicyConfigException e) {
-      throw new IllegalStateException(e);
-    }
-  }
 
   private static Optional<Envelope> mutate(byte[] original, Random random) {
     byte[] bytes = original.clone();
@@ -45,18 +24,12 @@ class MutatedEnvelopeTest {
     for (int i = 0; i < flips; i++) {
       bytes[random.nextInt(bytes.length)] ^= (byte) (1 << random.nextInt(8));
     }
-    try {
-      return Optional.of(Envelope.parseFrom(bytes));
-    } catch (InvalidProtocolBufferException e) {
-      return Optional.empty();
-    }
+    return FixtureValidators.parse(bytes);
   }
 
   @Test
   void broadcastRejectsEveryMutation() {
-    BroadcastValidator validator =
-        new BroadcastValidator(
-            id -> Optional.ofNullable(CHANNELS.get(id)), Clock.fixed(NOW, ZoneOffset.UTC));
+    BroadcastValidator validator = FixtureValidators.broadcast();
     byte[] original = Fixtures.bytes("envelopes/tx-valid.envelope");
     Random random = new Random(SEED);
     System.out.println("seed " + SEED);
@@ -75,13 +48,7 @@ class MutatedEnvelopeTest {
 
   @Test
   void deliverRejectsEveryMutation() {
-    DeliverValidator validator =
-        new DeliverValidator(
-            id -> Optional.ofNullable(CHANNELS.get(id)),
-            Clock.fixed(NOW, ZoneOffset.UTC),
-            DeliverValidator.DEFAULT_TIME_WINDOW,
-            false,
-            new Sha256(GenesisChannel.PROVIDER));
+    DeliverValidator validator = FixtureValidators.deliver();
     byte[] original = Fixtures.bytes("envelopes/deliver-seek-fixturetool.envelope");
     Random random = new Random(SEED + 1);
     System.out.println("seed " + (SEED + 1));

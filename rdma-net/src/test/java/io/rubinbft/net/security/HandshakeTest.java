@@ -1,11 +1,12 @@
 package io.rubinbft.net.security;
 
+import static io.rubinbft.net.TestIdentities.alice;
+import static io.rubinbft.net.TestIdentities.bob;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rubinbft.net.Identity;
 import io.rubinbft.net.PeerAuthenticator;
-import io.rubinbft.net.TestIdentities;
 import io.rubinbft.net.frame.FrameDescriptor;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
@@ -13,7 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,15 +25,6 @@ class HandshakeTest {
   private static final HelloParameters PARAMETERS = new HelloParameters(32, 65536, 1 << 24);
   private static final int CAPACITY = 4096;
   private static final String TRANSPORT = "tcp";
-
-  private static Identity alice;
-  private static Identity bob;
-
-  @BeforeAll
-  static void identities() {
-    alice = TestIdentities.create("alice");
-    bob = TestIdentities.create("bob");
-  }
 
   private static Handshake handshake(Identity self, Role role, Identity expected) {
     return handshake(self, role, expected, TRANSPORT);
@@ -81,8 +72,8 @@ class HandshakeTest {
 
   @Test
   void bothSidesAuthenticateAndDeriveKeysThatOnlyWorkInTheirDirection() throws HandshakeRejected {
-    Handshake initiator = handshake(alice, Role.INITIATOR, bob);
-    Handshake acceptor = handshake(bob, Role.ACCEPTOR, alice);
+    Handshake initiator = handshake(alice(), Role.INITIATOR, bob());
+    Handshake acceptor = handshake(bob(), Role.ACCEPTOR, alice());
     Payload fromInitiator = hello(initiator);
     Payload fromAcceptor = hello(acceptor);
 
@@ -97,7 +88,7 @@ class HandshakeTest {
     assertThat(atInitiator.receiveCipher().open(copy, 200)).as("reflected back").isFalse();
     assertThat(atAcceptor.receiveCipher().open(frame, 200)).isTrue();
     assertThat(frame.getByte(FrameDescriptor.HEADER_LENGTH)).isEqualTo((byte) 7);
-    assertThat(atAcceptor.peerCertificate()).isEqualTo(alice.certificate());
+    assertThat(atAcceptor.peerCertificate()).isEqualTo(alice().certificate());
     assertThat(atAcceptor.peerParameters()).isEqualTo(PARAMETERS);
   }
 
@@ -109,15 +100,15 @@ class HandshakeTest {
    */
   @Test
   void aReplayedAuthFailsBecauseItsSignatureCoversTheOldNonces() throws HandshakeRejected {
-    Handshake recordedAlice = handshake(alice, Role.INITIATOR, bob);
-    Handshake firstBob = handshake(bob, Role.ACCEPTOR, alice);
+    Handshake recordedAlice = handshake(alice(), Role.INITIATOR, bob());
+    Handshake firstBob = handshake(bob(), Role.ACCEPTOR, alice());
     Payload alicesHello = hello(recordedAlice);
     accept(recordedAlice, hello(firstBob));
     Payload alicesAuth = auth(recordedAlice);
     accept(firstBob, alicesHello);
     acceptAuth(firstBob, alicesAuth);
 
-    Handshake laterBob = handshake(bob, Role.ACCEPTOR, alice);
+    Handshake laterBob = handshake(bob(), Role.ACCEPTOR, alice());
     hello(laterBob);
     accept(laterBob, alicesHello);
 
@@ -128,8 +119,8 @@ class HandshakeTest {
 
   @Test
   void aReflectedAuthFails() throws HandshakeRejected {
-    Handshake initiator = handshake(alice, Role.INITIATOR, alice);
-    Handshake acceptor = handshake(alice, Role.ACCEPTOR, alice);
+    Handshake initiator = handshake(alice(), Role.INITIATOR, alice());
+    Handshake acceptor = handshake(alice(), Role.ACCEPTOR, alice());
     Payload fromInitiator = hello(initiator);
     accept(initiator, hello(acceptor));
     accept(acceptor, fromInitiator);
@@ -141,9 +132,9 @@ class HandshakeTest {
 
   @Test
   void refusesAPeerOfAnotherTransport() {
-    Handshake overTcp = handshake(bob, Role.ACCEPTOR, alice, "tcp");
+    Handshake overTcp = handshake(bob(), Role.ACCEPTOR, alice(), "tcp");
     hello(overTcp);
-    Payload overVerbs = hello(handshake(alice, Role.INITIATOR, bob, "verbs"));
+    Payload overVerbs = hello(handshake(alice(), Role.INITIATOR, bob(), "verbs"));
 
     assertThatThrownBy(() -> accept(overTcp, overVerbs))
         .isInstanceOf(HandshakeRejected.class)
@@ -152,9 +143,9 @@ class HandshakeTest {
 
   @Test
   void refusesAPeerWithTheSameRole() {
-    Handshake one = handshake(alice, Role.INITIATOR, bob);
+    Handshake one = handshake(alice(), Role.INITIATOR, bob());
     hello(one);
-    Payload fromOther = hello(handshake(bob, Role.INITIATOR, alice));
+    Payload fromOther = hello(handshake(bob(), Role.INITIATOR, alice()));
 
     assertThatThrownBy(() -> accept(one, fromOther))
         .isInstanceOf(HandshakeRejected.class)
@@ -165,13 +156,13 @@ class HandshakeTest {
   void refusesACertificateTheAuthenticatorRefuses() {
     Handshake strict =
         new Handshake(
-            bob,
+            bob(),
             Role.ACCEPTOR,
             presented -> Optional.of("not in the consenter set"),
             new SecureRandom(),
             TRANSPORT);
     hello(strict);
-    Payload fromAlice = hello(handshake(alice, Role.INITIATOR, bob));
+    Payload fromAlice = hello(handshake(alice(), Role.INITIATOR, bob()));
 
     assertThatThrownBy(() -> accept(strict, fromAlice))
         .isInstanceOf(HandshakeRejected.class)
@@ -188,8 +179,8 @@ class HandshakeTest {
     long seed = 0xBADC0DEL;
     Random random = new Random(seed);
     for (int trial = 0; trial < 200; trial++) {
-      Handshake sender = handshake(alice, Role.INITIATOR, bob);
-      Handshake receiver = handshake(bob, Role.ACCEPTOR, alice);
+      Handshake sender = handshake(alice(), Role.INITIATOR, bob());
+      Handshake receiver = handshake(bob(), Role.ACCEPTOR, alice());
       Payload original = hello(sender);
       accept(sender, hello(receiver));
       Payload genuineAuth = auth(sender);

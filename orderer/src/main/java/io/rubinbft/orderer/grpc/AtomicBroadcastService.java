@@ -1,4 +1,4 @@
-package io.rubinbft.orderer.service;
+package io.rubinbft.orderer.grpc;
 
 import com.google.protobuf.ByteString;
 import io.grpc.Context;
@@ -8,9 +8,10 @@ import io.rubinbft.orderer.broadcast.BroadcastThrottle;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.deliver.DeliverSession;
 import io.rubinbft.orderer.deliver.SeekHandler;
-import io.rubinbft.orderer.grpc.ClientCertificates;
 import io.rubinbft.orderer.metrics.BroadcastMetrics;
 import io.rubinbft.orderer.metrics.DeliverMetrics;
+import io.rubinbft.orderer.service.Channels;
+import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.validation.BroadcastValidator;
 import io.rubinbft.orderer.validation.ChannelRules;
 import io.rubinbft.orderer.validation.DeliverValidator;
@@ -27,8 +28,8 @@ import org.hyperledger.fabric.protos.orderer.DeliverResponse;
 
 /**
  * Fabric's {@code orderer.AtomicBroadcast}: Broadcast and Deliver over the node's channels. Serve
- * it with {@link io.rubinbft.orderer.grpc.GrpcListener}, which runs calls on virtual threads and
- * makes the TLS client certificate available for Deliver's {@code tls_cert_hash} check.
+ * it with {@link GrpcListener}, which runs calls on virtual threads and makes the TLS client
+ * certificate available for Deliver's {@code tls_cert_hash} check.
  */
 public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroadcastImplBase {
 

@@ -15,10 +15,11 @@ import org.hyperledger.fabric.protos.common.Envelope;
 import org.junit.jupiter.api.Test;
 
 /** A backup checks each fixture block, unsigned, as if the primary had proposed it. */
-class ProposalVerifierTest {
+class ProposedBlockVerifierTest {
 
   private static final BatchLimits LIMITS = new BatchLimits(20, 10_485_760, 2_097_152);
-  private static final ProposalVerifier ACCEPT_ALL = new ProposalVerifier(e -> Optional.empty());
+  private static final ProposedBlockVerifier ACCEPT_ALL =
+      new ProposedBlockVerifier(e -> Optional.empty());
 
   @Test
   void acceptsEveryFixtureBlockAsAProposal() {
@@ -184,8 +185,8 @@ class ProposalVerifierTest {
   @Test
   void envelopeChecksComeFromTheValidationSeam() {
     ByteString bad = Fixtures.block(5).getData().getData(2);
-    ProposalVerifier verifier =
-        new ProposalVerifier(
+    ProposedBlockVerifier verifier =
+        new ProposedBlockVerifier(
             envelope ->
                 envelope.equals(bad) ? Optional.of("timestamp is 2h old") : Optional.empty());
     assertThat(verifier.invalidReason(proposal(5), expectations(5)))

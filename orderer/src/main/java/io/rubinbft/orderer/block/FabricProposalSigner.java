@@ -1,12 +1,8 @@
-package io.rubinbft.orderer.consensus;
+package io.rubinbft.orderer.block;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.spi.ProposalSigner;
-import io.rubinbft.orderer.block.BlockSignatureVerifier;
-import io.rubinbft.orderer.block.BlockSigner;
-import io.rubinbft.orderer.block.CommitViews;
-import io.rubinbft.orderer.block.SignedBlocks;
 import io.rubinbft.orderer.channel.ConsenterMapping;
 import java.util.List;
 import java.util.Optional;

@@ -18,7 +18,7 @@ import org.hyperledger.fabric.protos.common.ChannelHeader;
  * the {@link EnvelopeValidator}. Proposals come from a possibly Byzantine primary, so the answer is
  * a reason ("block number is 7 but expected 8"), never an exception.
  */
-public final class ProposalVerifier {
+public final class ProposedBlockVerifier {
 
   private static final HexFormat HEX = HexFormat.of();
   private static final String[] ENTRY_NAMES = {
@@ -27,7 +27,7 @@ public final class ProposalVerifier {
 
   private final EnvelopeValidator envelopes;
 
-  public ProposalVerifier(EnvelopeValidator envelopes) {
+  public ProposedBlockVerifier(EnvelopeValidator envelopes) {
     this.envelopes = envelopes;
   }
 

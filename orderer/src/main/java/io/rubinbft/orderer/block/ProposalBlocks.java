@@ -1,12 +1,10 @@
-package io.rubinbft.orderer.consensus;
+package io.rubinbft.orderer.block;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
-import io.rubinbft.orderer.block.CommitViews;
-import io.rubinbft.orderer.block.SignedBlocks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
