@@ -1,5 +1,7 @@
 package io.rubinbft.bft;
 
+import io.rubinbft.bft.message.Decisions;
+
 /**
  * A replica's fixed parameters. Times are in ticks (the host decides how long a tick is).
  *
@@ -18,6 +20,11 @@ package io.rubinbft.bft;
  * @param statusIntervalTicks how often a replica announces its status and retransmits its votes
  * @param retainedDecisions decisions kept in memory to serve state transfer
  * @param decidedIdMemory ids of recently decided requests remembered for deduplication
+ * @param answerMaxBytes most bytes of decisions in one state-transfer answer this replica sends,
+ *     from memory or through its host's archive ({@link io.rubinbft.bft.message.Decisions.Budget},
+ *     at least one decision): at most {@link io.rubinbft.bft.message.Decisions#MAX_ANSWER_BYTES},
+ *     less where the host's links and its peers' input queues hold less, so that an answer is not
+ *     dropped on its way
  */
 public record ReplicaConfig(
     int replicas,
@@ -33,7 +40,8 @@ public record ReplicaConfig(
     int viewChangeTimeoutTicks,
     int statusIntervalTicks,
     int retainedDecisions,
-    int decidedIdMemory) {
+    int decidedIdMemory,
+    long answerMaxBytes) {
 
   /** Doubling of the view-change timeout stops after this many failed attempts in a row. */
   public static final int MAX_BACKOFF_DOUBLINGS = 6;
@@ -63,12 +71,34 @@ public record ReplicaConfig(
     atLeast("statusIntervalTicks", statusIntervalTicks, 1);
     atLeast("retainedDecisions", retainedDecisions, window);
     atLeast("decidedIdMemory", decidedIdMemory, poolLimit);
+    atLeast("answerMaxBytes", answerMaxBytes, 1);
+    if (answerMaxBytes > Decisions.MAX_ANSWER_BYTES) {
+      throw new IllegalArgumentException(
+          "answerMaxBytes is "
+              + answerMaxBytes
+              + " but must be at most "
+              + Decisions.MAX_ANSWER_BYTES);
+    }
   }
 
   /** Sensible defaults for {@code replicas} replicas, this one being {@code self}. */
   public static ReplicaConfig defaults(int replicas, int self) {
     return new ReplicaConfig(
-        replicas, self, 100, 1 << 20, 2, 64, 16, 10_000, 1 << 16, 200, 100, 20, 1024, 100_000);
+        replicas,
+        self,
+        100,
+        1 << 20,
+        2,
+        64,
+        16,
+        10_000,
+        1 << 16,
+        200,
+        100,
+        20,
+        1024,
+        100_000,
+        Decisions.MAX_ANSWER_BYTES);
   }
 
   public ReplicaConfig withSelf(int id) {
@@ -86,7 +116,8 @@ public record ReplicaConfig(
         viewChangeTimeoutTicks,
         statusIntervalTicks,
         retainedDecisions,
-        decidedIdMemory);
+        decidedIdMemory,
+        answerMaxBytes);
   }
 
   private static void atLeast(String name, long value, long minimum) {

@@ -3,6 +3,7 @@ package io.rubinbft.bft;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.wire.Decoded;
 import io.rubinbft.bft.wire.MessageCodec;
@@ -24,7 +25,8 @@ class RequestSizeTest {
   private static final String[] CHARACTERS = {"a", "0", "é", "ж", "€", "中", "😀"};
 
   private static final ReplicaConfig CONFIG =
-      new ReplicaConfig(4, 0, 8, 400, 2, 16, 4, 500, 100, 60, 20, 8, 64, 10_000);
+      new ReplicaConfig(
+          4, 0, 8, 400, 2, 16, 4, 500, 100, 60, 20, 8, 64, 10_000, Decisions.MAX_ANSWER_BYTES);
   private static final MessageCodec CODEC = new MessageCodec(WireLimits.of(CONFIG, 64, 64));
 
   @Test

@@ -60,18 +60,23 @@ public record Decisions(List<Decision> decisions, int sender) implements Message
 
   /**
    * Cuts an answer as it is built, decision by decision, wherever the decisions come from (memory
-   * or a host's ledger): the first always goes in, each next one while the answer stays within
-   * {@link #MAX_ANSWER_BYTES} and {@link #MAX_COUNT}.
+   * or a host's ledger): the first always goes in, each next one while the answer stays within its
+   * bytes (at most {@link #MAX_ANSWER_BYTES}) and count (at most {@link #MAX_COUNT}).
    */
   public static final class Budget {
 
     private final int maxCount;
+    private final long maxBytes;
     private long bytes;
     private int count;
 
-    /** At most {@code maxCount} decisions, and never more than {@link #MAX_COUNT}. */
-    public Budget(int maxCount) {
+    /**
+     * At most {@code maxCount} decisions and {@code maxBytes} of them beyond the first, never more
+     * than {@link #MAX_COUNT} and {@link #MAX_ANSWER_BYTES}.
+     */
+    public Budget(int maxCount, long maxBytes) {
       this.maxCount = Math.min(maxCount, MAX_COUNT);
+      this.maxBytes = Math.min(maxBytes, MAX_ANSWER_BYTES);
     }
 
     /** Whether another decision may still go in (the count is not reached). */
@@ -85,7 +90,7 @@ public record Decisions(List<Decision> decisions, int sender) implements Message
         return false;
       }
       long next = bytes + bytes(decision);
-      if (count > 0 && next > MAX_ANSWER_BYTES) {
+      if (count > 0 && next > maxBytes) {
         return false;
       }
       bytes = next;

@@ -147,11 +147,11 @@ final class SlotLog {
 
   /**
    * Up to {@code max} consecutive retained decisions from {@code from} on, cut as an answer is
-   * ({@link Decisions.Budget}: at least one, within its bytes and count).
+   * ({@link Decisions.Budget}: at least one, within {@code maxBytes} and the count).
    */
-  List<Decision> decisionsFrom(long from, int max) {
+  List<Decision> decisionsFrom(long from, int max, long maxBytes) {
     List<Decision> result = new ArrayList<>();
-    Decisions.Budget budget = new Decisions.Budget(max);
+    Decisions.Budget budget = new Decisions.Budget(max, maxBytes);
     for (long sequence = from; sequence <= lastDelivered && budget.open(); sequence++) {
       Decision decision = decision(sequence);
       if (decision == null || !budget.take(decision)) {

@@ -13,13 +13,14 @@ import java.util.Optional;
  * Catching up: replicas announce their status; a replica that sees a peer ahead fetches decisions
  * with their commit certificates from one peer at a time and checks each itself (digest, chain, a
  * quorum of valid signatures of one view), so one honest source suffices. An answer is cut by
- * bytes, not by the window ({@link Decisions.Budget}: up to 4 MiB of decisions, at least one, at
- * most {@link Decisions#MAX_COUNT}), and an answer that moved this replica on is followed at once
- * by the next fetch while a peer still claims to be ahead, so a replica far behind streams
- * decisions as fast as its sources answer, not a few answers per status interval. The next fetch
- * goes to the peer asked least recently, as every fetch does: sources take turns, so none serves
- * more than its share and a Byzantine source that answers slowly with one valid decision at a time
- * holds up only its turns.
+ * bytes, not by the window ({@link Decisions.Budget}: up to {@link
+ * io.rubinbft.bft.ReplicaConfig#answerMaxBytes} of decisions, at least one, at most {@link
+ * Decisions#MAX_COUNT}), the same from memory as from the host's archive, and an answer that moved
+ * this replica on is followed at once by the next fetch while a peer still claims to be ahead, so a
+ * replica far behind streams decisions as fast as its sources answer, not a few answers per status
+ * interval. The next fetch goes to the peer asked least recently, as every fetch does: sources take
+ * turns, so none serves more than its share and a Byzantine source that answers slowly with one
+ * valid decision at a time holds up only its turns.
  *
  * <p>A claimed height proves nothing (a {@code Status} is not signed), so sources rotate: each
  * fetch has a deadline of {@link #FETCH_DEADLINE_INTERVALS} status intervals, and a source that
@@ -34,11 +35,12 @@ import java.util.Optional;
  * <p>Decisions older than those a replica holds in memory come from its host's durable store
  * ({@link ArchiveRead}), so a replica any distance behind catches up. Storage reads are paced per
  * peer by bytes ({@link ArchiveReadBudget}): {@link #ARCHIVE_BYTES_PER_INTERVAL} per status
- * interval, each read charged the most an answer holds, so a Byzantine peer asking for old
- * decisions without end costs bounded storage reads per interval. A fetch that comes when its
- * peer's budget is spent waits until the budget allows it instead of being dropped: a dropped fetch
- * would be a silent source to the replica behind, distrusted for 10 intervals and more, though it
- * is correct. A fetch waits at most a 32nd of an interval, well within its deadline.
+ * interval, each read charged the most an answer holds ({@code answerMaxBytes}), so a Byzantine
+ * peer asking for old decisions without end costs bounded storage reads per interval. A fetch that
+ * comes when its peer's budget is spent waits until the budget allows it instead of being dropped:
+ * a dropped fetch would be a silent source to the replica behind, distrusted for 10 intervals and
+ * more, though it is correct. A fetch waits at most a 32nd of an interval, well within its
+ * deadline.
  */
 final class StateTransfer {
 
@@ -52,8 +54,9 @@ final class StateTransfer {
   private static final int MAX_DISTRUST_DOUBLINGS = 3;
 
   /**
-   * Archive bytes one peer may have read per status interval: 32 full answers. An honest replica
-   * behind asks its sources in turn, so it may read this from each of them per interval.
+   * Archive bytes one peer may have read per status interval: 32 answers of the largest size. An
+   * honest replica behind asks its sources in turn, so it may read this from each of them per
+   * interval.
    */
   static final long ARCHIVE_BYTES_PER_INTERVAL = 32 * Decisions.MAX_ANSWER_BYTES;
 
@@ -175,14 +178,15 @@ final class StateTransfer {
       ctx.drops.drop("busy: archive read for " + fetch.sender() + " replaced by a newer fetch");
     }
     if (fetch.from() <= ctx.log.lastDelivered() && ctx.log.decision(fetch.from()) == null) {
-      if (!archiveBudget.allows(fetch.sender(), Decisions.MAX_ANSWER_BYTES, ctx.now)) {
+      if (!archiveBudget.allows(fetch.sender(), ctx.config.answerMaxBytes(), ctx.now)) {
         waitingReads.put(fetch.sender(), fetch);
         return;
       }
       readArchive(fetch);
       return;
     }
-    var decisions = ctx.log.decisionsFrom(fetch.from(), fetch.maxCount());
+    var decisions =
+        ctx.log.decisionsFrom(fetch.from(), fetch.maxCount(), ctx.config.answerMaxBytes());
     if (!decisions.isEmpty()) {
       ctx.out.sendNow(fetch.sender(), new Decisions(decisions, ctx.self));
     }
@@ -196,7 +200,7 @@ final class StateTransfer {
     var waiting = waitingReads.values().iterator();
     while (waiting.hasNext()) {
       FetchDecisions fetch = waiting.next();
-      if (archiveBudget.allows(fetch.sender(), Decisions.MAX_ANSWER_BYTES, ctx.now)) {
+      if (archiveBudget.allows(fetch.sender(), ctx.config.answerMaxBytes(), ctx.now)) {
         waiting.remove();
         // Still older than the decisions held in memory: those only move forward.
         readArchive(fetch);
@@ -206,13 +210,14 @@ final class StateTransfer {
 
   /** Charged the most an answer holds: the host cuts what it reads there ({@link ArchiveRead}). */
   private void readArchive(FetchDecisions fetch) {
-    archiveBudget.charge(fetch.sender(), Decisions.MAX_ANSWER_BYTES, ctx.now);
+    archiveBudget.charge(fetch.sender(), ctx.config.answerMaxBytes(), ctx.now);
     ctx.out.readArchive(
         new ArchiveRead(
             fetch.sender(),
             fetch.from(),
             fetch.previous(),
-            Math.min(fetch.maxCount(), Decisions.MAX_COUNT)));
+            Math.min(fetch.maxCount(), Decisions.MAX_COUNT),
+            ctx.config.answerMaxBytes()));
   }
 
   void onDecisions(Decisions answer) {

@@ -9,6 +9,7 @@ import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.sim.SimApplication;
@@ -79,8 +80,21 @@ public class ProtocolBenchmark {
   private static void run(int batch, boolean ecdsa, int requests) {
     ReplicaConfig template =
         new ReplicaConfig(
-            REPLICAS, 0, batch, 1 << 24, 1, 64, 16, 1_000_000, 1024, 1_000_000, 100, 1_000_000,
-            1024, 1_000_000);
+            REPLICAS,
+            0,
+            batch,
+            1 << 24,
+            1,
+            64,
+            16,
+            1_000_000,
+            1024,
+            1_000_000,
+            100,
+            1_000_000,
+            1024,
+            1_000_000,
+            Decisions.MAX_ANSWER_BYTES);
     KeyPair[] keys = ecdsa ? EcdsaCrypto.generate(REPLICAS, 7) : null;
     SimApplication application = new SimApplication();
     Replica[] replicas = new Replica[REPLICAS];

@@ -10,6 +10,7 @@ import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.WalRecord;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.sim.SimApplication;
 import io.rubinbft.bft.sim.SimHostedEpoch;
@@ -32,7 +33,8 @@ class EpochHostTest {
 
   /** One replica, one request per batch, proposals at once. */
   private static final ReplicaConfig CONFIG =
-      new ReplicaConfig(1, 0, 1, 1 << 16, 0, 16, 4, 500, 1024, 60, 20, 8, 64, 10_000);
+      new ReplicaConfig(
+          1, 0, 1, 1 << 16, 0, 16, 4, 500, 1024, 60, 20, 8, 64, 10_000, Decisions.MAX_ANSWER_BYTES);
 
   private final List<String> trace = new ArrayList<>();
   private final List<Decision> executed = new ArrayList<>();

@@ -9,6 +9,7 @@ import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.message.Checkpoint;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.Prepare;
 import io.rubinbft.bft.message.PreparedCertificate;
@@ -43,7 +44,8 @@ class NewViewByzantinePropertyTest {
   private static final int QUORUM = 3;
   private static final long NEW_VIEW = 5;
   private static final ReplicaConfig CONFIG =
-      new ReplicaConfig(N, 1, 4, 1 << 16, 2, 8, 4, 500, 1024, 60, 20, 8, 64, 10_000);
+      new ReplicaConfig(
+          N, 1, 4, 1 << 16, 2, 8, 4, 500, 1024, 60, 20, 8, 64, 10_000, Decisions.MAX_ANSWER_BYTES);
 
   /** How a Byzantine replica corrupts its view change; each makes it invalid. */
   private enum Forgery {

@@ -8,6 +8,7 @@ import io.rubinbft.bft.Epoch;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.message.Checkpoint;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.sim.SimApplication;
 import io.rubinbft.bft.sim.SimKeys;
 import io.rubinbft.bft.spi.ReplicaServices;
@@ -35,7 +36,22 @@ class WatermarkPropertyTest {
   private static final int N = 4;
   private static final int SELF = 0;
   private static final ReplicaConfig CONFIG =
-      new ReplicaConfig(N, SELF, 4, 1 << 16, 2, 8, 4, 500, 1024, 60, 20, 8, 16, 10_000);
+      new ReplicaConfig(
+          N,
+          SELF,
+          4,
+          1 << 16,
+          2,
+          8,
+          4,
+          500,
+          1024,
+          60,
+          20,
+          8,
+          16,
+          10_000,
+          Decisions.MAX_ANSWER_BYTES);
 
   @Test
   void lowWatermarkAndWindowMatchTheNaiveReference() {

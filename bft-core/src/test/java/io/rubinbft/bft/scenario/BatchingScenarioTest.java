@@ -10,6 +10,7 @@ import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.sim.SimApplication;
@@ -55,7 +56,21 @@ class BatchingScenarioTest {
   void startPrimary() {
     ReplicaConfig config =
         new ReplicaConfig(
-            4, 0, MAX_COUNT, 1 << 16, TIMEOUT_TICKS, 16, 4, 500, 1024, 60, 20, 8, 64, 10_000);
+            4,
+            0,
+            MAX_COUNT,
+            1 << 16,
+            TIMEOUT_TICKS,
+            16,
+            4,
+            500,
+            1024,
+            60,
+            20,
+            8,
+            64,
+            10_000,
+            Decisions.MAX_ANSWER_BYTES);
     SimKeys keys = new SimKeys(4, 1);
     assembler = new PolicyCounting();
     primary =

@@ -15,6 +15,7 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.message.Checkpoint;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
@@ -129,7 +130,9 @@ class EpochReplicaTest {
     Decision anchor = step(old, new Event.ClientRequest(change())).decisions().getFirst();
     step(old, new Event.ClientRequest(request("b")));
     step(old, new Event.ClientRequest(request("c")));
-    ReplicaConfig tiny = new ReplicaConfig(1, 0, 1, 1 << 16, 2, 16, 4, 1, 1024, 60, 20, 8, 64, 16);
+    ReplicaConfig tiny =
+        new ReplicaConfig(
+            1, 0, 1, 1 << 16, 2, 16, 4, 1, 1024, 60, 20, 8, 64, 16, Decisions.MAX_ANSWER_BYTES);
 
     Replica next = Replica.start(tiny, services(0, List.of(0, 1)), anchor, old.handover(1));
     Effects first = step(next, new Event.Tick());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.sim.Cluster;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,22 @@ class LightLoadBatchingScenarioTest {
   /** Two requests per tick, messages delayed up to 3 ticks: several arrive per agreement. */
   private static List<Integer> batchSizes(long seed, int maxCount) {
     ReplicaConfig config =
-        new ReplicaConfig(4, 0, maxCount, 1 << 20, 20, 16, 4, 2000, 1024, 600, 200, 80, 64, 10_000);
+        new ReplicaConfig(
+            4,
+            0,
+            maxCount,
+            1 << 20,
+            20,
+            16,
+            4,
+            2000,
+            1024,
+            600,
+            200,
+            80,
+            64,
+            10_000,
+            Decisions.MAX_ANSWER_BYTES);
     Cluster cluster = Cluster.of(4, seed, config);
     cluster.faults(0, 0, 3);
     for (int tick = 0; tick < TICKS; tick++) {

@@ -8,6 +8,7 @@ import io.rubinbft.bft.Rejection;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.sim.Cluster;
 import io.rubinbft.bft.sim.SimApplication;
@@ -24,7 +25,8 @@ class RequestScenarioTest {
   @Test
   void fullPoolPushesBack() {
     ReplicaConfig config =
-        new ReplicaConfig(4, 1, 4, 1 << 16, 2, 16, 4, 8, 1024, 60, 20, 8, 64, 10_000);
+        new ReplicaConfig(
+            4, 1, 4, 1 << 16, 2, 16, 4, 8, 1024, 60, 20, 8, 64, 10_000, Decisions.MAX_ANSWER_BYTES);
     Replica backup = Replica.start(config, services(1));
     List<Rejection> rejected = new ArrayList<>();
     for (int i = 0; i < 10; i++) {

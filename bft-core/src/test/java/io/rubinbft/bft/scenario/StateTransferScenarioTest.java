@@ -3,6 +3,7 @@ package io.rubinbft.bft.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.sim.Attack;
 import io.rubinbft.bft.sim.Cluster;
 import java.util.Set;
@@ -99,7 +100,8 @@ class StateTransferScenarioTest {
             sim.viewChangeTimeoutTicks(),
             interval,
             sim.window(),
-            sim.decidedIdMemory());
+            sim.decidedIdMemory(),
+            Decisions.MAX_ANSWER_BYTES);
     int quarter = interval / 4;
     Cluster cluster = Cluster.of(4, 36, config);
     // Replicas 1 and 2 restart a quarter and half an interval after 0 started, so they announce a

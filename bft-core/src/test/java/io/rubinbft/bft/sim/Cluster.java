@@ -116,7 +116,22 @@ public final class Cluster {
 
   /** Small limits so that checkpoints, watermarks and timeouts all happen in short runs. */
   public static ReplicaConfig simConfig(int replicas) {
-    return new ReplicaConfig(replicas, 0, 4, 1 << 16, 2, 16, 4, 500, 1024, 60, 20, 8, 64, 10_000);
+    return new ReplicaConfig(
+        replicas,
+        0,
+        4,
+        1 << 16,
+        2,
+        16,
+        4,
+        500,
+        1024,
+        60,
+        20,
+        8,
+        64,
+        10_000,
+        Decisions.MAX_ANSWER_BYTES);
   }
 
   public int size() {

@@ -10,6 +10,7 @@ import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.host.EpochHost;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
@@ -45,7 +46,8 @@ final class ScenarioRunner {
 
   /** Small timeouts, so that forcing a view costs few ticks. */
   private static final ReplicaConfig CONFIG =
-      new ReplicaConfig(4, 0, 4, 1 << 16, 0, 8, 4, 500, 1024, 3, 2, 32, 64, 10_000);
+      new ReplicaConfig(
+          4, 0, 4, 1 << 16, 0, 8, 4, 500, 1024, 3, 2, 32, 64, 10_000, Decisions.MAX_ANSWER_BYTES);
 
   private static final int HEAL_BOUND = 3_000;
   private static final int ENTRY_BOUND = 150;

@@ -85,7 +85,7 @@ final class SimNode {
    */
   List<Decision> archived(ArchiveRead read) {
     List<Decision> answer = new ArrayList<>();
-    Decisions.Budget budget = new Decisions.Budget(read.maxCount());
+    Decisions.Budget budget = new Decisions.Budget(read.maxCount(), read.maxBytes());
     for (long at = Math.max(0, read.from() - 1 - ledgerBase); at < ledger.size(); at++) {
       Decision decision = ledger.get((int) at);
       if (!budget.take(decision)) {

@@ -41,7 +41,7 @@ final class MaximalValues {
   /** A full state-transfer answer: as many full decisions as its budget lets through. */
   Decisions decisions() {
     List<Decision> decisions = new ArrayList<>();
-    Decisions.Budget budget = new Decisions.Budget(Decisions.MAX_COUNT);
+    Decisions.Budget budget = new Decisions.Budget(Decisions.MAX_COUNT, Decisions.MAX_ANSWER_BYTES);
     Decision decision = decision();
     while (budget.take(decision)) {
       decisions.add(decision);

@@ -126,7 +126,21 @@ class WireLimitsTest {
   void rejectsAConfigurationWhoseLargestMessageCannotBeAnArray() {
     ReplicaConfig huge =
         new ReplicaConfig(
-            64, 0, 10_000, 1L << 30, 2, 1024, 16, 10_000, 1 << 20, 200, 100, 20, 1024, 100_000);
+            64,
+            0,
+            10_000,
+            1L << 30,
+            2,
+            1024,
+            16,
+            10_000,
+            1 << 20,
+            200,
+            100,
+            20,
+            1024,
+            100_000,
+            Decisions.MAX_ANSWER_BYTES);
 
     assertThatThrownBy(() -> WireLimits.of(huge, 1024, 512))
         .isInstanceOf(IllegalArgumentException.class)

@@ -13,6 +13,7 @@ import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.MessageLimits;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -43,8 +44,11 @@ public final class ChannelReplicas {
    * The replica parameters for replica {@code self} (its index among the consenters by id).
    *
    * @param tick how long one bft-core tick lasts on this node
+   * @param budgets the node's queue budgets, which cut its state-transfer answers ({@link
+   *     MessageLimits#answerBytes})
    */
-  public static ReplicaConfig replicaConfig(ChannelConfig channel, int self, Duration tick) {
+  public static ReplicaConfig replicaConfig(
+      ChannelConfig channel, int self, Duration tick, MemoryBudgets budgets) {
     PbftSettings pbft = channel.pbft();
     Pipeline pipeline = pipeline(channel.consenters().size(), pbft);
     int window = pipeline.window();
@@ -68,7 +72,8 @@ public final class ChannelReplicas {
         // is a whole block on the heap, so more than one window would take much of a replica's
         // heap (bench/journal/2026-11-21-08-memory-jit-light-load.md).
         window,
-        Math.max(DECIDED_ID_MEMORY, Math.max(pbft.requestPoolSize(), poolLimit)));
+        Math.max(DECIDED_ID_MEMORY, Math.max(pbft.requestPoolSize(), poolLimit)),
+        MessageLimits.answerBytes(budgets));
   }
 
   /**

@@ -95,7 +95,8 @@ public final class EpochAnchors {
     long from = 1;
     while (from <= sequence) {
       int count = (int) Math.min(Decisions.MAX_COUNT, sequence - from + 1);
-      List<Decision> answer = archive.decisions(new ArchiveRead(0, from, previous, count));
+      List<Decision> answer =
+          archive.decisions(new ArchiveRead(0, from, previous, count, Decisions.MAX_ANSWER_BYTES));
       if (answer.isEmpty()) {
         throw new IllegalStateException(
             "the ledger ends before block " + sequence + ", the epoch's config block");
@@ -109,7 +110,8 @@ public final class EpochAnchors {
   }
 
   private static Decision at(long sequence, Digest previous, LedgerDecisionArchive archive) {
-    List<Decision> one = archive.decisions(new ArchiveRead(0, sequence, previous, 1));
+    List<Decision> one =
+        archive.decisions(new ArchiveRead(0, sequence, previous, 1, Decisions.MAX_ANSWER_BYTES));
     if (one.isEmpty()) {
       throw new IllegalStateException(
           "the ledger ends before block " + sequence + ", the epoch's config block");

@@ -24,7 +24,7 @@ public record EpochReplica(
     ConsensusLog log,
     MessageCodec codec,
     ReplicaDirectory directory,
-    LedgerDecisionArchive archive) {
+    DecisionArchive archive) {
 
   /** The consenter id of replica {@code index} of this epoch. */
   public long consenterId(int index) {

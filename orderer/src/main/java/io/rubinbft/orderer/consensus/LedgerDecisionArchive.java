@@ -19,7 +19,6 @@ import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.block.SignedBlocks;
 import io.rubinbft.orderer.channel.ConsenterMapping;
 import io.rubinbft.orderer.crypto.Sha256;
-import io.rubinbft.orderer.memory.MessageLimits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -37,33 +36,18 @@ import org.hyperledger.fabric.protos.common.MetadataSignature;
  * names the certificate's view, so its digest, the chain and every signature check out at the
  * requester, which verifies them all itself.
  */
-public final class LedgerDecisionArchive {
+public final class LedgerDecisionArchive implements DecisionArchive {
 
   private final ChannelLedger ledger;
   private final ConsenterMapping consenters;
   private final Crypto crypto;
   private final Sha256 sha256;
-  private final long answerBytes;
 
   /**
    * @param crypto the replica's crypto provider (its digest is the proposal digest)
    */
   public LedgerDecisionArchive(
       ChannelLedger ledger, ConsenterMapping consenters, Crypto crypto, Sha256 sha256) {
-    this(ledger, consenters, crypto, sha256, MessageLimits.DECISIONS_ANSWER_BYTES);
-  }
-
-  /**
-   * @param answerBytes most block bytes in one answer (at least one block is always included; see
-   *     {@link MessageLimits#ledgerAnswerBytes})
-   */
-  public LedgerDecisionArchive(
-      ChannelLedger ledger,
-      ConsenterMapping consenters,
-      Crypto crypto,
-      Sha256 sha256,
-      long answerBytes) {
-    this.answerBytes = answerBytes;
     this.ledger = ledger;
     this.consenters = consenters;
     this.crypto = crypto;
@@ -72,25 +56,21 @@ public final class LedgerDecisionArchive {
 
   /**
    * The decisions {@code read} asks for, stopping early at the ledger's height and where an answer
-   * is cut ({@link Decisions.Budget}: {@link Decisions#MAX_ANSWER_BYTES} as bft-core counts them, a
-   * block's envelopes with their request ids; at least one) or after the answer's bytes of stored
-   * blocks; the first chains to the requester's {@code read.previous()}. Blocks are read and
+   * is cut ({@link Decisions.Budget}: the read's {@code maxBytes} as bft-core counts them, a
+   * block's envelopes with their request ids, the cut of the replica's answers from memory too; at
+   * least one); the first chains to the requester's {@code read.previous()}. Blocks are read and
    * rebuilt one at a time, so a read holds no more than its answer. A shorter answer is complete as
    * far as it goes: the requester asks again from where it ends.
    */
+  @Override
   public List<Decision> decisions(ArchiveRead read) {
     BlockCursor cursor = ledger.cursor(read.from());
-    Decisions.Budget budget = new Decisions.Budget(read.maxCount());
+    Decisions.Budget budget = new Decisions.Budget(read.maxCount(), read.maxBytes());
     List<Decision> decisions = new ArrayList<>();
     Digest previous = read.previous();
-    long stored = 0;
     while (budget.open()) {
       Optional<StoredBlock> next = cursor.next();
       if (next.isEmpty()) {
-        break;
-      }
-      stored += next.get().bytes().size();
-      if (!decisions.isEmpty() && stored > answerBytes) {
         break;
       }
       Decision decision = decision(next.get().block(), previous);

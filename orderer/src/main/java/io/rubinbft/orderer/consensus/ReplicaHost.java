@@ -15,7 +15,6 @@ import io.rubinbft.bft.host.EpochHost;
 import io.rubinbft.bft.host.FrameCheck;
 import io.rubinbft.bft.host.HostApplication;
 import io.rubinbft.bft.host.HostedEpoch;
-import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.wire.Decoded;
@@ -70,6 +69,10 @@ import org.slf4j.LoggerFactory;
  * request_forward_timeout} goes to the primary, and after one more timeout to every other consenter
  * ({@link PendingForwards}), on topic {@link #forwardTopic}: a client may have sent it to this
  * backup only, and the primary cannot order what it never got.
+ *
+ * <p>Peers catching up on decisions older than the replica holds are answered from the ledger by
+ * the channel's {@link ArchiveReader}, on a thread of its own: the replica thread only hands the
+ * reads over, so a slow ledger or a long catch-up never delays ordering.
  */
 public final class ReplicaHost implements AutoCloseable {
 
@@ -113,6 +116,7 @@ public final class ReplicaHost implements AutoCloseable {
   private final ReplicaProgress progress = new ReplicaProgress();
   private final ForwardCounts forwards = new ForwardCounts();
   private final PendingForwards pendingForwards;
+  private final ArchiveReader archiveReader;
   private final Thread thread;
   private volatile EpochReplica epoch;
   // The members of the epoch before this one: told of the new epoch when they send old frames.
@@ -177,6 +181,10 @@ public final class ReplicaHost implements AutoCloseable {
     this.tickNanos = tick.toNanos();
     this.status = first.replica().status();
     this.pendingForwards = new PendingForwards(first.config().pbft().requestPoolSize());
+    this.archiveReader =
+        new ArchiveReader(
+            channel,
+            (asked, replica, answer) -> send(asked, List.of(Outbound.toReplica(replica, answer))));
     network.register(channel, this::onPeerMessage);
     this.thread = Thread.ofPlatform().name("replica-" + channel).daemon().start(this::run);
   }
@@ -368,6 +376,7 @@ public final class ReplicaHost implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    archiveReader.close();
     ledgerWriter.close();
     host.close();
   }
@@ -629,21 +638,6 @@ public final class ReplicaHost implements AutoCloseable {
     return Optional.empty();
   }
 
-  /**
-   * Old decisions for a peer catching up, read on this thread: bft-core paces each peer's reads by
-   * bytes (ArchiveReadBudget), and a read stops after one answer's bytes.
-   */
-  private void serveFromLedger(EpochReplica current, List<ArchiveRead> reads) {
-    for (ArchiveRead read : reads) {
-      List<Decision> decisions = current.archive().decisions(read);
-      if (!decisions.isEmpty()) {
-        send(
-            current,
-            List.of(Outbound.toReplica(read.replica(), new Decisions(decisions, current.self()))));
-      }
-    }
-  }
-
   private void send(EpochReplica current, List<Outbound> messages) {
     for (Outbound out : messages) {
       byte[] bytes = current.codec().encode(out.message());
@@ -691,9 +685,13 @@ public final class ReplicaHost implements AutoCloseable {
       ReplicaHost.this.send(epoch, messages);
     }
 
+    /**
+     * Old decisions for peers catching up, read off this thread ({@link ArchiveReader}): bft-core
+     * paces each peer's reads by bytes, and a read stops after one answer's bytes.
+     */
     @Override
     public void serve(List<ArchiveRead> reads) {
-      serveFromLedger(epoch, reads);
+      archiveReader.read(epoch, reads);
     }
 
     @Override

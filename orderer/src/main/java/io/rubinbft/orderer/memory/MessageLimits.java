@@ -34,20 +34,21 @@ public final class MessageLimits {
    * proposals in flight and a window of decided blocks for peers catching up, so a channel costs at
    * most about twice this on the heap (orderer/docs/MEMORY.md); with Fabric's AbsoluteMaxBytes of
    * 10 MB the window is 16, with 2 MB or less 64. Catching up does not depend on it: a
-   * state-transfer answer is cut by bytes ({@link #DECISIONS_ANSWER_BYTES}), not by the window.
+   * state-transfer answer is cut by bytes ({@link #answerBytes}), not by the window.
    */
   public static final long PROPOSALS_IN_FLIGHT_BYTES = 192L << 20;
 
   /**
-   * Most block bytes in one state-transfer answer, from the ledger or from memory (at least one
-   * block is always sent, at most 1,024): a peer catching up costs this node and the peer this much
-   * heap per answer, not a window of blocks. bft-core's own bound, which its message limits count
-   * in.
+   * Most bytes of decisions in a state-transfer answer that bft-core builds or decodes (at least
+   * one decision is always sent, at most 1,024): its message limits count it in. This node's
+   * answers are cut smaller ({@link #answerBytes}).
    */
   public static final long DECISIONS_ANSWER_BYTES = Decisions.MAX_ANSWER_BYTES;
 
   /**
-   * Most block bytes in one state-transfer answer read from this node's ledger: {@link
+   * Most bytes of decisions (at their encoded size) in one state-transfer answer this node sends,
+   * whether its replica answers from the decisions it holds in memory or its host reads them from
+   * the ledger (bft-core's {@code ReplicaConfig.answerMaxBytes} cuts both): {@link
    * #DECISIONS_ANSWER_BYTES}, and at most half of what one peer's link ({@link
    * MemoryBudgets#peerLinkBytes}) and its input queue at the receiver ({@link
    * MemoryBudgets#peerInputBytes}) hold, so that an answer passes both beside the votes that travel
@@ -56,7 +57,7 @@ public final class MessageLimits {
    * answer would often be lost, and the asker would wait out its fetch deadline and distrust a
    * correct source. The budgets are fixed bytes, so all nodes agree on it.
    */
-  public static long ledgerAnswerBytes(MemoryBudgets budgets) {
+  public static long answerBytes(MemoryBudgets budgets) {
     return Math.min(
         DECISIONS_ANSWER_BYTES, Math.min(budgets.peerLinkBytes(), budgets.peerInputBytes()) / 2);
   }

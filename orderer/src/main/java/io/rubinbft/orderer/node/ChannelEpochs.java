@@ -28,7 +28,6 @@ import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.crypto.Sha256;
-import io.rubinbft.orderer.memory.MessageLimits;
 import java.util.Optional;
 
 /**
@@ -122,7 +121,8 @@ final class ChannelEpochs implements EpochStarter {
       return Optional.empty();
     }
     int index = config.consenters().replicaIndex(self.get().id()).orElseThrow();
-    ReplicaConfig replicaConfig = ChannelReplicas.replicaConfig(config, index, node.tick());
+    ReplicaConfig replicaConfig =
+        ChannelReplicas.replicaConfig(config, index, node.tick(), node.memory().budgets());
     ReplicaServices services =
         ChannelReplicas.services(
             config, proposals, self.get().id(), node.identity().signer(), node.provider());
@@ -150,11 +150,7 @@ final class ChannelEpochs implements EpochStarter {
 
   private LedgerDecisionArchive archive(ChannelConfig config, Member member) {
     return new LedgerDecisionArchive(
-        ledger,
-        config.consenters(),
-        member.services().crypto(),
-        sha256,
-        MessageLimits.ledgerAnswerBytes(node.memory().budgets()));
+        ledger, config.consenters(), member.services().crypto(), sha256);
   }
 
   /**

@@ -13,6 +13,7 @@ import io.rubinbft.orderer.cluster.ClusterPeers;
 import io.rubinbft.orderer.consensus.ChannelReplicas;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.crypto.Pem;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.MessageLimits;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -79,7 +80,8 @@ final class ByzantineConsenter implements AutoCloseable {
     MessageCodec codec =
         new MessageCodec(
             ChannelReplicas.wireLimits(
-                ChannelReplicas.replicaConfig(channel, self, Duration.ofMillis(10))));
+                ChannelReplicas.replicaConfig(
+                    channel, self, Duration.ofMillis(10), MemoryBudgets.standard())));
     NetworkSummary.Node node = network.nodes().get(index);
     ClusterNetwork cluster =
         ClusterNetwork.start(

@@ -6,6 +6,7 @@ import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.Fixtures;
 import io.rubinbft.orderer.channel.PbftSettings;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,9 @@ class ChannelReplicasTest {
   }
 
   private static int poolLimit(PbftSettings pbft) {
-    return ChannelReplicas.replicaConfig(channel(pbft), 0, Duration.ofMillis(10)).poolLimit();
+    return ChannelReplicas.replicaConfig(
+            channel(pbft), 0, Duration.ofMillis(10), MemoryBudgets.standard())
+        .poolLimit();
   }
 
   /** The fixture channel's config with {@code pbft} in place of its own settings. */

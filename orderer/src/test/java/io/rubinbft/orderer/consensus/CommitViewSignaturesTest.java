@@ -27,6 +27,7 @@ import io.rubinbft.orderer.block.ViewMetadata;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -107,7 +108,8 @@ class CommitViewSignaturesTest {
 
       Replica fresh =
           Replica.start(
-              ChannelReplicas.replicaConfig(cluster.channel, 3, Duration.ofMillis(10)),
+              ChannelReplicas.replicaConfig(
+                  cluster.channel, 3, Duration.ofMillis(10), MemoryBudgets.standard()),
               services.get(3));
       Effects asked = fresh.step(new Event.Received(0, new Status(0, true, 1, 0)));
       assertThat(asked.sendNow())
@@ -126,7 +128,8 @@ class CommitViewSignaturesTest {
             cluster.channel.consenters(),
             services.crypto(),
             new Sha256(FabricTestCluster.PROVIDER))
-        .decisions(new ArchiveRead(3, 1, io.rubinbft.bft.Digest.GENESIS, 1));
+        .decisions(
+            new ArchiveRead(3, 1, io.rubinbft.bft.Digest.GENESIS, 1, Decisions.MAX_ANSWER_BYTES));
   }
 
   private static BlockSignatureVerifier verifier(FabricTestCluster cluster) {

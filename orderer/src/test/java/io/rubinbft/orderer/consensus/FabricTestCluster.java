@@ -27,6 +27,7 @@ import io.rubinbft.orderer.crypto.EcdsaSigner;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -179,7 +180,8 @@ final class FabricTestCluster implements AutoCloseable {
 
   private void open(int r) throws Exception {
     long consenterId = channel.consenters().consenters().get(r).id();
-    ReplicaConfig config = ChannelReplicas.replicaConfig(channel, r, TICK);
+    ReplicaConfig config =
+        ChannelReplicas.replicaConfig(channel, r, TICK, MemoryBudgets.standard());
     List<Block> chain = chains.get(r);
     ConfigStates configs =
         configStates(

@@ -19,6 +19,8 @@ import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
 import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.memory.MemoryBudgets;
+import io.rubinbft.orderer.memory.MessageLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
 class LedgerDecisionArchiveTest {
 
   private static final int FRESH = 3;
+
+  /** What the fresh replica's host cuts its answers at, from memory or from the ledger. */
+  private static final long ANSWER_BYTES = MessageLimits.answerBytes(MemoryBudgets.standard());
 
   @TempDir Path data;
 
@@ -62,7 +67,8 @@ class LedgerDecisionArchiveTest {
               new Sha256(FabricTestCluster.PROVIDER));
       Replica fresh =
           Replica.start(
-              ChannelReplicas.replicaConfig(cluster.channel, FRESH, Duration.ofMillis(10)),
+              ChannelReplicas.replicaConfig(
+                  cluster.channel, FRESH, Duration.ofMillis(10), MemoryBudgets.standard()),
               services);
 
       // Answers are cut by bytes, not by the fixture channel's small window (its 10 MB batches);
@@ -74,7 +80,8 @@ class LedgerDecisionArchiveTest {
       while (true) {
         List<Decision> answer =
             archive.decisions(
-                new ArchiveRead(FRESH, fetch.from(), fetch.previous(), fetch.maxCount()));
+                new ArchiveRead(
+                    FRESH, fetch.from(), fetch.previous(), fetch.maxCount(), ANSWER_BYTES));
         assertThat(answer).hasSizeBetween(1, fetch.maxCount());
         served.addAll(answer);
         Effects effects = fresh.step(new Event.Received(0, new Decisions(answer, 0)));
@@ -93,31 +100,26 @@ class LedgerDecisionArchiveTest {
 
       // From the middle, chained to the digest the asker holds, the same decisions again.
       List<Decision> fromSecond =
-          archive.decisions(new ArchiveRead(FRESH, 2, served.getFirst().digest(), chain.size()));
+          archive.decisions(
+              new ArchiveRead(FRESH, 2, served.getFirst().digest(), chain.size(), ANSWER_BYTES));
       assertThat(digests(fromSecond)).isEqualTo(digests(served.subList(1, served.size())));
 
       // An answer stops after its byte limit, with at least one block, each chained as asked.
-      long blockBytes = chain.get(1).getSerializedSize();
-      LedgerDecisionArchive small =
-          new LedgerDecisionArchive(
-              ledger,
-              cluster.channel.consenters(),
-              services.crypto(),
-              new Sha256(FabricTestCluster.PROVIDER),
-              blockBytes);
+      long oneDecision = Decisions.bytes(served.get(1));
       List<Decision> chunk =
-          small.decisions(new ArchiveRead(FRESH, 2, served.getFirst().digest(), chain.size()));
+          archive.decisions(
+              new ArchiveRead(FRESH, 2, served.getFirst().digest(), chain.size(), oneDecision));
       assertThat(chain).hasSizeGreaterThan(3);
       assertThat(chunk).hasSizeBetween(1, 2);
       assertThat(digests(chunk)).isEqualTo(digests(served.subList(1, 1 + chunk.size())));
       assertThat(
               archive.decisions(
-                  new ArchiveRead(FRESH, chain.size() + 1, served.getLast().digest(), 8)))
+                  new ArchiveRead(
+                      FRESH, chain.size() + 1, served.getLast().digest(), 8, ANSWER_BYTES)))
           .isEmpty();
 
-      // An epoch anchor without its file is rebuilt by chaining the ledger from block 1, across
-      // answers cut short by their bytes.
-      Decision anchor = EpochAnchors.read(data.resolve("no-anchor"), chain.size(), small);
+      // An epoch anchor without its file is rebuilt by chaining the ledger from block 1.
+      Decision anchor = EpochAnchors.read(data.resolve("no-anchor"), chain.size(), archive);
       assertThat(anchor.digest()).isEqualTo(served.getLast().digest());
     }
   }

@@ -2,9 +2,15 @@ package io.rubinbft.orderer.consensus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.bft.Digest;
+import io.rubinbft.bft.Refusal;
 import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.message.Decisions;
+import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
+import io.rubinbft.bft.wire.Decoded;
 import io.rubinbft.bft.wire.MessageCodec;
 import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.ledger.BlockHashing;
@@ -29,6 +35,8 @@ import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
+import io.rubinbft.orderer.memory.MemoryBudgets;
+import io.rubinbft.orderer.memory.MessageLimits;
 import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import java.net.InetSocketAddress;
@@ -39,13 +47,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.hyperledger.fabric.protos.common.Block;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,9 +84,15 @@ class ReplicaHostTest {
   private int requestTimeoutTicks;
   private long epoch;
   private EnvelopeFactory client;
+  // When set, every host's ledger reads for peers wait for it (a slow ledger).
+  private @Nullable CountDownLatch slowArchive;
+  private final CountDownLatch archiveReadStarted = new CountDownLatch(1);
 
   @AfterEach
   void stop() {
+    if (slowArchive != null) {
+      slowArchive.countDown();
+    }
     hosts.forEach(ReplicaHost::close);
     networks.forEach(ClusterNetwork::close);
     stores.forEach(BlockStore::close);
@@ -204,6 +221,139 @@ class ReplicaHostTest {
     assertSameValidChains(List.of(0, 1, 2));
   }
 
+  /**
+   * A state-transfer answer from the decisions a replica holds in memory is cut at the same bytes
+   * as one read from the ledger (half a peer's link and input budget): a larger one, near the end
+   * of a catch-up, would be pushed out of the link or refused by the asker's input queue, and the
+   * asker would wait out its fetch deadline and distrust a correct source.
+   */
+  @Test
+  void anAnswerFromMemoryIsCutAsOneFromTheLedger() throws Exception {
+    startCluster(ClusterTransport.TCP, 3);
+    Queue<Answer> answers = answersTo(3);
+    assertThat(hosts.get(0).epoch().replica().config().retainedDecisions())
+        .as("the blocks asked for are all in memory")
+        .isGreaterThanOrEqualTo(12);
+    for (int i = 0; i < 12; i++) {
+      submitLarge(100 << 10);
+    }
+    awaitHeight(List.of(0, 1, 2), 13);
+    long answerBytes = MessageLimits.answerBytes(MemoryBudgets.standard());
+    assertThat(12L * (100 << 10)).isGreaterThan(answerBytes);
+
+    fetchFrom(0, 1);
+
+    Answer answer = awaitAnswer(answers);
+    assertThat(answer.decisions().decisions()).isNotEmpty();
+    assertThat(answer.decisions().decisions().getFirst().sequence()).isEqualTo(1);
+    long decisionBytes = answer.decisions().decisions().stream().mapToLong(Decisions::bytes).sum();
+    assertThat(decisionBytes - Decisions.bytes(answer.decisions().decisions().getFirst()))
+        .isLessThanOrEqualTo(answerBytes);
+    assertThat((long) answer.frameBytes()).isLessThan(MemoryBudgets.standard().peerLinkBytes());
+  }
+
+  /**
+   * A peer's reads of old decisions from the ledger run off the replica thread: while one is held
+   * up (a slow ledger), the replica keeps ordering, and the answer goes out when the read ends.
+   */
+  @Test
+  void aSlowLedgerReadForACatchingUpPeerHoldsUpNoOrdering() throws Exception {
+    slowArchive = new CountDownLatch(1);
+    startCluster(ClusterTransport.TCP, 3);
+    Queue<Answer> answers = answersTo(3);
+    int retained = hosts.get(0).epoch().replica().config().retainedDecisions();
+    while (ledgers.get(0).height() <= retained + 2) {
+      submitLarge(100);
+    }
+    awaitHeight(List.of(0, 1, 2), ledgers.get(0).height());
+    int ordered = transactions(ledgers.get(0));
+
+    fetchFrom(0, 1);
+    assertThat(archiveReadStarted.await(30, TimeUnit.SECONDS))
+        .as("host 0 reads its ledger for the peer")
+        .isTrue();
+
+    for (int i = 0; i < 10; i++) {
+      submitToThree(100);
+    }
+    awaitTransactions(ordered + 10, List.of(0, 1, 2));
+    assertThat(answers).as("no answer while the read is held up").isEmpty();
+
+    slowArchive.countDown();
+    Answer answer = awaitAnswer(answers);
+    assertThat(answer.decisions().decisions().getFirst().sequence()).isEqualTo(1);
+    assertSameValidChains(List.of(0, 1, 2));
+  }
+
+  private record Answer(Decisions decisions, int frameBytes) {}
+
+  /** The state-transfer answers that reach consenter {@code r}'s network (no host runs there). */
+  private Queue<Answer> answersTo(int r) {
+    Queue<Answer> answers = new ConcurrentLinkedQueue<>();
+    MessageCodec codec = hosts.getFirst().epoch().codec();
+    networks
+        .get(r)
+        .register(
+            "fixture",
+            (peer, frameEpoch, bytes) -> {
+              if (codec.decode(bytes) instanceof Decoded.Valid<Message>(Decisions decisions)) {
+                answers.add(new Answer(decisions, bytes.length));
+              }
+            });
+    return answers;
+  }
+
+  /** Consenter 3 asks host {@code r} for decisions from {@code from} on, as a replica behind. */
+  private void fetchFrom(int r, long from) {
+    MessageCodec codec = hosts.getFirst().epoch().codec();
+    networks
+        .get(3)
+        .send(
+            networks.get(r).localAddress(),
+            "fixture",
+            epoch,
+            codec.encode(new FetchDecisions(from, Digest.GENESIS, Decisions.MAX_COUNT, 3)));
+  }
+
+  private static Answer awaitAnswer(Queue<Answer> answers) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (answers.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(answers).as("state-transfer answers").isNotEmpty();
+    return answers.peek();
+  }
+
+  /** One transaction of {@code bytes} bytes to hosts 0-2, ordered before this returns. */
+  private void submitLarge(int bytes) throws Exception {
+    long height = ledgers.get(0).height();
+    submitToThree(bytes);
+    ledgers.get(0).awaitHeight(height + 1, Duration.ofSeconds(30));
+  }
+
+  /**
+   * One transaction of {@code bytes} bytes to hosts 0-2, each taking it or, when the others ordered
+   * it before it arrived, refusing it as a duplicate.
+   */
+  private void submitToThree(int bytes) throws Exception {
+    EnvelopeFactory.SignedEnvelope tx = client.transaction("fixture", new byte[bytes]);
+    for (int r = 0; r < 3; r++) {
+      Admission outcome =
+          hosts.get(r).submit(tx.txId(), tx.envelope().toByteArray()).get(30, TimeUnit.SECONDS);
+      if (!(outcome instanceof Admission.Refused(Refusal.Duplicate duplicate))) {
+        assertThat(outcome).isInstanceOf(Admission.Admitted.class);
+      }
+    }
+  }
+
+  private void awaitHeight(List<Integer> replicas, long height) throws InterruptedException {
+    for (int r : replicas) {
+      assertThat(ledgers.get(r).awaitHeight(height, Duration.ofSeconds(60)))
+          .as("ledger %d reaches height %d", r, height)
+          .isTrue();
+    }
+  }
+
   private static void awaitCount(LongSupplier count, String what) throws InterruptedException {
     awaitCount(count, 1, what);
   }
@@ -286,7 +436,8 @@ class ReplicaHostTest {
     ledger.append(fixture.genesis.toByteArray(), Durability.SYNCED);
     ledgers.add(ledger);
     long consenterId = fixture.channel.consenters().consenters().get(r).id();
-    ReplicaConfig config = ChannelReplicas.replicaConfig(fixture.channel, r, TICK);
+    ReplicaConfig config =
+        ChannelReplicas.replicaConfig(fixture.channel, r, TICK, MemoryBudgets.standard());
     if (requestTimeoutTicks > 0) {
       config = withTimeouts(config, requestTimeoutTicks);
     }
@@ -310,12 +461,13 @@ class ReplicaHostTest {
             key,
             FabricTestCluster.PROVIDER);
     Replica replica = Replica.start(config, services);
-    LedgerDecisionArchive archive =
+    LedgerDecisionArchive ledgerArchive =
         new LedgerDecisionArchive(
             ledger,
             fixture.channel.consenters(),
             services.crypto(),
             new Sha256(FabricTestCluster.PROVIDER));
+    DecisionArchive archive = slowArchive == null ? ledgerArchive : slowly(ledgerArchive);
     EpochReplica genesisEpoch =
         new EpochReplica(
             epoch,
@@ -343,6 +495,21 @@ class ReplicaHostTest {
         NodeMemory.standard());
   }
 
+  /** {@code archive}, each read held up until {@link #slowArchive} opens. */
+  private DecisionArchive slowly(DecisionArchive archive) {
+    CountDownLatch gate = Objects.requireNonNull(slowArchive);
+    return read -> {
+      archiveReadStarted.countDown();
+      try {
+        gate.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("archive read interrupted", e);
+      }
+      return archive.decisions(read);
+    };
+  }
+
   /** The fixture's 20 s SmartBFT timeouts, shortened so a test sees a view change quickly. */
   private static ReplicaConfig withTimeouts(ReplicaConfig c, int ticks) {
     return new ReplicaConfig(
@@ -359,7 +526,8 @@ class ReplicaHostTest {
         ticks,
         Math.min(c.statusIntervalTicks(), ticks),
         c.retainedDecisions(),
-        c.decidedIdMemory());
+        c.decidedIdMemory(),
+        c.answerMaxBytes());
   }
 
   private void submit(int count, List<Integer> to) throws Exception {

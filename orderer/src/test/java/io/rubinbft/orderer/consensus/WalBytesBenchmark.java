@@ -5,6 +5,7 @@ import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.ledger.wal.Wal;
 import io.rubinbft.ledger.wal.WalConfig;
 import io.rubinbft.orderer.files.FileTrees;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,7 +54,8 @@ public final class WalBytesBenchmark {
         codec =
             new WalRecordCodec(
                 ChannelReplicas.wireLimits(
-                    ChannelReplicas.replicaConfig(cluster.channel, 0, Duration.ofMillis(10))));
+                    ChannelReplicas.replicaConfig(
+                        cluster.channel, 0, Duration.ofMillis(10), MemoryBudgets.standard())));
       }
       WalConfig config = new WalConfig(root.resolve("replica-0"), 1 << 29, SEGMENT_BYTES);
       long[] written = new long[3]; // records, bytes, shared records

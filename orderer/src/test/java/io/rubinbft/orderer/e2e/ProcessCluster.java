@@ -25,6 +25,7 @@ import io.rubinbft.orderer.testing.AdminApi;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
 import io.rubinbft.orderer.testing.EpochSignatureCheck;
 import io.rubinbft.orderer.testing.FreePorts;
+import io.rubinbft.testdata.FabricTestData;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -41,6 +42,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.hyperledger.fabric.protos.common.Block;
 import org.hyperledger.fabric.protos.common.Consenter;
 import org.hyperledger.fabric.protos.common.Envelope;
@@ -96,6 +98,23 @@ final class ProcessCluster implements AutoCloseable {
   static ProcessCluster create(Path dir, int maxMessageCount, boolean clientCertificates)
       throws IOException, GeneralSecurityException, InvalidConfigException {
     return create(dir, 4, 4, maxMessageCount, clientCertificates);
+  }
+
+  /**
+   * As {@link #create(Path, int, boolean)}, with the crypto material Fabric's own cryptogen made
+   * for the test data's network (testdata/fabric, the same organizations, orderers and users): the
+   * generator keeps what it finds, so only the genesis block and the node configs are ours.
+   */
+  static ProcessCluster createWithFabricCrypto(Path dir, int maxMessageCount)
+      throws IOException, GeneralSecurityException, InvalidConfigException {
+    Path source = FabricTestData.path("crypto");
+    Path target = dir.resolve("crypto");
+    try (Stream<Path> files = Files.walk(source)) {
+      for (Path file : files.toList()) {
+        Files.copy(file, target.resolve(source.relativize(file).toString()));
+      }
+    }
+    return create(dir, maxMessageCount, false);
   }
 
   /**

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
@@ -54,6 +56,45 @@ class StoppedBackupEndToEndTest {
     cluster =
         CLUSTERS.track(
             ProcessCluster.create(Files.createTempDirectory(dir, "stopped-"), 100, false));
+    stopABackupUnderLoad(TRANSACTIONS, 16);
+  }
+
+  /**
+   * Issue 18's run as an operator would do it, on demand: 4 nodes from Fabric-made crypto (the test
+   * data's cryptogen output) with the launcher's defaults, 16,000 envelopes of 3 KB from 64 gateway
+   * submitters to the three running orderers, then {@code kill -CONT}; the resident memory of every
+   * node within the fault suite's budget too. Its figures are in BENCHMARKS.md ("Faults").
+   */
+  @Test
+  @Tag("long")
+  @Tag("multiprocess")
+  void issue18sStoppedBackupRunWithTheDefaults() throws Exception {
+    Path dir = Files.createDirectories(Path.of("target", "multiproc")).toAbsolutePath();
+    cluster =
+        CLUSTERS.track(
+            ProcessCluster.createWithFabricCrypto(
+                Files.createTempDirectory(dir, "stopped-fabric-"), 100));
+    long started = System.nanoTime();
+    stopABackupUnderLoad(Integer.getInteger("stopped.transactions", 16_000), 64);
+    Map<String, Long> peakRss = new TreeMap<>();
+    for (NodeProcess node : cluster.nodes()) {
+      peakRss.put(node.name(), node.rss().orElseThrow().peak() >> 20);
+    }
+    LOG.info(
+        "stopped-backup run: {} s in all, peak RSS per node (MB) {}",
+        Duration.ofNanos(System.nanoTime() - started).toSeconds(),
+        peakRss);
+    assertThat(peakRss.values())
+        .as("peak RSS per node (MB)")
+        .allMatch(mb -> mb <= FaultCluster.RSS_BUDGET >> 20);
+  }
+
+  /**
+   * Stops a backup with SIGSTOP, sends {@code transactions} envelopes of 3 KB from {@code streams}
+   * gateway submitters to the three others, resumes it, and checks the outcome: all four alive, at
+   * the same height, every acknowledged envelope in the chain exactly once.
+   */
+  private void stopABackupUnderLoad(int transactions, int streams) throws Exception {
     cluster.nodes().forEach(NodeProcess::useLauncherMemory);
     EnvelopeFactory client = cluster.client();
     cluster.start(cluster.nodes());
@@ -69,15 +110,16 @@ class StoppedBackupEndToEndTest {
     backup.pause();
     LOG.info("backup {} stopped", backup.name());
     LoadReport report;
+    long resumed;
     try {
       report =
           cluster.load(
               running,
               new LoadSpec(
                   ProcessCluster.CHANNEL,
-                  TRANSACTIONS,
+                  transactions,
                   3_000,
-                  16,
+                  streams,
                   cluster.quorum(),
                   OptionalDouble.empty(),
                   Duration.ofMinutes(6)),
@@ -86,6 +128,7 @@ class StoppedBackupEndToEndTest {
       LOG.info("load run passed with the backup stopped:\n{}", report.format());
     } finally {
       backup.resume();
+      resumed = System.nanoTime();
       LOG.info("backup {} resumed", backup.name());
     }
 
@@ -95,11 +138,19 @@ class StoppedBackupEndToEndTest {
     long height = cluster.height(running.getFirst());
     ProcessCluster.awaitCondition(
         "the resumed backup catches up", () -> cluster.height(backup) >= height);
+    LOG.info(
+        "backup {} caught up to height {} in {} ms after its resume",
+        backup.name(),
+        height,
+        Duration.ofNanos(System.nanoTime() - resumed).toMillis());
     Chain chain =
         cluster.identicalChains(client, ClientTlsFiles.serverOnly(cluster.ordererTlsCa()));
+    Set<Long> heights = new HashSet<>();
     for (NodeProcess node : cluster.nodes()) {
       assertThat(node.isAlive()).as("%s is alive", node.name()).isTrue();
+      heights.add(cluster.height(node));
     }
+    assertThat(heights).as("the nodes' heights").hasSize(1);
     Map<String, Integer> counts = chain.txIdCounts();
     assertThat(counts.values()).allMatch(count -> count == 1, "every tx id occurs once");
     assertThat(counts.keySet()).containsAll(report.delivery().acceptedTxIds());

@@ -28,15 +28,15 @@ class MemoryBudgetsTest {
   }
 
   /**
-   * A state-transfer answer read from the ledger fits half of a peer's link and input budget, so it
-   * is neither pushed out by the votes queued behind it nor refused beside them, and never exceeds
-   * bft-core's 4 MiB.
+   * A state-transfer answer, from memory or from the ledger, fits half of a peer's link and input
+   * budget, so it is neither pushed out by the votes queued behind it nor refused beside them, and
+   * never exceeds bft-core's 4 MiB.
    */
   @Test
   void ledgerAnswersFitHalfAPeersQueues() {
     MemoryBudgets budgets = MemoryBudgets.standard();
 
-    assertThat(MessageLimits.ledgerAnswerBytes(budgets))
+    assertThat(MessageLimits.answerBytes(budgets))
         .isPositive()
         .isLessThanOrEqualTo(budgets.peerLinkBytes() / 2)
         .isLessThanOrEqualTo(budgets.peerInputBytes() / 2)
