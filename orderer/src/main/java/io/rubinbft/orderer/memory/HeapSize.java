@@ -1,8 +1,10 @@
 package io.rubinbft.orderer.memory;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.rubinbft.orderer.consensus.ChannelReplicas;
 import io.rubinbft.orderer.consensus.Pipeline;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -116,6 +118,17 @@ public final class HeapSize {
     return NODE_BASE_BYTES
         + budgets.requestPoolBytes()
         + peers * (budgets.peerLinkBytes() + transport + transport);
+  }
+
+  /**
+   * This JVM's heap ceiling as it was given ({@code -Xmx}): {@link Runtime#maxMemory} leaves out a
+   * survivor space, which would make the plan's own heap look too small for the plan.
+   */
+  public static long jvmHeapBytes() {
+    return Long.parseLong(
+        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+            .getVMOption("MaxHeapSize")
+            .getValue());
   }
 
   /** The smallest heap whose old generation holds {@code liveBytes}, in whole MiB. */
