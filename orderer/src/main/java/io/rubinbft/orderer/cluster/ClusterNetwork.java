@@ -134,7 +134,9 @@ public final class ClusterNetwork implements AutoCloseable {
    * Listens at {@code listen} and starts the network thread.
    *
    * @param peers the certificates accepted inbound and on each dialled address
-   * @param linkBudget the bytes of frames that may wait for one peer; older ones are dropped
+   * @param linkBudget the bytes of small frames (votes, status) that may wait for one peer; older
+   *     ones are dropped. Large frames (proposals, answers) wait in a lane of their own, one
+   *     transport message's worth, so neither kind pushes out the other ({@link OutboundQueue})
    */
   public static ClusterNetwork start(
       Transport transport,
@@ -196,9 +198,10 @@ public final class ClusterNetwork implements AutoCloseable {
 
   /**
    * Sends {@code message} of {@code channel}'s epoch {@code epoch} to the peer at {@code peer},
-   * from any thread, without blocking. The peer's frames are bounded by the link budget: when they
-   * would exceed it the oldest are dropped and counted (PBFT retransmits, a peer behind catches up
-   * by state transfer). A frame larger than the transport carries is dropped and counted at once.
+   * from any thread, without blocking. The peer's frames are bounded by the link budget (small
+   * frames) and one transport message (large ones): when a lane would exceed its bound the oldest
+   * of it are dropped and counted (PBFT retransmits, a peer behind catches up by state transfer). A
+   * frame larger than the transport carries is dropped and counted at once.
    */
   public void send(InetSocketAddress peer, String channel, long epoch, byte[] message) {
     byte[] frame = ClusterFrames.frame(channel, epoch, message);
@@ -213,11 +216,16 @@ public final class ClusterNetwork implements AutoCloseable {
       return;
     }
     droppedQueueFull.addAndGet(
-        links.computeIfAbsent(peer, address -> new PeerLink(address, linkBudget)).enqueue(frame));
+        links
+            .computeIfAbsent(peer, address -> new PeerLink(address, linkBudget, maxFrameBytes))
+            .enqueue(frame));
     selector.wakeup();
   }
 
-  /** The bytes of frames waiting for {@code peer}: at most the link budget, or one frame. */
+  /**
+   * The bytes of frames waiting for {@code peer}: at most the link budget and one transport
+   * message.
+   */
   public long queuedBytes(InetSocketAddress peer) {
     PeerLink link = links.get(peer);
     return link == null ? 0 : link.queuedBytes();

@@ -27,11 +27,12 @@ final class PeerLink {
   private long nextConnectMillis;
 
   /**
-   * @param budget the bytes of frames that may wait for this peer
+   * @param smallBudget the bytes of small frames (votes, status) that may wait for this peer
+   * @param largeBudget the bytes of large frames (proposals, answers) that may wait for this peer
    */
-  PeerLink(InetSocketAddress address, long budget) {
+  PeerLink(InetSocketAddress address, long smallBudget, long largeBudget) {
     this.address = address;
-    this.queued = new OutboundQueue(budget);
+    this.queued = new OutboundQueue(smallBudget, largeBudget);
   }
 
   InetSocketAddress address() {

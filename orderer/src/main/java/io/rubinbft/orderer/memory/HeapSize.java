@@ -1,8 +1,10 @@
 package io.rubinbft.orderer.memory;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.rubinbft.orderer.consensus.ChannelReplicas;
 import io.rubinbft.orderer.consensus.Pipeline;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -22,10 +24,11 @@ import java.util.OptionalLong;
  * and the cap as {@link ChannelReplicas#pipeline} derives them from the config), the ids of its
  * last decided transactions, the client requests and each peer's messages and forwarded envelopes
  * waiting for its replica (each queue its budget, or one item of the channel's largest when that is
- * larger); per node its own live data, the request pools of all channels and, per peer, a frame
- * waiting to be sent and a message being reassembled (each up to the transport's limit). The old
- * generation, a fraction {@link #OLD_GENERATION_SIXTHS}/6 of the heap with the launcher's {@code
- * -XX:NewRatio=5}, must hold all of it.
+ * larger); per node its own live data, the request pools of all channels and, per peer, the small
+ * frames waiting to be sent (the link budget), the large ones (one transport message's worth) and a
+ * message being reassembled (up to the transport's limit). The old generation, a fraction {@link
+ * #OLD_GENERATION_SIXTHS}/6 of the heap with the launcher's {@code -XX:NewRatio=5}, must hold all
+ * of it.
  */
 public final class HeapSize {
 
@@ -114,7 +117,18 @@ public final class HeapSize {
     long transport = MessageLimits.TRANSPORT_MAX_MESSAGE_BYTES;
     return NODE_BASE_BYTES
         + budgets.requestPoolBytes()
-        + peers * (Math.max(budgets.peerLinkBytes(), transport) + transport);
+        + peers * (budgets.peerLinkBytes() + transport + transport);
+  }
+
+  /**
+   * This JVM's heap ceiling as it was given ({@code -Xmx}): {@link Runtime#maxMemory} leaves out a
+   * survivor space, which would make the plan's own heap look too small for the plan.
+   */
+  public static long jvmHeapBytes() {
+    return Long.parseLong(
+        ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+            .getVMOption("MaxHeapSize")
+            .getValue());
   }
 
   /** The smallest heap whose old generation holds {@code liveBytes}, in whole MiB. */

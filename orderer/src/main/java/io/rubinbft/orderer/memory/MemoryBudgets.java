@@ -10,7 +10,10 @@ package io.rubinbft.orderer.memory;
  * refused (client requests, which clients retry). A single item larger than its budget is still
  * taken when its source has nothing else queued, so a queue holds at most its budget or one item.
  *
- * @param peerLinkBytes frames waiting to be sent to one peer
+ * @param peerLinkBytes small frames (votes, status, checkpoints) waiting to be sent to one peer;
+ *     large frames (proposals, state-transfer answers) wait in a lane of their own, one transport
+ *     message's worth ({@link MessageLimits#TRANSPORT_MAX_MESSAGE_BYTES}), so a maximal proposal
+ *     and the votes around it both fit
  * @param peerInputBytes one peer's consensus messages (or its forwarded envelopes) waiting for one
  *     channel's replica
  * @param clientInputBytes client requests waiting for one channel's replica

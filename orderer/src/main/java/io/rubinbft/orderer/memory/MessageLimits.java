@@ -30,13 +30,17 @@ public final class MessageLimits {
 
   /**
    * The proposal bytes one channel's window may hold at its proposal cap: its window is the deepest
-   * whose proposals at the cap stay within this (at least 2). A replica holds up to a window of
-   * proposals in flight and a window of decided blocks for peers catching up, so a channel costs at
-   * most about twice this on the heap (orderer/docs/MEMORY.md); with Fabric's AbsoluteMaxBytes of
-   * 10 MB the window is 16, with 2 MB or less 64. Catching up does not depend on it: a
-   * state-transfer answer is cut by bytes ({@link #answerBytes}), not by the window.
+   * whose proposals at the cap stay within this, and at least the protocol's least (2, a checkpoint
+   * at every sequence). A replica holds up to a window of proposals in flight and a window of
+   * decided blocks for peers catching up (bft-core verifies checkpoints against them), so a channel
+   * costs about twice this on the heap at most, and a node the sum over the channels it serves,
+   * which it checks when it joins one (orderer/docs/MEMORY.md "Sizing"). The window only has to
+   * keep the pipeline busy: small proposals keep the deepest window (64 up to 512 KiB), large ones
+   * are bandwidth-bound and need few in flight (2 of Fabric's 10 MB AbsoluteMaxBytes). Catching up
+   * does not depend on it: a state-transfer answer is cut by bytes ({@link
+   * #answerBytes}), not by the window.
    */
-  public static final long PROPOSALS_IN_FLIGHT_BYTES = 192L << 20;
+  public static final long PROPOSALS_IN_FLIGHT_BYTES = 32L << 20;
 
   /**
    * Most bytes of decisions in a state-transfer answer that bft-core builds or decodes (at least

@@ -1,20 +1,24 @@
 package io.rubinbft.orderer.memory;
 
 /**
- * A node's byte budgets and the one request-pool account all its channels share.
+ * A node's byte budgets, the one request-pool account all its channels share, and the heap its
+ * channels must fit at their worst (a join beyond it is refused: orderer/docs/MEMORY.md "Sizing").
  *
  * @param budgets the byte budgets
  * @param pools the bytes the channels' request pools hold together
+ * @param heapBytes the heap the node's channels must fit, this JVM's ceiling for a running node
  */
-public record NodeMemory(MemoryBudgets budgets, PoolBytes pools) {
+public record NodeMemory(MemoryBudgets budgets, PoolBytes pools, long heapBytes) {
 
-  /** The budgets of {@code budgets}, with an empty pool account. */
-  public static NodeMemory of(MemoryBudgets budgets) {
-    return new NodeMemory(budgets, new PoolBytes(budgets.requestPoolBytes()));
+  /**
+   * The budgets of {@code budgets}, with an empty pool account, for a heap of {@code heapBytes}.
+   */
+  public static NodeMemory of(MemoryBudgets budgets, long heapBytes) {
+    return new NodeMemory(budgets, new PoolBytes(budgets.requestPoolBytes()), heapBytes);
   }
 
-  /** Every node's budgets ({@link MemoryBudgets#standard}). */
+  /** Every node's budgets ({@link MemoryBudgets#standard}) and this JVM's heap ceiling. */
   public static NodeMemory standard() {
-    return of(MemoryBudgets.standard());
+    return of(MemoryBudgets.standard(), HeapSize.jvmHeapBytes());
   }
 }

@@ -3,13 +3,18 @@ package io.rubinbft.orderer.node;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.memory.HeapSize;
 import io.rubinbft.orderer.memory.MemoryBudgets;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * Whether the channels a node serves fit its heap at their worst, summed as the launcher sums a
- * plan ({@link HeapSize}) but from each channel's own config: a node started for a smaller plan
- * than it serves says so, naming the numbers, before a burst of large blocks finds out.
+ * plan ({@link HeapSize}) but from each channel's own config: the node-wide bound on what its
+ * channels may hold (windows of proposals in flight and of decided blocks, queues). A join that
+ * would take the channels beyond the heap is refused ({@link #refusal}), so the bound holds
+ * whatever the operator joins; a channel the node already holds from before (a restart with a
+ * smaller heap) is still served, with a warning ({@link #served}), since its chain must stay
+ * available.
  */
 final class ChannelHeapCheck {
 
@@ -18,29 +23,43 @@ final class ChannelHeapCheck {
   private final MemoryBudgets budgets;
   private final long heapBytes;
   private final TreeMap<String, Long> channelBytes = new TreeMap<>();
-  private int mostConsenters = 1;
+  private final TreeMap<String, Integer> channelConsenters = new TreeMap<>();
 
   ChannelHeapCheck(MemoryBudgets budgets, long heapBytes) {
     this.budgets = budgets;
     this.heapBytes = heapBytes;
   }
 
+  /**
+   * Why {@code config}'s channel may not be joined: the channels served and it would need more heap
+   * than the node has at their worst; empty when it fits. Counts nothing.
+   */
+  synchronized Optional<String> refusal(ChannelConfig config) {
+    TreeMap<String, Long> bytes = new TreeMap<>(channelBytes);
+    TreeMap<String, Integer> consenters = new TreeMap<>(channelConsenters);
+    count(config, bytes, consenters);
+    long needed = needed(bytes, consenters);
+    if (needed <= heapBytes) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        String.format(
+            "cannot join channel '%s': with it the %d channels of this node (%s) need a heap of %d"
+                + " MiB at their worst (windows of blocks at their AbsoluteMaxBytes, queues, pools,"
+                + " peer links) but it has %d MiB; restart the node with a plan for them"
+                + " (RUBIN_CHANNELS, RUBIN_BLOCK_MAX_BYTES, RUBIN_CONSENTERS;"
+                + " orderer/docs/MEMORY.md \"Sizing\")",
+            config.channelId(),
+            bytes.size(),
+            String.join(", ", bytes.keySet()),
+            needed / MIB,
+            heapBytes / MIB));
+  }
+
   /** Counts {@code config}'s channel; what is wrong when the channels no longer fit the heap. */
   synchronized Optional<String> served(ChannelConfig config) {
-    int consenters = config.consenters().size();
-    mostConsenters = Math.max(mostConsenters, consenters);
-    channelBytes.put(
-        config.channelId(),
-        HeapSize.channelBytes(
-            budgets,
-            consenters,
-            config.pbft().batchMaxCount(),
-            config.pbft().batchMaxBytes(),
-            config.pbft().requestMaxBytes()));
-    long live =
-        HeapSize.nodeBytes(budgets, mostConsenters)
-            + channelBytes.values().stream().mapToLong(Long::longValue).sum();
-    long needed = HeapSize.heapFor(live);
+    count(config, channelBytes, channelConsenters);
+    long needed = needed(channelBytes, channelConsenters);
     if (needed <= heapBytes) {
       return Optional.empty();
     }
@@ -59,5 +78,28 @@ final class ChannelHeapCheck {
   /** Stops counting the channel {@code name}. */
   synchronized void removed(String name) {
     channelBytes.remove(name);
+    channelConsenters.remove(name);
+  }
+
+  private void count(
+      ChannelConfig config, Map<String, Long> bytes, Map<String, Integer> consenters) {
+    int count = config.consenters().size();
+    consenters.put(config.channelId(), count);
+    bytes.put(
+        config.channelId(),
+        HeapSize.channelBytes(
+            budgets,
+            count,
+            config.pbft().batchMaxCount(),
+            config.pbft().batchMaxBytes(),
+            config.pbft().requestMaxBytes()));
+  }
+
+  private long needed(Map<String, Long> bytes, Map<String, Integer> consenters) {
+    int mostConsenters = consenters.values().stream().mapToInt(Integer::intValue).max().orElse(1);
+    long live =
+        HeapSize.nodeBytes(budgets, mostConsenters)
+            + bytes.values().stream().mapToLong(Long::longValue).sum();
+    return HeapSize.heapFor(live);
   }
 }

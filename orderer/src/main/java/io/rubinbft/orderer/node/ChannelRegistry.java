@@ -113,8 +113,7 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
    */
   public synchronized void start(NodeContext context) throws InvalidConfigException {
     this.node = context;
-    this.heapCheck =
-        new ChannelHeapCheck(context.memory().budgets(), Runtime.getRuntime().maxMemory());
+    this.heapCheck = new ChannelHeapCheck(context.memory().budgets(), context.memory().heapBytes());
     for (String name : context.onboarding().pendingJoins().channels()) {
       byte[] joinBlock = context.onboarding().pendingJoins().read(name).orElseThrow();
       onboard(ConfigBlockReader.read(joinBlock), joinBlock);
@@ -312,6 +311,10 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
         || node.store().channel(name).isPresent()
         || node.onboarding().pendingJoins().read(name).isPresent()) {
       throw new ParticipationException(Reason.ALREADY_EXISTS, "channel already exists");
+    }
+    Optional<String> overHeap = heapCheck.refusal(config);
+    if (overHeap.isPresent()) {
+      throw new ParticipationException(Reason.BAD_REQUEST, overHeap.get());
     }
     try {
       if (config.blockNumber() == 0) {

@@ -86,6 +86,12 @@ public final class OrdererNode implements AutoCloseable {
    * @throws ConfigException when the configuration cannot be served (names the setting)
    */
   public static OrdererNode start(NodeConfig config, LogLevels logs) throws IOException {
+    return start(config, logs, NodeMemory.standard());
+  }
+
+  /** Starts a node from {@code config} whose channels must fit {@code memory}'s heap. */
+  static OrdererNode start(NodeConfig config, LogLevels logs, NodeMemory memory)
+      throws IOException {
     // Closed first to last: listeners, network, channels (their ledger writers flush), store.
     List<AutoCloseable> opened = new ArrayList<>();
     config.warnings().forEach(LOG::warn);
@@ -97,7 +103,6 @@ public final class OrdererNode implements AutoCloseable {
       opened.add(store);
       ChannelRegistry channels = new ChannelRegistry();
       opened.addFirst(channels);
-      NodeMemory memory = NodeMemory.standard();
       ClusterNetwork network = startNetwork(config, channels, memory.budgets());
       opened.addFirst(network);
       OrdererMetrics metrics =

@@ -57,14 +57,6 @@ class ClusterNetworkRdmaVmTest {
 
   private static final long WAIT_SECONDS = 120;
 
-  /**
-   * Each link holds everything this test queues on it at once (its small frames and one large one):
-   * the test checks that RDMA delivers every frame intact and in order; what a link drops when its
-   * budget is exceeded is ClusterNetworkTest's subject. With the node's fixed budget (1,344 KiB)
-   * the 2 MiB frame, alone over the budget, pushed out the frames queued behind it.
-   */
-  private static final long LINK_BUDGET = 8L << 20;
-
   private record Received(X509Certificate peer, byte[] message) {}
 
   @TempDir Path unused;
@@ -207,8 +199,7 @@ class ClusterNetworkRdmaVmTest {
               openOrSkip(channels),
               channels,
               new InetSocketAddress(guestAddress(), 0),
-              ClusterPeersForTests.anyOf(consenters),
-              LINK_BUDGET);
+              ClusterPeersForTests.anyOf(consenters));
       BlockingQueue<Received> inbox = new LinkedBlockingQueue<>();
       node.register("fixture", (peer, epoch, message) -> inbox.add(new Received(peer, message)));
       nodes.add(node);

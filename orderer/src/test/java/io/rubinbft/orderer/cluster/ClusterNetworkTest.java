@@ -6,6 +6,8 @@ import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
 import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.orderer.crypto.Pem;
+import io.rubinbft.orderer.memory.MemoryBudgets;
+import io.rubinbft.orderer.memory.MessageLimits;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -306,6 +308,48 @@ class ClusterNetworkTest {
           .isGreaterThanOrEqualTo(2_000 - budget / block.length - 1);
       assertThat(nodes.get(0).failure()).isEmpty();
     }
+  }
+
+  /**
+   * With the node's own budgets (MemoryBudgets' link budget, the transport's message limit), a
+   * maximal proposal queued on one link between votes loses none of them, nor is it lost: before,
+   * the proposal, larger than the whole link budget, pushed out the votes queued before it, and the
+   * first vote after it pushed out the proposal.
+   */
+  @Test
+  void aMaximalProposalAndTheVotesAroundItOnOneLinkAllArrive() throws Exception {
+    int transport = MessageLimits.TRANSPORT_MAX_MESSAGE_BYTES;
+    InetSocketAddress later;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      later = new InetSocketAddress("127.0.0.1", free.getLocalPort());
+    }
+    startNode(
+        1,
+        "fixture",
+        new InetSocketAddress("127.0.0.1", 0),
+        MemoryBudgets.standard().peerLinkBytes(),
+        transport);
+    byte[] proposal = new byte[transport - MessageLimits.MAX_FRAME_HEADER_BYTES];
+    for (int vote = 0; vote < 100; vote++) {
+      nodes.get(0).send(later, "fixture", 0, bytes("vote " + vote));
+      if (vote == 49) {
+        nodes.get(0).send(later, "fixture", 0, proposal);
+      }
+    }
+
+    startNode(2, "fixture", later, MemoryBudgets.standard().peerLinkBytes(), transport);
+
+    List<Integer> lengths = new ArrayList<>();
+    for (int frame = 0; frame < 101; frame++) {
+      Received received = inboxes.get(1).poll(60, TimeUnit.SECONDS);
+      assertThat(received).as("frame %d of 101 (got %s)", frame, lengths).isNotNull();
+      lengths.add(received.text().length());
+      if (frame != 50) {
+        assertThat(received.text()).isEqualTo("vote " + (frame < 50 ? frame : frame - 1));
+      }
+    }
+    assertThat(lengths.get(50)).isEqualTo(proposal.length);
+    assertThat(nodes.get(0).stats().droppedSendQueueFull()).isZero();
   }
 
   /**

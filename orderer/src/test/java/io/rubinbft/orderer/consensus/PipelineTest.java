@@ -31,8 +31,8 @@ class PipelineTest {
           .isLessThanOrEqualTo(MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES);
       assertThat(pipeline.batchMaxBytes()).as("%d consenters", consenters).isEqualTo(10 * MB);
       assertThat(pipeline.requestMaxBytes()).as("%d consenters", consenters).isEqualTo(10 * MB);
-      assertThat(pipeline.window()).as("%d consenters", consenters).isEqualTo(16);
-      assertThat(pipeline.checkpointInterval()).isEqualTo(8);
+      assertThat(pipeline.window()).as("%d consenters", consenters).isEqualTo(2);
+      assertThat(pipeline.checkpointInterval()).isEqualTo(1);
     }
   }
 
@@ -55,7 +55,7 @@ class PipelineTest {
     assertThat(largest(4, 10, pipeline))
         .isLessThanOrEqualTo(MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES);
     assertThat(pipeline.batchMaxBytes()).isGreaterThan(10 * MB).isLessThan(16 * MB);
-    assertThat(pipeline.window()).isEqualTo(16);
+    assertThat(pipeline.window()).isEqualTo(2);
   }
 
   /** Any consenter count, block count and byte limits: the largest message fits, or none can. */

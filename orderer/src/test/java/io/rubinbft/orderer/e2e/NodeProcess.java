@@ -2,6 +2,7 @@ package io.rubinbft.orderer.e2e;
 
 import io.rubinbft.orderer.cli.Main;
 import io.rubinbft.orderer.memory.HeapSize;
+import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
@@ -19,14 +20,23 @@ import java.util.OptionalLong;
  */
 final class NodeProcess {
 
-  /** The flags surefire gives test JVMs, plus small heaps: four nodes share two cores. */
+  /**
+   * The flags surefire gives test JVMs, plus a small initial heap (four nodes share two cores) and
+   * the ceiling of the largest channel these tests join: 10 MB blocks on up to 7 consenters (a node
+   * refuses to join a channel its heap cannot hold at its worst). The serial collector grows the
+   * heap only as far as the live data pushes it.
+   */
   private static final List<String> JVM_FLAGS =
       List.of(
           "--add-exports",
           "java.base/jdk.internal.misc=ALL-UNNAMED",
           "--enable-native-access=ALL-UNNAMED",
           "-Xms32m",
-          "-Xmx256m",
+          "-Xmx"
+              + HeapSize.need(new HeapSize.Plan(1, 10 << 20, 7), MemoryBudgets.standard())
+                      .heapBytes()
+                  / (1 << 20)
+              + "m",
           "-XX:+UseSerialGC",
           "-XX:TieredStopAtLevel=1");
 

@@ -23,21 +23,22 @@ class HeapSizeTest {
 
   /**
    * The sum, term by term, for the default plan: one channel with Fabric's 10 MB AbsoluteMaxBytes
-   * (a window of 16 proposals of up to 10 MiB, in flight and retained: 320 MiB), its ids and queues
-   * (each queue at least one 10 MiB item), and the node's pool and per-peer transport messages; the
-   * old generation (5/6 of the heap) holds it all.
+   * (a window of 2 proposals of up to 10 MiB, in flight and retained: 40 MiB), its ids and queues
+   * (each queue at least one 10 MiB item), and the node's pool and per peer its link budget and two
+   * transport messages (one queued to send, one being reassembled); the old generation (5/6 of the
+   * heap) holds it all.
    */
   @Test
   void theDefaultPlansHeapIsTheSumOfItsBudgets() {
     Pipeline pipeline = ChannelReplicas.pipeline(4, 500, 10 * MIB, 10 * MIB);
-    assertThat(pipeline.window()).isEqualTo(16);
+    assertThat(pipeline.window()).isEqualTo(2);
     long cap = pipeline.batchMaxBytes();
     long request = pipeline.requestMaxBytes();
 
     HeapSize.Need need = HeapSize.need(HeapSize.Plan.DEFAULT, BUDGETS);
 
-    long channel = 2 * 16 * cap + 16 * MIB + Math.max(5376 << 10, request) + 3 * cap + 3 * request;
-    long node = 16 * MIB + 21 * MIB + 3 * (16 * MIB + 16 * MIB);
+    long channel = 2 * 2 * cap + 16 * MIB + Math.max(5376 << 10, request) + 3 * cap + 3 * request;
+    long node = 16 * MIB + 21 * MIB + 3 * ((1344 << 10) + 16 * MIB + 16 * MIB);
     assertThat(need.channelBytes()).isEqualTo(channel);
     assertThat(need.nodeBytes()).isEqualTo(node);
     assertThat(need.heapBytes() * 5 / 6).isGreaterThanOrEqualTo(channel + node);
@@ -57,13 +58,17 @@ class HeapSizeTest {
     assertThat(ten.outsideHeapBytes()).isEqualTo(200 * MIB + 10 * 16 * MIB);
   }
 
-  /** Smaller blocks need less: 512 KiB blocks keep 64 of them in flight, a fraction of 10 MB's. */
+  /**
+   * Smaller blocks need less: 512 KiB blocks keep 64 of them in flight, still less than two of 10
+   * MB and a peer's queues holding one 10 MB item each.
+   */
   @Test
   void smallerBlocksNeedLessHeap() {
     HeapSize.Need small = HeapSize.need(new HeapSize.Plan(1, 512 << 10, 4), BUDGETS);
     HeapSize.Need fabricDefault = HeapSize.need(HeapSize.Plan.DEFAULT, BUDGETS);
 
-    assertThat(small.heapBytes()).isLessThan(fabricDefault.heapBytes() / 2);
+    assertThat(small.channelBytes()).isLessThan(fabricDefault.channelBytes());
+    assertThat(small.heapBytes()).isLessThan(fabricDefault.heapBytes());
   }
 
   @Test
@@ -80,13 +85,13 @@ class HeapSizeTest {
   void aPlanBeyondTheLimitIsRefusedNamingTheNumbers() {
     HeapSize.Need need = HeapSize.need(new HeapSize.Plan(10, 10 * MIB, 4), BUDGETS);
 
-    assertThatThrownBy(() -> HeapSize.ceiling(need, OptionalLong.of(2048 * MIB)))
+    assertThatThrownBy(() -> HeapSize.ceiling(need, OptionalLong.of(1024 * MIB)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith(
             "10 channels with blocks of at most 10485760 bytes on 4 consenters need a heap of "
                 + need.heapBytes() / MIB
                 + " MiB")
-        .hasMessageContaining("but the memory limit is 2048 MiB: raise the limit to")
+        .hasMessageContaining("but the memory limit is 1024 MiB: raise the limit to")
         .hasMessageContaining("or plan fewer channels or a smaller AbsoluteMaxBytes");
   }
 

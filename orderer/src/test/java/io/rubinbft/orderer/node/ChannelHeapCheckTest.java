@@ -41,6 +41,26 @@ class ChannelHeapCheckTest {
     assertThat(check.served(channel)).isEmpty();
   }
 
+  /**
+   * A join is checked with the channel added but counts nothing: refused beyond the heap, naming
+   * the channel and the numbers, and a refused channel leaves the others' sum as it was.
+   */
+  @Test
+  void aJoinBeyondTheHeapIsRefusedAndCountsNothing() throws Exception {
+    ChannelConfig channel = ConfigBlockReader.read(Fixtures.block(0));
+    ChannelHeapCheck check = new ChannelHeapCheck(BUDGETS, PLAN_HEAP);
+
+    assertThat(check.refusal(channel)).isEmpty();
+    assertThat(check.served(channel)).isEmpty();
+    assertThat(check.refusal(renamed(channel, "other")))
+        .hasValueSatisfying(
+            refusal ->
+                assertThat(refusal)
+                    .startsWith("cannot join channel 'other': with it the 2 channels of this node")
+                    .contains("but it has " + (PLAN_HEAP >> 20) + " MiB"));
+    assertThat(check.served(channel)).as("the refused channel was not counted").isEmpty();
+  }
+
   private static ChannelConfig renamed(ChannelConfig c, String name) {
     return new ChannelConfig(
         name,

@@ -21,6 +21,7 @@ import io.rubinbft.orderer.loadgen.LoadReport;
 import io.rubinbft.orderer.loadgen.LoadSpec;
 import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.local.LocalNodeConfigs;
+import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.operations.LogLevels;
 import io.rubinbft.orderer.testing.AdminApi;
 import io.rubinbft.orderer.testing.ClientCalls;
@@ -142,6 +143,14 @@ final class LocalCluster implements AutoCloseable {
       nodes.add(
           OrdererNode.start(NodeConfigLoader.load(config, environment), new LogLevels("info")));
     }
+  }
+
+  /** Starts the first node alone, its channels to fit {@code memory}'s heap. */
+  OrdererNode startFirst(NodeMemory memory) throws Exception {
+    nodes.add(
+        OrdererNode.start(
+            NodeConfigLoader.load(configs.getFirst(), environment), new LogLevels("info"), memory));
+    return nodes.getLast();
   }
 
   /** Starts every node and joins each to the channel with the genesis block. */
