@@ -9,6 +9,7 @@ import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.SignedBytes;
 import io.rubinbft.bft.sim.SimApplication;
@@ -43,7 +44,21 @@ class ByzantinePrimaryFloodTest {
   void aFloodOfMaximalProposalsLeavesAtMostAWindowOfThemHeld() {
     ReplicaConfig config =
         new ReplicaConfig(
-            4, 1, BATCH_COUNT, 1L << 20, 2, WINDOW, 4, 500, 64 << 10, 60, 20, 8, WINDOW, 10_000);
+            4,
+            1,
+            BATCH_COUNT,
+            1L << 20,
+            2,
+            WINDOW,
+            4,
+            500,
+            64 << 10,
+            60,
+            20,
+            8,
+            WINDOW,
+            10_000,
+            Decisions.MAX_ANSWER_BYTES);
     Replica backup =
         Replica.start(
             config,

@@ -37,8 +37,8 @@ public final class MessageLimits {
    * which it checks when it joins one (orderer/docs/MEMORY.md "Sizing"). The window only has to
    * keep the pipeline busy: small proposals keep the deepest window (64 up to 512 KiB), large ones
    * are bandwidth-bound and need few in flight (2 of Fabric's 10 MB AbsoluteMaxBytes). Catching up
-   * does not depend on it: a state-transfer answer is cut by bytes ({@link
-   * #answerBytes}), not by the window.
+   * does not depend on it: a state-transfer answer is cut by bytes ({@link #answerBytes}), not by
+   * the window.
    */
   public static final long PROPOSALS_IN_FLIGHT_BYTES = 32L << 20;
 
