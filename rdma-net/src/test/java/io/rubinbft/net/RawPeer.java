@@ -41,7 +41,6 @@ final class RawPeer implements LinkEvents, FrameSink, AutoCloseable {
   private final HelloParameters parameters;
   private final FrameFlyweight sendFrame = new FrameFlyweight();
   private @Nullable Session session;
-  private boolean established;
   private boolean authenticated;
   private boolean broken;
   private long nextSequence;
@@ -137,7 +136,6 @@ final class RawPeer implements LinkEvents, FrameSink, AutoCloseable {
 
   @Override
   public void established(Link established) {
-    this.established = true;
     link.claim(sendFrame);
     int payload =
         handshake.writeHello(
@@ -210,9 +208,5 @@ final class RawPeer implements LinkEvents, FrameSink, AutoCloseable {
   @Override
   public void onUnframeable(DropReason reason, String detail) {
     throw new UncheckedIOException(new IOException("the node under test sent garbage: " + detail));
-  }
-
-  boolean established() {
-    return established;
   }
 }
