@@ -93,7 +93,7 @@ public final class HttpListener implements AutoCloseable {
     limit.setEndPointIdleTimeout(IDLE_TIMEOUT_AT_LIMIT_MILLIS);
     jetty.addBean(limit);
     connector.addBean(new ConnectionsPerSource(MAX_CONNECTIONS_PER_SOURCE));
-    jetty.setHandler(new ContextHandlerCollection());
+    jetty.setHandler(new UnreadBodies(new ContextHandlerCollection()));
     jetty.setStopTimeout(0);
     connector.open();
     return new HttpListener(jetty, connector, new JettyHttpServer(jetty, true, http));

@@ -282,6 +282,12 @@ final class ShmQueuePair implements QueuePair {
         fail(CompletionStatus.FLUSHED, SideState.ERROR);
         return;
       }
+      if (word < 0) {
+        // No position is negative: the peer wrote its ring's delivered count, which only this
+        // side's deliveries (and the closed bit) may change.
+        fail(CompletionStatus.REMOTE_INVALID_REQUEST, SideState.ERROR);
+        return;
+      }
       if (word >= peerReceives.posted()) {
         device.countReceiverNotReady();
         if (++receiverNotReadyPasses > receiverNotReadyRetries) {
@@ -310,7 +316,8 @@ final class ShmQueuePair implements QueuePair {
     long offset = peerReceives.offset(position);
     int capacity = peerReceives.length(position);
     MemorySegment region = peerRegions.region(peerReceives.regionId(position));
-    if (region == null || offset < 0 || capacity < 0 || offset + capacity > region.byteSize()) {
+    // Written so that no sum can overflow: the peer chooses offset and capacity freely.
+    if (region == null || offset < 0 || capacity < 0 || offset > region.byteSize() - capacity) {
       // The peer posted a buffer it does not have: its protection error, our remote error.
       return failDelivery(position, CompletionStatus.OTHER_ERROR);
     }

@@ -336,4 +336,45 @@ class ShmQueuePairTest {
     c.pollConnectionEvents();
     assertThat(c.server.events.disconnected).containsExactly(c.server.pair);
   }
+
+  /**
+   * An offset near the top of the long range: offset plus capacity overflows to a negative sum,
+   * which a bounds check written as {@code offset + capacity > size} lets through to the copy.
+   */
+  @Test
+  void aReceiveWhoseOffsetOverflowsWithItsCapacityFailsBothSides() throws VerbsException {
+    ConnectedPair c = connect(4);
+    c.server.postReceive(1, 0, 64);
+    MemorySegment serverFile = ((ShmQueuePair) c.server.pair).ownFile().segment();
+    long slot = QueuePairFileDescriptor.RECEIVE_SLOTS_OFFSET;
+    serverFile.set(
+        ValueLayout.JAVA_LONG, slot + QueuePairFileDescriptor.SLOT_OFFSET, Long.MAX_VALUE - 10);
+    c.client.send(5, 0, "where to?");
+    assertThat(c.client.pollSends())
+        .containsExactly(
+            RecordedCompletion.of(
+                5, CompletionOpcode.SEND, CompletionStatus.REMOTE_INVALID_REQUEST));
+    assertThat(c.server.pollReceives())
+        .containsExactly(
+            RecordedCompletion.of(1, CompletionOpcode.RECEIVE, CompletionStatus.OTHER_ERROR));
+  }
+
+  /**
+   * A delivered count with the sign bit set (and not the closed bit) names a negative position: a
+   * slot before the ring, outside the file for a deep ring. The sender treats it as a faulty peer.
+   */
+  @Test
+  void aNegativeDeliveredCountInThePeersRingFailsThePairWithoutThrowing() throws VerbsException {
+    ConnectedPair c = connect(4096);
+    c.server.postReceive(1, 0, 64);
+    MemorySegment serverFile = ((ShmQueuePair) c.server.pair).ownFile().segment();
+    serverFile.set(
+        ValueLayout.JAVA_LONG,
+        QueuePairFileDescriptor.RECEIVES_DELIVERED_OFFSET,
+        Long.MIN_VALUE + 1);
+    c.client.send(5, 0, "where to?");
+    assertThat(c.client.pollSends())
+        .extracting(RecordedCompletion::status)
+        .containsExactly(CompletionStatus.REMOTE_INVALID_REQUEST);
+  }
 }
