@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -80,6 +81,7 @@ class AdversaryEndToEndTest {
   private int impersonated;
   private Identity stolen;
   private final Random random = new Random(22);
+  private int round;
 
   @RegisterExtension
   final TestExecutionExceptionHandler nodeLogsOnFailure =
@@ -169,6 +171,7 @@ class AdversaryEndToEndTest {
   }
 
   private void underAttackOnce(Named attack, int transactions, int round) throws Exception {
+    this.round = round;
     long started = System.nanoTime();
     LoadReport report;
     try (AutoCloseable _ = attack.attack().start()) {
@@ -204,8 +207,9 @@ class AdversaryEndToEndTest {
 
   private List<Named> everyAttack() {
     return List.of(
-        // The impersonated node was the leader: connected and authenticated, it proposes nothing.
-        new Named("silent primary", () -> () -> {}),
+        // The impersonated node was the leader: connected and authenticated, it proposes
+        // conflicting blocks, then nothing.
+        new Named("an equivocating primary, silent after it equivocated", this::equivocating),
         new Named(
             "undecodable consensus messages",
             () -> byzantineFlood(() -> randomBytes(1 + random.nextInt(2_000)), 0)),
@@ -318,6 +322,59 @@ class AdversaryEndToEndTest {
             }),
         new Named("gRPC messages larger than any channel orders", this::oversizedGrpcMessages),
         new Named("hundreds of streams on one gRPC connection", this::manyStreams));
+  }
+
+  /**
+   * The impersonated node, primary of the honest nodes' view, proposes two blocks for one sequence
+   * (two nodes get A, one B) and three for the next (one each, and a second to one of them), with
+   * its valid signatures on each and commits and prepares that contradict each other ({@link
+   * EquivocatingPrimary}); then it proposes nothing. A must be decided by all, none of the others
+   * ever, and the honest nodes must leave the view (the load passing within {@link #LOAD_DEADLINE}
+   * shows they order again), with the second pre-prepare counted as equivocation. In the soak's
+   * later rounds the impersonated node leads no view any more and the attack is the silence of a
+   * backup.
+   */
+  private AutoCloseable equivocating() throws Exception {
+    EquivocatingPrimary primary =
+        new EquivocatingPrimary(byzantine, cluster.client(), cluster.channel());
+    Optional<io.rubinbft.bft.message.Status> led = primary.ledView();
+    if (led.isEmpty()) {
+      assertThat(round)
+          .as("the impersonated node leads the view in the first round")
+          .isGreaterThan(1);
+      LOG.info("adversary round {}: the impersonated node leads no view; it stays silent", round);
+      return () -> {};
+    }
+    EquivocatingPrimary.Outcome outcome =
+        primary.equivocate(led.get().view(), led.get().lastDelivered());
+    LOG.info(
+        "adversary: equivocated in view {}; block {} decided with {} at two nodes",
+        outcome.view(),
+        outcome.twoAgainstOne(),
+        outcome.decided());
+    return () -> {
+      Map<String, String> channel = Map.of("channel", cluster.channel());
+      double equivocations = 0;
+      for (int index : cluster.honest()) {
+        assertThat(honest.sample(index, "consensus_smartbft_view_number", channel))
+            .as("node %d left view %d", index, outcome.view())
+            .isGreaterThan((double) outcome.view());
+        assertThat(honest.sample(index, "consensus_smartbft_view_leader_id", channel))
+            .as("node %d's leader", index)
+            .isNotEqualTo((double) byzantine.keys().consenterId());
+        equivocations +=
+            honest.sample(
+                index,
+                "consensus_smartbft_messages_dropped_total",
+                Map.of("channel", cluster.channel(), "reason", "equivocation"));
+      }
+      assertThat(equivocations).as("second pre-prepares dropped as equivocation").isPositive();
+      Map<String, Integer> ordered = cluster.identicalChainsTxIds();
+      assertThat(ordered).as("the block two nodes got").containsEntry(outcome.decided(), 1);
+      assertThat(ordered)
+          .as("blocks no quorum got")
+          .doesNotContainKeys(outcome.neverDecided().toArray(String[]::new));
+    };
   }
 
   private AutoCloseable byzantineFlood(java.util.function.Supplier<byte[]> message, long epoch) {
