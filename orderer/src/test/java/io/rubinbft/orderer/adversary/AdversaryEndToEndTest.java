@@ -17,6 +17,7 @@ import io.rubinbft.net.Identity;
 import io.rubinbft.orderer.bootstrap.NetworkSummary;
 import io.rubinbft.orderer.e2e.ClusterUnderAttack;
 import io.rubinbft.orderer.loadgen.LoadReport;
+import io.rubinbft.orderer.testing.SlowGrpcStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -321,7 +322,8 @@ class AdversaryEndToEndTest {
               return garbageOnEvery(Port.OPERATIONS);
             }),
         new Named("gRPC messages larger than any channel orders", this::oversizedGrpcMessages),
-        new Named("hundreds of streams on one gRPC connection", this::manyStreams));
+        new Named("hundreds of streams on one gRPC connection", this::manyStreams),
+        new Named("large gRPC messages sent slowly on many connections", this::slowLargeMessages));
   }
 
   /**
@@ -547,6 +549,58 @@ class AdversaryEndToEndTest {
       }
     }
     return () -> channels.forEach(ManagedChannel::shutdownNow);
+  }
+
+  /**
+   * To every honest node, 10 TLS connections each announcing a Broadcast message of 10 MiB (the
+   * channel's AbsoluteMaxBytes) and sending 4 MiB of it, then nothing: 40 MiB in progress per node,
+   * over its 34 MiB budget of messages being received. The largest give way (counted), the others
+   * wait within the budget, and direct memory stays within {@link HonestNodes}' bound while the
+   * load's small envelopes get through.
+   */
+  private AutoCloseable slowLargeMessages() throws InterruptedException {
+    List<SlowGrpcStream> streams = new java.util.concurrent.CopyOnWriteArrayList<>();
+    AtomicLong failures = new AtomicLong();
+    Thread sender =
+        Thread.ofPlatform()
+            .daemon()
+            .name("slow-large-messages")
+            .start(
+                () -> {
+                  for (int connection = 0; connection < 24; connection++) {
+                    for (int index : cluster.honest()) {
+                      try {
+                        SlowGrpcStream stream =
+                            SlowGrpcStream.overTls(
+                                new InetSocketAddress("127.0.0.1", node(index).broadcastPort()),
+                                node(index).tlsCaCert(),
+                                10 << 20);
+                        streams.add(stream);
+                        stream.send(4 << 20, 10_000);
+                      } catch (IOException e) {
+                        failures.incrementAndGet();
+                      } catch (InterruptedException e) {
+                        return;
+                      }
+                    }
+                  }
+                });
+    return () -> {
+      sender.join(60_000);
+      double gaveWay = 0;
+      for (int index : cluster.honest()) {
+        gaveWay +=
+            honest.sample(
+                index, "grpc_server_messages_refused_total", Map.of("reason", "node_budget"));
+      }
+      for (SlowGrpcStream stream : streams) {
+        stream.close();
+      }
+      assertThat(failures).as("connections that could not be opened").hasValue(0);
+      assertThat(gaveWay)
+          .as("messages in progress that gave way to the node's budget")
+          .isPositive();
+    };
   }
 
   private List<ManagedChannel> grpcChannels() {
