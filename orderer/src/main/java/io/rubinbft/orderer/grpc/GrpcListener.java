@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -40,10 +41,12 @@ import java.util.function.Supplier;
  * #MAX_CONCURRENT_STREAMS} calls at once (HTTP/2 SETTINGS: a client's further calls wait); a
  * message is at most {@code General.MaxRecvMsgSize} and never more than {@link
  * #MAX_ORDERABLE_MESSAGE_BYTES}, refused with RESOURCE_EXHAUSTED as soon as its length prefix
- * arrives (grpc-java's deframer checks it before buffering the body), so a connection buffers at
- * most that many streams times that many bytes whatever MaxRecvMsgSize says; clients pinging more
- * often than {@code General.Keepalive.ServerMinInterval} are sent GOAWAY; connections are capped
- * per source address and in total, and those still handshaking more tightly ({@link
+ * arrives (grpc-java's deframer checks it before buffering the body), and never more than the
+ * largest AbsoluteMaxBytes of the served channels plus {@link #MESSAGE_MARGIN_BYTES}, refused as
+ * its bytes arrive; the messages being received hold at most {@link #CONNECTION_INBOUND_BYTES} per
+ * connection and {@link #NODE_INBOUND_BYTES} on the node ({@link InboundMessageBudget}); clients
+ * pinging more often than {@code General.Keepalive.ServerMinInterval} are sent GOAWAY; connections
+ * are capped per source address and in total, and those still handshaking more tightly ({@link
  * ConnectionCaps}, {@code General.Connections}).
  */
 public final class GrpcListener implements AutoCloseable {
@@ -65,23 +68,44 @@ public final class GrpcListener implements AutoCloseable {
   static final int MAX_ORDERABLE_MESSAGE_BYTES =
       MessageLimits.TRANSPORT_MAX_MESSAGE_BYTES + (64 << 10);
 
+  /**
+   * What a message may exceed the largest AbsoluteMaxBytes of the served channels by: the envelope
+   * around a payload of that size, and Broadcast/Deliver's framing.
+   */
+  static final int MESSAGE_MARGIN_BYTES = 64 << 10;
+
+  /**
+   * The most one connection's messages in progress may hold: the largest message any channel can
+   * order, with room beside it for small ones ({@link InboundMessageBudget}).
+   */
+  static final long CONNECTION_INBOUND_BYTES = MAX_ORDERABLE_MESSAGE_BYTES + (1L << 20);
+
+  /**
+   * The most all connections' messages in progress may hold: two of the largest, within the
+   * launcher's direct-memory bound beside the replica links' rings (orderer/docs/MEMORY.md).
+   */
+  static final long NODE_INBOUND_BYTES = 2 * CONNECTION_INBOUND_BYTES;
+
   private final Server server;
   private final ExecutorService executor;
   private final List<EventLoopGroup> eventLoops;
   private final HealthStatusManager health;
   private final ConnectionCaps<?> caps;
+  private final InboundMessageBudget inbound;
 
   private GrpcListener(
       Server server,
       ExecutorService executor,
       List<EventLoopGroup> eventLoops,
       HealthStatusManager health,
-      ConnectionCaps<?> caps) {
+      ConnectionCaps<?> caps,
+      InboundMessageBudget inbound) {
     this.server = server;
     this.executor = executor;
     this.eventLoops = eventLoops;
     this.health = health;
     this.caps = caps;
+    this.inbound = inbound;
   }
 
   /**
@@ -126,6 +150,64 @@ public final class GrpcListener implements AutoCloseable {
       ConnectionLimits connections,
       List<BindableService> services)
       throws IOException {
+    return start(
+        address,
+        tls,
+        channelClientCas,
+        maxInboundBytes,
+        keepalive,
+        connections,
+        () -> MAX_ORDERABLE_MESSAGE_BYTES,
+        services);
+  }
+
+  /**
+   * Binds {@code address} and starts serving {@code services}, taking no message larger than the
+   * largest AbsoluteMaxBytes of the served channels plus {@link #MESSAGE_MARGIN_BYTES}.
+   *
+   * @param largestAbsoluteMaxBytes the largest {@code BatchSize.AbsoluteMaxBytes} of the channels
+   *     served now (0 while none is)
+   * @see #start(HostPort, TlsSettings, Supplier, long, KeepaliveSettings, ConnectionLimits, List)
+   */
+  public static GrpcListener start(
+      HostPort address,
+      TlsSettings tls,
+      Supplier<List<X509Certificate>> channelClientCas,
+      long maxInboundBytes,
+      KeepaliveSettings keepalive,
+      ConnectionLimits connections,
+      LongSupplier largestAbsoluteMaxBytes,
+      List<BindableService> services)
+      throws IOException {
+    int staticMax = (int) Math.min(MAX_ORDERABLE_MESSAGE_BYTES, maxInboundBytes);
+    return start(
+        address,
+        tls,
+        channelClientCas,
+        staticMax,
+        keepalive,
+        connections,
+        new InboundMessageBudget(
+            () ->
+                Math.min(
+                    staticMax,
+                    Math.max(0, largestAbsoluteMaxBytes.getAsLong()) + MESSAGE_MARGIN_BYTES),
+            CONNECTION_INBOUND_BYTES,
+            NODE_INBOUND_BYTES),
+        services);
+  }
+
+  /** Starts with {@code inbound} as the budget of messages being received. */
+  static GrpcListener start(
+      HostPort address,
+      TlsSettings tls,
+      Supplier<List<X509Certificate>> channelClientCas,
+      int maxInboundBytes,
+      KeepaliveSettings keepalive,
+      ConnectionLimits connections,
+      InboundMessageBudget inbound,
+      List<BindableService> services)
+      throws IOException {
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     HealthStatusManager health = new HealthStatusManager();
     CappedConnections capped = new CappedConnections(connections, Clock.systemUTC());
@@ -141,19 +223,20 @@ public final class GrpcListener implements AutoCloseable {
             .workerEventLoopGroup(workers)
             .addTransportFilter(capped)
             .executor(executor)
-            .maxInboundMessageSize((int) Math.min(MAX_ORDERABLE_MESSAGE_BYTES, maxInboundBytes))
+            .maxInboundMessageSize(maxInboundBytes)
+            .addStreamTracerFactory(inbound)
             .maxConcurrentCallsPerConnection(MAX_CONCURRENT_STREAMS)
             .handshakeTimeout(HANDSHAKE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
             .permitKeepAliveTime(keepalive.serverMinInterval().toNanos(), TimeUnit.NANOSECONDS)
             .permitKeepAliveWithoutCalls(true)
             .keepAliveTime(keepalive.serverInterval().toNanos(), TimeUnit.NANOSECONDS)
             .keepAliveTimeout(keepalive.serverTimeout().toNanos(), TimeUnit.NANOSECONDS)
-            .addService(health.getHealthService());
+            .addService(ServerInterceptors.intercept(health.getHealthService(), inbound));
     ClientCertificates certificates = new ClientCertificates();
     for (BindableService service : services) {
       builder.addService(
           ServerInterceptors.intercept(
-              EnvelopeRequests.parsedInPlace(service.bindService()), certificates));
+              EnvelopeRequests.parsedInPlace(service.bindService()), certificates, inbound));
     }
     Server server;
     try {
@@ -165,7 +248,8 @@ public final class GrpcListener implements AutoCloseable {
       executor.shutdownNow();
       throw e;
     }
-    return new GrpcListener(server, executor, List.of(boss, workers), health, capped.caps());
+    return new GrpcListener(
+        server, executor, List.of(boss, workers), health, capped.caps(), inbound);
   }
 
   /** The bound address, with the real port when port 0 was asked for. */
@@ -176,6 +260,11 @@ public final class GrpcListener implements AutoCloseable {
   /** Connections refused or closed by the caps so far, by reason (the metric's label). */
   public Map<String, Long> connectionRefusals() {
     return caps.refusals();
+  }
+
+  /** Messages refused or made to give way by the inbound budget so far, by reason. */
+  public Map<String, Long> inboundRefusals() {
+    return inbound.refusals();
   }
 
   /** The standard gRPC health service's state (SERVING once the node is up). */

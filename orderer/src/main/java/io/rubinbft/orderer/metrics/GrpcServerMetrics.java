@@ -83,6 +83,22 @@ public final class GrpcServerMetrics {
         .register(registry);
   }
 
+  /**
+   * Registers the count of messages the listener's inbound budget refused, or made give way, by
+   * reason: too_large, connection_budget, node_budget.
+   */
+  public void countMessagesRefused(Supplier<Map<String, Long>> refusals) {
+    CounterWithCallback.builder()
+        .name("grpc_server_messages_refused")
+        .help(
+            "Messages to the Broadcast/Deliver listener refused as they arrived: larger than the"
+                + " served channels' AbsoluteMaxBytes allow, or pushed out of the bytes a"
+                + " connection or the node may hold in messages being received, by reason.")
+        .labelNames("reason")
+        .callback(callback -> refusals.get().forEach((reason, n) -> callback.call(n, reason)))
+        .register(registry);
+  }
+
   /** Counts the calls of the service it is applied to. */
   public ServerInterceptor interceptor() {
     return new ServerInterceptor() {

@@ -222,6 +222,22 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
     return List.copyOf(cas);
   }
 
+  /**
+   * The largest {@code BatchSize.AbsoluteMaxBytes} in the current config of the channels served
+   * here (0 while none is): no larger envelope can be ordered, so the gRPC listener takes no larger
+   * message.
+   */
+  public long largestAbsoluteMaxBytes() {
+    long largest = 0;
+    for (ChannelRuntime channel : channels.values()) {
+      largest = Math.max(largest, channel.rules().absoluteMaxBytes());
+    }
+    for (FollowerChannel channel : followers.values()) {
+      largest = Math.max(largest, channel.rules().absoluteMaxBytes());
+    }
+    return largest;
+  }
+
   @Override
   public List<String> channelNames() {
     TreeSet<String> names = new TreeSet<>(channels.keySet());

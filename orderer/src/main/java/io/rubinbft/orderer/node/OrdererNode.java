@@ -192,9 +192,11 @@ public final class OrdererNode implements AutoCloseable {
             config.maxReceiveMessageBytes(),
             config.keepalive(),
             config.connections(),
+            channels::largestAbsoluteMaxBytes,
             List.of(broadcast));
     opened.addFirst(grpc);
     metrics.grpc().countConnectionsRefused(grpc::connectionRefusals);
+    metrics.grpc().countMessagesRefused(grpc::inboundRefusals);
     grpc.health().setStatus("", io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
     // Operations last: /healthz answering 200 tells probes the gRPC port already serves.
     OperationsServer operations =

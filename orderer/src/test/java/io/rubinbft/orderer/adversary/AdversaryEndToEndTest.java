@@ -17,6 +17,7 @@ import io.rubinbft.net.Identity;
 import io.rubinbft.orderer.bootstrap.NetworkSummary;
 import io.rubinbft.orderer.e2e.ClusterUnderAttack;
 import io.rubinbft.orderer.loadgen.LoadReport;
+import io.rubinbft.orderer.testing.SlowGrpcStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -27,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -80,6 +82,7 @@ class AdversaryEndToEndTest {
   private int impersonated;
   private Identity stolen;
   private final Random random = new Random(22);
+  private int round;
 
   @RegisterExtension
   final TestExecutionExceptionHandler nodeLogsOnFailure =
@@ -169,6 +172,7 @@ class AdversaryEndToEndTest {
   }
 
   private void underAttackOnce(Named attack, int transactions, int round) throws Exception {
+    this.round = round;
     long started = System.nanoTime();
     LoadReport report;
     try (AutoCloseable _ = attack.attack().start()) {
@@ -204,8 +208,9 @@ class AdversaryEndToEndTest {
 
   private List<Named> everyAttack() {
     return List.of(
-        // The impersonated node was the leader: connected and authenticated, it proposes nothing.
-        new Named("silent primary", () -> () -> {}),
+        // The impersonated node was the leader: connected and authenticated, it proposes
+        // conflicting blocks, then nothing.
+        new Named("an equivocating primary, silent after it equivocated", this::equivocating),
         new Named(
             "undecodable consensus messages",
             () -> byzantineFlood(() -> randomBytes(1 + random.nextInt(2_000)), 0)),
@@ -317,7 +322,61 @@ class AdversaryEndToEndTest {
               return garbageOnEvery(Port.OPERATIONS);
             }),
         new Named("gRPC messages larger than any channel orders", this::oversizedGrpcMessages),
-        new Named("hundreds of streams on one gRPC connection", this::manyStreams));
+        new Named("hundreds of streams on one gRPC connection", this::manyStreams),
+        new Named("large gRPC messages sent slowly on many connections", this::slowLargeMessages));
+  }
+
+  /**
+   * The impersonated node, primary of the honest nodes' view, proposes two blocks for one sequence
+   * (two nodes get A, one B) and three for the next (one each, and a second to one of them), with
+   * its valid signatures on each and commits and prepares that contradict each other ({@link
+   * EquivocatingPrimary}); then it proposes nothing. A must be decided by all, none of the others
+   * ever, and the honest nodes must leave the view (the load passing within {@link #LOAD_DEADLINE}
+   * shows they order again), with the second pre-prepare counted as equivocation. In the soak's
+   * later rounds the impersonated node leads no view any more and the attack is the silence of a
+   * backup.
+   */
+  private AutoCloseable equivocating() throws Exception {
+    EquivocatingPrimary primary =
+        new EquivocatingPrimary(byzantine, cluster.client(), cluster.channel());
+    Optional<io.rubinbft.bft.message.Status> led = primary.ledView();
+    if (led.isEmpty()) {
+      assertThat(round)
+          .as("the impersonated node leads the view in the first round")
+          .isGreaterThan(1);
+      LOG.info("adversary round {}: the impersonated node leads no view; it stays silent", round);
+      return () -> {};
+    }
+    EquivocatingPrimary.Outcome outcome =
+        primary.equivocate(led.get().view(), led.get().lastDelivered());
+    LOG.info(
+        "adversary: equivocated in view {}; block {} decided with {} at two nodes",
+        outcome.view(),
+        outcome.twoAgainstOne(),
+        outcome.decided());
+    return () -> {
+      Map<String, String> channel = Map.of("channel", cluster.channel());
+      double equivocations = 0;
+      for (int index : cluster.honest()) {
+        assertThat(honest.sample(index, "consensus_smartbft_view_number", channel))
+            .as("node %d left view %d", index, outcome.view())
+            .isGreaterThan((double) outcome.view());
+        assertThat(honest.sample(index, "consensus_smartbft_view_leader_id", channel))
+            .as("node %d's leader", index)
+            .isNotEqualTo((double) byzantine.keys().consenterId());
+        equivocations +=
+            honest.sample(
+                index,
+                "consensus_smartbft_messages_dropped_total",
+                Map.of("channel", cluster.channel(), "reason", "equivocation"));
+      }
+      assertThat(equivocations).as("second pre-prepares dropped as equivocation").isPositive();
+      Map<String, Integer> ordered = cluster.identicalChainsTxIds();
+      assertThat(ordered).as("the block two nodes got").containsEntry(outcome.decided(), 1);
+      assertThat(ordered)
+          .as("blocks no quorum got")
+          .doesNotContainKeys(outcome.neverDecided().toArray(String[]::new));
+    };
   }
 
   private AutoCloseable byzantineFlood(java.util.function.Supplier<byte[]> message, long epoch) {
@@ -490,6 +549,58 @@ class AdversaryEndToEndTest {
       }
     }
     return () -> channels.forEach(ManagedChannel::shutdownNow);
+  }
+
+  /**
+   * To every honest node, 10 TLS connections each announcing a Broadcast message of 10 MiB (the
+   * channel's AbsoluteMaxBytes) and sending 4 MiB of it, then nothing: 40 MiB in progress per node,
+   * over its 34 MiB budget of messages being received. The largest give way (counted), the others
+   * wait within the budget, and direct memory stays within {@link HonestNodes}' bound while the
+   * load's small envelopes get through.
+   */
+  private AutoCloseable slowLargeMessages() throws InterruptedException {
+    List<SlowGrpcStream> streams = new java.util.concurrent.CopyOnWriteArrayList<>();
+    AtomicLong failures = new AtomicLong();
+    Thread sender =
+        Thread.ofPlatform()
+            .daemon()
+            .name("slow-large-messages")
+            .start(
+                () -> {
+                  for (int connection = 0; connection < 24; connection++) {
+                    for (int index : cluster.honest()) {
+                      try {
+                        SlowGrpcStream stream =
+                            SlowGrpcStream.overTls(
+                                new InetSocketAddress("127.0.0.1", node(index).broadcastPort()),
+                                node(index).tlsCaCert(),
+                                10 << 20);
+                        streams.add(stream);
+                        stream.send(4 << 20, 10_000);
+                      } catch (IOException e) {
+                        failures.incrementAndGet();
+                      } catch (InterruptedException e) {
+                        return;
+                      }
+                    }
+                  }
+                });
+    return () -> {
+      sender.join(60_000);
+      double gaveWay = 0;
+      for (int index : cluster.honest()) {
+        gaveWay +=
+            honest.sample(
+                index, "grpc_server_messages_refused_total", Map.of("reason", "node_budget"));
+      }
+      for (SlowGrpcStream stream : streams) {
+        stream.close();
+      }
+      assertThat(failures).as("connections that could not be opened").hasValue(0);
+      assertThat(gaveWay)
+          .as("messages in progress that gave way to the node's budget")
+          .isPositive();
+    };
   }
 
   private List<ManagedChannel> grpcChannels() {

@@ -1,35 +1,56 @@
 package io.rubinbft.orderer.adversary;
 
+import io.rubinbft.bft.Decision;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
+import io.rubinbft.bft.message.Status;
+import io.rubinbft.bft.spi.Crypto;
+import io.rubinbft.bft.spi.ProposalSigner;
+import io.rubinbft.bft.wire.Decoded;
 import io.rubinbft.bft.wire.MessageCodec;
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.Identity;
 import io.rubinbft.net.tcp.TcpTransport;
+import io.rubinbft.orderer.block.BlockSignatureVerifier;
+import io.rubinbft.orderer.block.BlockSigner;
+import io.rubinbft.orderer.block.FabricProposalSigner;
 import io.rubinbft.orderer.bootstrap.NetworkSummary;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.cluster.ClusterPeers;
 import io.rubinbft.orderer.consensus.ChannelReplicas;
+import io.rubinbft.orderer.consensus.ConsenterVoteCrypto;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
+import io.rubinbft.orderer.crypto.CryptoProvider;
+import io.rubinbft.orderer.crypto.EcKeys;
+import io.rubinbft.orderer.crypto.EcdsaSigner;
+import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.crypto.Pem;
+import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.identity.SigningIdentity;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.MessageLimits;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A consenter gone Byzantine: the adversary stopped a real consenter's process and speaks for it
  * with its keys on its cluster port, through the production cluster network ({@link ClusterNetwork}
  * over rdma-net's TCP transport: the same handshake, framing and flow control as a node's), so it
  * is authenticated and admitted like the node it replaces. It sends whatever consensus messages it
- * likes, and records what the honest nodes send it (for replays).
+ * likes, signed with the consenter's enrollment key where it wants them valid (votes, commit
+ * signatures), and records what the honest nodes send it: the first messages (for replays), each
+ * replica's latest status and the decisions they answer its state-transfer requests with.
  */
 final class ByzantineConsenter implements AutoCloseable {
 
@@ -41,19 +62,33 @@ final class ByzantineConsenter implements AutoCloseable {
   private final int self;
   private final MessageCodec codec;
   private final String channel;
+  private final Keys keys;
   private final List<byte[]> recorded = new ArrayList<>();
+  private final Map<Integer, Heard<Status>> statuses = new ConcurrentHashMap<>();
+  private final Map<Long, Decision> decisions = new ConcurrentHashMap<>();
+
+  /**
+   * The consenter's signing keys as its node uses them: votes (pre-prepares, prepares) and commit
+   * signatures (Fabric block signatures naming the view).
+   */
+  record Keys(long consenterId, Crypto votes, ProposalSigner commits, Sha256 sha256) {}
+
+  /** A message and when it came ({@link System#nanoTime()}). */
+  record Heard<M>(M message, long nanos) {}
 
   private ByzantineConsenter(
       ClusterNetwork network,
       ReplicaDirectory directory,
       int self,
       MessageCodec codec,
-      String channel) {
+      String channel,
+      Keys keys) {
     this.network = network;
     this.directory = directory;
     this.self = self;
     this.codec = codec;
     this.channel = channel;
+    this.keys = keys;
     network.register(channel, (peer, epoch, message) -> record(message));
   }
 
@@ -90,7 +125,32 @@ final class ByzantineConsenter implements AutoCloseable {
             new InetSocketAddress(node.host(), node.clusterPort()),
             ACCEPT_EVERY_PEER,
             64L << 20);
-    return new ByzantineConsenter(cluster, directory, self, codec, network.channelId());
+    return new ByzantineConsenter(
+        cluster, directory, self, codec, network.channelId(), keys(network, index, channel, self));
+  }
+
+  private static Keys keys(
+      NetworkSummary network,
+      int index,
+      io.rubinbft.orderer.channel.ChannelConfig channel,
+      int self) {
+    CryptoProvider provider = CryptoProvider.jdk();
+    EcdsaSigner enrollment =
+        SigningIdentity.fromMspDirectory(
+                network.nodes().get(index).mspDir(), network.ordererMspId(), provider)
+            .signer();
+    EcKeys ecKeys = new EcKeys(provider);
+    EcdsaVerifier verifier = new EcdsaVerifier(provider);
+    Sha256 sha256 = new Sha256(provider);
+    long consenterId = channel.consenters().consenters().get(self).id();
+    return new Keys(
+        consenterId,
+        new ConsenterVoteCrypto(channel.consenters(), enrollment, ecKeys, verifier, sha256),
+        new FabricProposalSigner(
+            new BlockSigner(consenterId, enrollment, new SecureRandom()),
+            channel.consenters(),
+            new BlockSignatureVerifier(channel.consenters(), ecKeys, verifier)),
+        sha256);
   }
 
   /** The adversary talks to whoever answers: it tests the honest nodes, not its own checks. */
@@ -127,6 +187,20 @@ final class ByzantineConsenter implements AutoCloseable {
 
   int replicas() {
     return directory.size();
+  }
+
+  Keys keys() {
+    return keys;
+  }
+
+  /** The latest status each replica sent this consenter, by replica. */
+  Map<Integer, Heard<Status>> statuses() {
+    return Map.copyOf(statuses);
+  }
+
+  /** The decision at {@code sequence} among the state-transfer answers the replicas sent. */
+  Optional<Decision> decision(long sequence) {
+    return Optional.ofNullable(decisions.get(sequence));
   }
 
   byte[] encode(Message message) {
@@ -166,6 +240,14 @@ final class ByzantineConsenter implements AutoCloseable {
     synchronized (recorded) {
       if (recorded.size() < RECORDED) {
         recorded.add(message);
+      }
+    }
+    if (codec.decode(message) instanceof Decoded.Valid<Message>(var decoded)) {
+      switch (decoded) {
+        case Status status -> statuses.put(status.sender(), new Heard<>(status, System.nanoTime()));
+        case Decisions answer ->
+            answer.decisions().forEach(decision -> decisions.put(decision.sequence(), decision));
+        default -> {}
       }
     }
   }

@@ -163,13 +163,26 @@ public final class ClusterUnderAttack implements AutoCloseable {
    * @return the number of acknowledged transactions checked
    */
   public int assertNoAcknowledgedTransactionLost() throws IOException, InterruptedException {
-    Chain chain = cluster.identicalChains(honestNodes(), client, tls());
-    Map<String, Integer> counts = chain.txIdCounts();
+    Map<String, Integer> counts = identicalChainsTxIds();
     assertThat(counts.values()).allMatch(count -> count == 1, "every tx id occurs once");
     synchronized (acknowledged) {
       assertThat(counts.keySet()).containsAll(acknowledged);
       return acknowledged.size();
     }
+  }
+
+  /**
+   * Reads every honest node's chain through Deliver once all reached the highest one's height,
+   * checks that they are valid (a quorum of consenter signatures on every block) and identical
+   * block by block, and returns how often each transaction id occurs in it.
+   */
+  public Map<String, Integer> identicalChainsTxIds() throws IOException, InterruptedException {
+    return cluster.identicalChains(honestNodes(), client, tls()).txIdCounts();
+  }
+
+  /** The network's client user, who may write to the channel. */
+  public EnvelopeFactory client() {
+    return client;
   }
 
   /** The Broadcast/Deliver client's TLS: server-only, trusting the orderers' TLS CA. */

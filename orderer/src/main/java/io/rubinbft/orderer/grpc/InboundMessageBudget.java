@@ -1,0 +1,333 @@
+package io.rubinbft.orderer.grpc;
+
+import io.grpc.Context;
+import io.grpc.ForwardingServerCall.SimpleForwardingServerCall;
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerStreamTracer;
+import io.grpc.Status;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bytes of gRPC messages being received, bounded per message, per connection and on the node,
+ * whatever {@code General.MaxRecvMsgSize} says. grpc-java reads a message's body into memory as it
+ * arrives and hands it to the call only once it is whole, returning HTTP/2 flow-control credit as
+ * it reads, so without this a client could make the node hold up to the stream cap times
+ * MaxRecvMsgSize per connection by sending large messages slowly. Counted from each body byte read
+ * until the message is handed to its call (a stream tracer's {@code inboundWireSize} and {@code
+ * inboundMessageRead}):
+ *
+ * <ul>
+ *   <li>a message growing past the largest {@code AbsoluteMaxBytes} of the served channels plus a
+ *       margin is refused as its bytes arrive, with RESOURCE_EXHAUSTED and grpc-go's text {@code
+ *       grpc: received message larger than max (N vs. M)} (N the bytes received when refused);
+ *   <li>when a connection's messages in progress would hold more than the per-connection budget, or
+ *       all connections' more than the node's, the largest message in progress (of that connection,
+ *       or of all) gives way: its call is closed with RESOURCE_EXHAUSTED, freeing what it held. So
+ *       a client holding partial messages cannot keep out others' small ones: they push out its
+ *       large ones.
+ * </ul>
+ *
+ * Each refusal is counted by reason and logged, at most one line per {@value #LOG_INTERVAL_MILLIS}
+ * ms. Install it both as the server's stream tracer and as an interceptor of every service (the
+ * interceptor hands each message's tracer the call to close).
+ */
+final class InboundMessageBudget extends ServerStreamTracer.Factory implements ServerInterceptor {
+
+  /** Why a message was refused; the label is the metric's reason. */
+  enum Refusal {
+    TOO_LARGE("too_large"),
+    CONNECTION_BUDGET("connection_budget"),
+    NODE_BUDGET("node_budget");
+
+    private final String label;
+
+    Refusal(String label) {
+      this.label = label;
+    }
+
+    String label() {
+      return label;
+    }
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(InboundMessageBudget.class);
+  private static final long LOG_INTERVAL_MILLIS = 10_000;
+  private static final Context.Key<Receiving> RECEIVING = Context.key("rubin-inbound-message");
+
+  private final LongSupplier maxMessageBytes;
+  private final long connectionBytes;
+  private final long nodeBytes;
+  private final Set<Receiving> inProgress = new HashSet<>();
+  private final Map<Object, Long> byConnection = new HashMap<>();
+  private final Map<Refusal, Long> refusals = new TreeMap<>();
+  private long total;
+  private long lastLogNanos;
+  private boolean logged;
+
+  /**
+   * @param maxMessageBytes the largest message taken now (it follows the served channels' configs)
+   * @param connectionBytes the most one connection's messages in progress may hold, at least the
+   *     largest message
+   * @param nodeBytes the most all connections' messages in progress may hold, at least {@code
+   *     connectionBytes}
+   */
+  InboundMessageBudget(LongSupplier maxMessageBytes, long connectionBytes, long nodeBytes) {
+    if (connectionBytes <= 0 || nodeBytes < connectionBytes) {
+      throw new IllegalArgumentException(
+          "budgets must be positive and the node's at least a connection's: "
+              + connectionBytes
+              + ", "
+              + nodeBytes);
+    }
+    this.maxMessageBytes = maxMessageBytes;
+    this.connectionBytes = connectionBytes;
+    this.nodeBytes = nodeBytes;
+  }
+
+  @Override
+  public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+    return new Receiving();
+  }
+
+  @Override
+  public <Q, R> ServerCall.Listener<Q> interceptCall(
+      ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+    Receiving receiving = RECEIVING.get();
+    if (receiving == null) {
+      return next.startCall(call, headers);
+    }
+    ClosableCall<Q, R> closable = new ClosableCall<>(call);
+    receiving.attach(closable, call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+    return next.startCall(closable, headers);
+  }
+
+  /** Messages refused so far, by the metric's reason label. */
+  synchronized Map<String, Long> refusals() {
+    Map<String, Long> labelled = new TreeMap<>();
+    for (Refusal reason : Refusal.values()) {
+      labelled.put(reason.label(), refusals.getOrDefault(reason, 0L));
+    }
+    return labelled;
+  }
+
+  /** Bytes of messages in progress on the node now. */
+  synchronized long inProgressBytes() {
+    return total;
+  }
+
+  /**
+   * Counts {@code bytes} more of {@code message}'s current message, after making room.
+   *
+   * @throws io.grpc.StatusRuntimeException RESOURCE_EXHAUSTED when the message itself gives way
+   */
+  private void take(Receiving message, long bytes) {
+    List<Receiving> evicted = new ArrayList<>();
+    Status refused = null;
+    synchronized (this) {
+      if (message.refused) {
+        // Given way already, its close still on its way: nothing more of it is held.
+        throw message.refusal.asRuntimeException();
+      }
+      long size = message.bytes + bytes;
+      long max = maxMessageBytes.getAsLong();
+      if (size > max) {
+        refused =
+            refuse(
+                message,
+                Refusal.TOO_LARGE,
+                "grpc: received message larger than max (" + size + " vs. " + max + ")");
+      } else {
+        refused = makeRoom(message, bytes, evicted);
+        if (refused == null) {
+          message.bytes = size;
+          inProgress.add(message);
+          byConnection.merge(message.connection, bytes, Long::sum);
+          total += bytes;
+        }
+      }
+    }
+    // Closing a call takes its lock: never under this one (a call's request may deframe into take).
+    for (Receiving victim : evicted) {
+      Thread.ofVirtual().start(() -> victim.close(victim.refusal));
+    }
+    if (refused != null) {
+      throw refused.asRuntimeException();
+    }
+  }
+
+  /**
+   * Evicts the largest messages in progress until {@code bytes} more of {@code message} fit, or
+   * returns why {@code message} itself gives way (it is the largest).
+   */
+  private @Nullable Status makeRoom(Receiving message, long bytes, List<Receiving> evicted) {
+    while (byConnection.getOrDefault(message.connection, 0L) + bytes > connectionBytes) {
+      Receiving largest = largest(message.connection);
+      if (largest == null || largest.bytes <= message.bytes + bytes) {
+        return refuse(
+            message, Refusal.CONNECTION_BUDGET, budgetText("this connection", connectionBytes));
+      }
+      evict(largest, Refusal.CONNECTION_BUDGET, connectionBytes, evicted);
+    }
+    while (total + bytes > nodeBytes) {
+      Receiving largest = largest(null);
+      if (largest == null || largest.bytes <= message.bytes + bytes) {
+        return refuse(message, Refusal.NODE_BUDGET, budgetText("this node", nodeBytes));
+      }
+      evict(largest, Refusal.NODE_BUDGET, nodeBytes, evicted);
+    }
+    return null;
+  }
+
+  /** The largest message in progress on {@code connection}, or on the node when it is null. */
+  private @Nullable Receiving largest(@Nullable Object connection) {
+    return inProgress.stream()
+        .filter(r -> connection == null || r.connection.equals(connection))
+        .max(Comparator.comparingLong(r -> r.bytes))
+        .orElse(null);
+  }
+
+  private void evict(Receiving victim, Refusal reason, long budget, List<Receiving> evicted) {
+    String where = reason == Refusal.NODE_BUDGET ? "this node" : "this connection";
+    refuse(victim, reason, budgetText(where, budget));
+    evicted.add(victim);
+  }
+
+  private static String budgetText(String where, long budget) {
+    return "grpc: messages being received on "
+        + where
+        + " would hold more than its "
+        + budget
+        + " bytes; the largest gave way";
+  }
+
+  private Status refuse(Receiving message, Refusal reason, String text) {
+    release(message);
+    message.refused = true;
+    message.refusal = Status.RESOURCE_EXHAUSTED.withDescription(text);
+    long count = refusals.merge(reason, 1L, Long::sum);
+    long now = System.nanoTime();
+    if (!logged || now - lastLogNanos >= LOG_INTERVAL_MILLIS * 1_000_000) {
+      logged = true;
+      lastLogNanos = now;
+      LOG.warn(
+          "gRPC message from {} refused: {} ({} refused for this reason so far)",
+          message.connection,
+          text,
+          count);
+    }
+    return message.refusal;
+  }
+
+  /** Forgets what {@code message}'s current message holds. */
+  private void release(Receiving message) {
+    if (message.bytes > 0) {
+      total -= message.bytes;
+      byConnection.computeIfPresent(
+          message.connection, (c, held) -> held > message.bytes ? held - message.bytes : null);
+      message.bytes = 0;
+    }
+    inProgress.remove(message);
+  }
+
+  /** One stream's message in progress. Its fields are guarded by the budget. */
+  private final class Receiving extends ServerStreamTracer {
+
+    private Object connection = "unknown";
+    private long bytes;
+    private boolean refused;
+    private Status refusal = Status.RESOURCE_EXHAUSTED;
+    private volatile @Nullable ClosableCall<?, ?> call;
+
+    @Override
+    public Context filterContext(Context context) {
+      return context.withValue(RECEIVING, this);
+    }
+
+    void attach(ClosableCall<?, ?> call, @Nullable SocketAddress remote) {
+      synchronized (InboundMessageBudget.this) {
+        if (remote != null) {
+          connection = remote;
+        }
+      }
+      this.call = call;
+    }
+
+    @Override
+    public void inboundWireSize(long bytes) {
+      take(this, bytes);
+    }
+
+    @Override
+    public void inboundMessageRead(int seqNo, long optionalWireSize, long optionalUncompressed) {
+      synchronized (InboundMessageBudget.this) {
+        release(this);
+      }
+    }
+
+    @Override
+    public void streamClosed(Status status) {
+      synchronized (InboundMessageBudget.this) {
+        release(this);
+      }
+    }
+
+    void close(Status status) {
+      ClosableCall<?, ?> closable = call;
+      if (closable != null) {
+        closable.close(status, new Metadata());
+      }
+    }
+  }
+
+  /**
+   * A call the budget may close from another thread: the methods that write to the stream are
+   * serialized with that close, and after it they do nothing (the handler learns of the end when
+   * its call is cancelled).
+   */
+  private static final class ClosableCall<Q, R> extends SimpleForwardingServerCall<Q, R> {
+
+    private boolean closed;
+
+    ClosableCall(ServerCall<Q, R> call) {
+      super(call);
+    }
+
+    @Override
+    public synchronized void sendHeaders(Metadata headers) {
+      if (!closed) {
+        super.sendHeaders(headers);
+      }
+    }
+
+    @Override
+    public synchronized void sendMessage(R message) {
+      if (!closed) {
+        super.sendMessage(message);
+      }
+    }
+
+    @Override
+    public synchronized void close(Status status, Metadata trailers) {
+      if (!closed) {
+        closed = true;
+        super.close(status, trailers);
+      }
+    }
+  }
+}

@@ -1,0 +1,194 @@
+package io.rubinbft.orderer.grpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.ByteString;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import io.rubinbft.orderer.config.ConnectionLimits;
+import io.rubinbft.orderer.config.HostPort;
+import io.rubinbft.orderer.config.TlsSettings;
+import io.rubinbft.orderer.testing.Keepalives;
+import io.rubinbft.orderer.testing.SlowGrpcStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
+import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Clients sending large gRPC messages slowly (a hand-written HTTP/2 client that announces a message
+ * and sends part of it) against the listener's inbound budget, with MaxRecvMsgSize at Fabric's 100
+ * MB: a message over the largest AbsoluteMaxBytes plus the margin is refused as it arrives, long
+ * before it is whole; messages in progress beyond the node's budget make the largest give way; and
+ * an honest Broadcast on another connection is answered meanwhile.
+ */
+class GrpcInboundBudgetTest {
+
+  private static final long MAX_RECV_MSG_SIZE = 100L << 20;
+
+  private final List<SlowGrpcStream> slow = new ArrayList<>();
+  private GrpcListener listener;
+  private ManagedChannel honest;
+
+  @AfterEach
+  void stop() throws Exception {
+    for (SlowGrpcStream stream : slow) {
+      stream.close();
+    }
+    if (honest != null) {
+      honest.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+    if (listener != null) {
+      listener.close();
+    }
+  }
+
+  @Test
+  void aMessageOverTheLargestAbsoluteMaxBytesIsRefusedAsItArrivesWhileHonestBroadcastsProceed()
+      throws Exception {
+    long absoluteMaxBytes = 512 << 10;
+    listener =
+        GrpcListener.start(
+            new HostPort("127.0.0.1", 0),
+            TlsSettings.plaintext(),
+            List::of,
+            MAX_RECV_MSG_SIZE,
+            Keepalives.FABRIC_DEFAULTS,
+            ConnectionLimits.DEFAULTS,
+            () -> absoluteMaxBytes,
+            List.of(new AnswersEveryEnvelope()));
+    honest = client();
+    long max = absoluteMaxBytes + GrpcListener.MESSAGE_MARGIN_BYTES;
+
+    // Announces 8 MB (under MaxRecvMsgSize and the transport's bound) and sends a little over max.
+    SlowGrpcStream stream = slowStream(8 << 20);
+    stream.send((int) max + (64 << 10), 10_000);
+    assertThat(stream.endedWithin(5_000))
+        .as("the stream ended by the node after %d bytes of 8 MB", max + (64 << 10))
+        .isTrue();
+    assertThat(broadcast(honest, 3_500).getCode()).isEqualTo(Status.Code.OK);
+
+    Status tooLarge = broadcast(honest, (int) max + 1);
+    assertThat(tooLarge.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(tooLarge.getDescription())
+        .startsWith("grpc: received message larger than max (")
+        .endsWith(" vs. " + max + ")");
+    assertThat(listener.inboundRefusals().get("too_large")).isEqualTo(2L);
+  }
+
+  @Test
+  void messagesInProgressBeyondTheNodesBudgetMakeTheLargestGiveWay() throws Exception {
+    int message = 1_000_000;
+    long connectionBudget = 2 << 20;
+    long nodeBudget = 4 << 20;
+    InboundMessageBudget budget =
+        new InboundMessageBudget(() -> message + 1024, connectionBudget, nodeBudget);
+    listener =
+        GrpcListener.start(
+            new HostPort("127.0.0.1", 0),
+            TlsSettings.plaintext(),
+            List::of,
+            (int) MAX_RECV_MSG_SIZE,
+            Keepalives.FABRIC_DEFAULTS,
+            ConnectionLimits.DEFAULTS,
+            budget,
+            List.of(new AnswersEveryEnvelope()));
+    honest = client();
+    int streams = 12;
+    long mostHeld = 0;
+    for (int i = 0; i < streams; i++) {
+      SlowGrpcStream stream = slowStream(message);
+      stream.send(900_000, 10_000);
+      Thread.sleep(100);
+      mostHeld = Math.max(mostHeld, budget.inProgressBytes());
+    }
+    int ended = 0;
+    for (SlowGrpcStream stream : slow) {
+      ended += stream.endedWithin(1_000) ? 1 : 0;
+    }
+    // 900 kB each: four fit the node's 4 MiB; each later one pushed out a larger one.
+    assertThat(ended).as("streams the node ended").isGreaterThanOrEqualTo(streams - 4);
+    assertThat(mostHeld).isLessThanOrEqualTo(nodeBudget);
+    assertThat(listener.inboundRefusals().get("node_budget")).isGreaterThanOrEqualTo(streams - 4L);
+    assertThat(broadcast(honest, 3_500).getCode()).isEqualTo(Status.Code.OK);
+  }
+
+  private SlowGrpcStream slowStream(int messageBytes) throws IOException {
+    SlowGrpcStream stream =
+        new SlowGrpcStream(
+            new InetSocketAddress("127.0.0.1", listener.address().getPort()), messageBytes);
+    slow.add(stream);
+    return stream;
+  }
+
+  private ManagedChannel client() {
+    return Grpc.newChannelBuilderForAddress(
+            "127.0.0.1", listener.address().getPort(), InsecureChannelCredentials.create())
+        .build();
+  }
+
+  /** The status of a Broadcast of one envelope of {@code payloadBytes}: OK when answered. */
+  private static Status broadcast(ManagedChannel channel, int payloadBytes) throws Exception {
+    CompletableFuture<Status> outcome = new CompletableFuture<>();
+    StreamObserver<Envelope> requests =
+        AtomicBroadcastGrpc.newStub(channel)
+            .broadcast(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(BroadcastResponse value) {
+                    outcome.complete(Status.OK);
+                  }
+
+                  @Override
+                  public void onError(Throwable t) {
+                    outcome.complete(Status.fromThrowable(t));
+                  }
+
+                  @Override
+                  public void onCompleted() {
+                    outcome.complete(Status.OK);
+                  }
+                });
+    requests.onNext(
+        Envelope.newBuilder().setPayload(ByteString.copyFrom(new byte[payloadBytes])).build());
+    Status status = outcome.get(30, TimeUnit.SECONDS);
+    requests.onCompleted();
+    return status;
+  }
+
+  /** Answers SUCCESS to every envelope. */
+  private static final class AnswersEveryEnvelope
+      extends AtomicBroadcastGrpc.AtomicBroadcastImplBase {
+
+    @Override
+    public StreamObserver<Envelope> broadcast(StreamObserver<BroadcastResponse> responses) {
+      return new StreamObserver<>() {
+        @Override
+        public void onNext(Envelope value) {
+          responses.onNext(
+              BroadcastResponse.newBuilder()
+                  .setStatus(org.hyperledger.fabric.protos.common.Status.SUCCESS)
+                  .build());
+        }
+
+        @Override
+        public void onError(Throwable t) {}
+
+        @Override
+        public void onCompleted() {
+          responses.onCompleted();
+        }
+      };
+    }
+  }
+}
