@@ -3,7 +3,7 @@ package io.rubinbft.orderer.node;
 /**
  * Why this node stopped serving a channel for good, and which {@code /healthz} check reports it.
  * The participation API reports every channel with such a failure as "failed"; {@link NodeHealth}
- * fails the named check for it. Both read it from {@link ChannelRegistry#failure}, so they cannot
+ * fails the named check for it. Both read it from {@link ChannelEntry#failure}, so they cannot
  * disagree.
  */
 record ChannelFailure(Check check, String reason) {

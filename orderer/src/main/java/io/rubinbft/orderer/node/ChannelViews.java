@@ -18,27 +18,29 @@ final class ChannelViews {
 
   /** The channels with a running replica. */
   static List<ChannelView> of(ChannelRegistry registry) {
-    return registry.channelNames().stream()
-        .flatMap(name -> registry.runtime(name).stream())
+    return registry.snapshot().entries().values().stream()
+        .flatMap(entry -> entry.runtime().stream())
         .flatMap(channel -> channel.host().map(host -> view(channel, host)).stream())
         .toList();
   }
 
   /** Every joined channel, with its block puller's counters when it pulls. */
   static List<ParticipationView> participation(ChannelRegistry registry) {
-    return registry.channelNames().stream()
-        .flatMap(name -> registry.info(name).stream())
-        .map(info -> participation(registry, info))
+    return registry.snapshot().entries().entrySet().stream()
+        .flatMap(
+            channel ->
+                channel.getValue().info(channel.getKey()).stream()
+                    .map(info -> participation(channel.getValue(), info)))
         .toList();
   }
 
-  private static ParticipationView participation(ChannelRegistry registry, ChannelInfo info) {
+  private static ParticipationView participation(ChannelEntry entry, ChannelInfo info) {
     return new ParticipationView(
         info.name(),
         ParticipationView.Relation.valueOf(info.consensusRelation().toUpperCase(Locale.ROOT)),
         ParticipationView.Status.valueOf(info.status().toUpperCase(Locale.ROOT)),
         info.height(),
-        registry.pullStats(info.name()).map(ChannelViews::pulling));
+        entry.pullStats().map(ChannelViews::pulling));
   }
 
   private static ParticipationView.Pulling pulling(PullStats stats) {

@@ -21,7 +21,7 @@ import java.util.function.Function;
  * stopped), "channels" (the node stopped following, onboarding or serving the channel), and
  * "cluster" (the network thread stopped, or a channel lacks a quorum's connections for longer than
  * {@link #CONNECTIVITY_GRACE}). Every channel the participation API reports "failed" fails one of
- * the first three: both read {@link ChannelRegistry#failure}.
+ * the first three: both read {@link ChannelEntry#failure} of one {@link ChannelSnapshot}.
  */
 final class NodeHealth {
 
@@ -41,23 +41,24 @@ final class NodeHealth {
         Check.LEDGER.component(),
         () ->
             failures(
-                channels,
-                name ->
-                    channels
-                        .channel(name)
+                channels.snapshot(),
+                entry ->
+                    entry
+                        .served()
                         .flatMap(
                             served ->
-                                ledgerFailure(
-                                    served.ledger(), reportedBy(channels, name, Check.LEDGER)))));
+                                ledgerFailure(served.ledger(), reportedBy(entry, Check.LEDGER)))));
     health.register(
         Check.CONSENSUS.component(),
-        () -> failures(channels, name -> reportedBy(channels, name, Check.CONSENSUS)));
+        () -> failures(channels.snapshot(), entry -> reportedBy(entry, Check.CONSENSUS)));
     health.register(
         Check.CHANNELS.component(),
-        () -> failures(channels, name -> reportedBy(channels, name, Check.CHANNELS)));
+        () -> failures(channels.snapshot(), entry -> reportedBy(entry, Check.CHANNELS)));
     QuorumConnectivity connectivity =
         new QuorumConnectivity(
-            () -> peers(channels, network.connectedAddresses()), clock, CONNECTIVITY_GRACE);
+            () -> peers(channels.snapshot(), network.connectedAddresses()),
+            clock,
+            CONNECTIVITY_GRACE);
     health.register("cluster", () -> network.failure().or(connectivity::failure));
     return health;
   }
@@ -80,28 +81,30 @@ final class NodeHealth {
     }
   }
 
-  /** Why channel {@code name} failed for good, if it did and {@code check} reports it. */
-  private static Optional<String> reportedBy(ChannelRegistry channels, String name, Check check) {
-    return channels.failure(name).filter(f -> f.check() == check).map(ChannelFailure::reason);
+  /** Why the channel failed for good, if it did and {@code check} reports it. */
+  private static Optional<String> reportedBy(ChannelEntry entry, Check check) {
+    return entry.failure().filter(f -> f.check() == check).map(ChannelFailure::reason);
   }
 
   /** Every failing channel's reason, joined; empty when none fails. */
   private static Optional<String> failures(
-      ChannelRegistry channels, Function<String, Optional<String>> check) {
-    return channels.channelNames().stream()
+      ChannelSnapshot snapshot, Function<ChannelEntry, Optional<String>> check) {
+    return snapshot.entries().entrySet().stream()
         .flatMap(
-            name -> check.apply(name).stream().map(reason -> "channel '" + name + "': " + reason))
+            channel ->
+                check.apply(channel.getValue()).stream()
+                    .map(reason -> "channel '" + channel.getKey() + "': " + reason))
         .reduce((a, b) -> a + "; " + b);
   }
 
   private static List<ChannelPeers> peers(
-      ChannelRegistry channels, Set<InetSocketAddress> connected) {
-    return channels.channelNames().stream()
+      ChannelSnapshot snapshot, Set<InetSocketAddress> connected) {
+    return snapshot.entries().entrySet().stream()
         .flatMap(
-            name ->
-                channels.runtime(name).stream()
+            channel ->
+                channel.getValue().runtime().stream()
                     .filter(ChannelRuntime::consenter)
-                    .map(c -> channelPeers(name, c.host().orElseThrow(), connected)))
+                    .map(c -> channelPeers(channel.getKey(), c.host().orElseThrow(), connected)))
         .toList();
   }
 
