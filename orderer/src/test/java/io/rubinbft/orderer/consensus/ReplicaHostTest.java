@@ -231,15 +231,17 @@ class ReplicaHostTest {
   void anAnswerFromMemoryIsCutAsOneFromTheLedger() throws Exception {
     startCluster(ClusterTransport.TCP, 3);
     Queue<Answer> answers = answersTo(3);
-    assertThat(hosts.get(0).epoch().replica().config().retainedDecisions())
-        .as("the blocks asked for are all in memory")
-        .isGreaterThanOrEqualTo(12);
-    for (int i = 0; i < 12; i++) {
-      submitLarge(100 << 10);
-    }
-    awaitHeight(List.of(0, 1, 2), 13);
+    // As many blocks as the replica keeps in memory (the window), each larger than an answer's
+    // bytes beyond its first block: an answer cut only at bft-core's 4 MiB would hold them all.
+    int retained = hosts.get(0).epoch().replica().config().retainedDecisions();
+    assertThat(retained).as("blocks kept in memory").isGreaterThanOrEqualTo(2);
     long answerBytes = MessageLimits.answerBytes(MemoryBudgets.standard());
-    assertThat(12L * (100 << 10)).isGreaterThan(answerBytes);
+    int blockBytes = (int) answerBytes + (32 << 10);
+    assertThat((long) retained * blockBytes).isLessThan(MessageLimits.DECISIONS_ANSWER_BYTES);
+    for (int i = 0; i < retained; i++) {
+      submitLarge(blockBytes);
+    }
+    awaitHeight(List.of(0, 1, 2), retained + 1);
 
     fetchFrom(0, 1);
 
