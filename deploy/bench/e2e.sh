@@ -195,11 +195,13 @@ start_cluster() {
 # genesis block `rubin-orderer local` made for ours, which stopped) and joins them to its channel.
 # Fabric's sampleconfig orderer.yaml with the environment variables its deployments set.
 start_fabric_cluster() {
-  local dir=$1 name config grpc admin ops node_dir cluster_port tls
+  local dir=$1 name config grpc admin ops node_dir cluster_port tls admin_client_ca
   mkdir -p "$dir/logs"
   while read -r _ name config grpc admin ops; do
     node_dir=$(dirname "$(awk '/LocalMSPDir:/ {print $2}' "$config")")
     cluster_port=$(awk '/Cluster:/ {c = 1} c && /ListenPort:/ {print $2; exit}' "$config")
+    # The admin API's client CA is our node's own (a CA of its own, not the orderers' TLS CA).
+    admin_client_ca=$(awk '/ClientRootCAs:/ {c = 1; next} c {print $2; exit}' "$config")
     tls=$node_dir/tls
     mkdir -p "$dir/fabric/$name"
     env FABRIC_CFG_PATH="$fabric_cfg" \
@@ -216,7 +218,7 @@ start_fabric_cluster() {
       ORDERER_GENERAL_CLUSTER_LISTENADDRESS=127.0.0.1 ORDERER_GENERAL_CLUSTER_LISTENPORT="$cluster_port" \
       ORDERER_ADMIN_LISTENADDRESS="127.0.0.1:$admin" ORDERER_ADMIN_TLS_ENABLED=true \
       ORDERER_ADMIN_TLS_CERTIFICATE="$tls/server.crt" ORDERER_ADMIN_TLS_PRIVATEKEY="$tls/server.key" \
-      ORDERER_ADMIN_TLS_CLIENTAUTHREQUIRED=true ORDERER_ADMIN_TLS_CLIENTROOTCAS="[$admin_ca]" \
+      ORDERER_ADMIN_TLS_CLIENTAUTHREQUIRED=true ORDERER_ADMIN_TLS_CLIENTROOTCAS="[$admin_client_ca]" \
       ORDERER_OPERATIONS_LISTENADDRESS="127.0.0.1:$ops" \
       ORDERER_FILELEDGER_LOCATION="$dir/fabric/$name/ledger" \
       ORDERER_CONSENSUS_WALDIR="$dir/fabric/$name/wal" ORDERER_CONSENSUS_SNAPDIR="$dir/fabric/$name/snapshot" \
