@@ -1,4 +1,4 @@
-package io.rubinbft.orderer.consensus;
+package io.rubinbft.orderer.memory;
 
 import io.rubinbft.bft.wire.WireLimits;
 import java.util.List;
@@ -12,7 +12,9 @@ import java.util.List;
  * consenter count), and is the largest that fits otherwise. The window is chosen for memory, not
  * for the message limit: a replica holds up to a window of proposals in flight and a window of
  * decided blocks for peers catching up, so the window is the deepest whose proposals at the cap
- * take at most {@code inFlightBytes}, and at least the smallest shape (2).
+ * take at most {@code inFlightBytes}, and at least the smallest shape (2). It lives beside the byte
+ * budgets because both the replica ({@code consensus.ChannelReplicas}) and the node's sizing
+ * ({@link HeapSize}) derive it, from the same config the same way.
  *
  * @param window proposals in flight at most (bft-core's L)
  * @param checkpointInterval a checkpoint every this many sequences (K; the window holds two)
@@ -37,6 +39,29 @@ public record Pipeline(
           new int[] {8, 4},
           new int[] {4, 2},
           new int[] {2, 1});
+
+  /**
+   * The window and proposal limits of a channel with {@code replicas} consenters, at most {@code
+   * batchMaxCount} envelopes and {@code batchMaxBytes} (AbsoluteMaxBytes) per block and envelopes
+   * of at most {@code requestMaxBytes}: proposals as large as the batch limit while one fits the
+   * transport ({@link MessageLimits#CONSENSUS_MAX_MESSAGE_BYTES}), and the deepest window those
+   * proposals fit the channel's in-flight budget with ({@link
+   * MessageLimits#PROPOSALS_IN_FLIGHT_BYTES}). Every consenter derives the same from the same
+   * config.
+   */
+  public static Pipeline forChannel(
+      int replicas, int batchMaxCount, long batchMaxBytes, long requestMaxBytes) {
+    int requestMax = (int) Math.min(Integer.MAX_VALUE, requestMaxBytes);
+    return fitting(
+        replicas,
+        batchMaxCount,
+        Math.max(batchMaxBytes, requestMax),
+        requestMax,
+        MessageLimits.MAX_PAYLOAD_BYTES,
+        MessageLimits.MAX_SIGNATURE_BYTES,
+        MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES,
+        MessageLimits.PROPOSALS_IN_FLIGHT_BYTES);
+  }
 
   /**
    * The proposal cap whose largest message fits {@code maxMessageBytes}, and the deepest window
