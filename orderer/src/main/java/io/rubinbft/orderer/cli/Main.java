@@ -1,10 +1,16 @@
 package io.rubinbft.orderer.cli;
 
-import io.rubinbft.orderer.bootstrap.cli.BootstrapCommand;
+import io.rubinbft.orderer.tools.cli.BootstrapCommand;
+import io.rubinbft.orderer.tools.cli.LoadgenCommand;
+import io.rubinbft.orderer.tools.cli.LocalCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code rubin-orderer} command: one entry point, a subcommand per job. */
+/**
+ * The {@code rubin-orderer} command: one entry point, a subcommand per job. {@code start} runs the
+ * node; {@code local}, {@code bootstrap} and {@code loadgen} are tooling from {@code
+ * io.rubinbft.orderer.tools}, which only this class names (rule 'runtime-without-tools').
+ */
 @Command(
     name = "rubin-orderer",
     mixinStandardHelpOptions = true,

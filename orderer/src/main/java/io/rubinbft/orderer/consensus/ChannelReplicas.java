@@ -15,6 +15,7 @@ import io.rubinbft.orderer.crypto.EcdsaVerifier;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.MessageLimits;
+import io.rubinbft.orderer.memory.Pipeline;
 import java.security.SecureRandom;
 import java.time.Duration;
 
@@ -23,12 +24,6 @@ import java.time.Duration;
  * ticks) and the Fabric application behind bft-core's SPIs.
  */
 public final class ChannelReplicas {
-
-  /** Largest proposal payload: a block header and unsigned metadata, with room to spare. */
-  static final int MAX_PAYLOAD_BYTES = 64 << 10;
-
-  /** Largest signature: a MetadataSignature (identifier header, nonce, DER ECDSA) or a vote. */
-  static final int MAX_SIGNATURE_BYTES = 1 << 10;
 
   /**
    * Recently ordered tx ids remembered to refuse duplicates, at least the pool's size (bft-core's
@@ -108,37 +103,14 @@ public final class ChannelReplicas {
 
   /** The limits the wire codec enforces for a replica running {@code config}. */
   public static WireLimits wireLimits(ReplicaConfig config) {
-    return WireLimits.of(config, MAX_PAYLOAD_BYTES, MAX_SIGNATURE_BYTES);
+    return WireLimits.of(
+        config, MessageLimits.MAX_PAYLOAD_BYTES, MessageLimits.MAX_SIGNATURE_BYTES);
   }
 
-  /**
-   * The window and proposal limits of a channel with {@code replicas} consenters: proposals as
-   * large as the batch limit while one fits the transport, and the deepest window those proposals
-   * fit the channel's in-flight budget with ({@link Pipeline}). Every consenter derives the same
-   * from the same config.
-   */
+  /** The window and proposal limits of a channel with {@code replicas} consenters. */
   static Pipeline pipeline(int replicas, PbftSettings pbft) {
-    return pipeline(replicas, pbft.batchMaxCount(), pbft.batchMaxBytes(), pbft.requestMaxBytes());
-  }
-
-  /**
-   * The window and proposal limits of a channel with {@code replicas} consenters, at most {@code
-   * batchMaxCount} envelopes and {@code batchMaxBytes} (AbsoluteMaxBytes) per block and envelopes
-   * of at most {@code requestMaxBytes}: what {@link #pipeline(int, PbftSettings)} derives, for
-   * sizing a node before it has the config ({@code memory.HeapSize}).
-   */
-  public static Pipeline pipeline(
-      int replicas, int batchMaxCount, long batchMaxBytes, long requestMaxBytes) {
-    int requestMax = (int) Math.min(Integer.MAX_VALUE, requestMaxBytes);
-    return Pipeline.fitting(
-        replicas,
-        batchMaxCount,
-        Math.max(batchMaxBytes, requestMax),
-        requestMax,
-        MAX_PAYLOAD_BYTES,
-        MAX_SIGNATURE_BYTES,
-        MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES,
-        MessageLimits.PROPOSALS_IN_FLIGHT_BYTES);
+    return Pipeline.forChannel(
+        replicas, pbft.batchMaxCount(), pbft.batchMaxBytes(), pbft.requestMaxBytes());
   }
 
   private static int ticks(Duration duration, Duration tick, int minimum) {

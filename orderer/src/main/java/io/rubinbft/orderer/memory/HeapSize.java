@@ -1,8 +1,6 @@
 package io.rubinbft.orderer.memory;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-import io.rubinbft.orderer.consensus.ChannelReplicas;
-import io.rubinbft.orderer.consensus.Pipeline;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -21,8 +19,8 @@ import java.util.OptionalLong;
  * <p>A plan is what the operator expects to serve: how many channels, their largest
  * BatchSize.AbsoluteMaxBytes and the consenters per channel. Per channel the node may hold a window
  * of proposals in flight and a window of decided blocks at the channel's proposal cap (the window
- * and the cap as {@link ChannelReplicas#pipeline} derives them from the config), the ids of its
- * last decided transactions, the client requests and each peer's messages and forwarded envelopes
+ * and the cap as {@link Pipeline#forChannel} derives them from the config), the ids of its last
+ * decided transactions, the client requests and each peer's messages and forwarded envelopes
  * waiting for its replica (each queue its budget, or one item of the channel's largest when that is
  * larger); per node its own live data, the request pools of all channels and, per peer, the small
  * frames waiting to be sent (the link budget), the large ones (one transport message's worth) and a
@@ -99,7 +97,7 @@ public final class HeapSize {
       long batchMaxBytes,
       long requestMaxBytes) {
     Pipeline pipeline =
-        ChannelReplicas.pipeline(consenters, batchMaxCount, batchMaxBytes, requestMaxBytes);
+        Pipeline.forChannel(consenters, batchMaxCount, batchMaxBytes, requestMaxBytes);
     long proposal = pipeline.batchMaxBytes();
     long request = pipeline.requestMaxBytes();
     int peers = consenters - 1;

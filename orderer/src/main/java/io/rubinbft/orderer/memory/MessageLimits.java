@@ -24,6 +24,12 @@ public final class MessageLimits {
    */
   public static final int MAX_FRAME_HEADER_BYTES = 2 + 249 + Long.BYTES;
 
+  /** Largest proposal payload: a block header and unsigned metadata, with room to spare. */
+  public static final int MAX_PAYLOAD_BYTES = 64 << 10;
+
+  /** Largest signature: a MetadataSignature (identifier header, nonce, DER ECDSA) or a vote. */
+  public static final int MAX_SIGNATURE_BYTES = 1 << 10;
+
   /** The largest consensus message: a transport message less the largest cluster frame header. */
   public static final int CONSENSUS_MAX_MESSAGE_BYTES =
       TRANSPORT_MAX_MESSAGE_BYTES - MAX_FRAME_HEADER_BYTES;

@@ -3,9 +3,9 @@ package io.rubinbft.orderer.configtx;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rubinbft.orderer.bootstrap.SignaturePolicies;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.crypto.Fixtures;
+import io.rubinbft.orderer.tools.bootstrap.SignaturePolicies;
 import java.util.List;
 import org.hyperledger.fabric.protos.common.Config;
 import org.hyperledger.fabric.protos.common.ConfigEnvelope;

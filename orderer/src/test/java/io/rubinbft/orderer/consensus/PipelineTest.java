@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rubinbft.bft.wire.WireLimits;
 import io.rubinbft.orderer.channel.PbftSettings;
 import io.rubinbft.orderer.memory.MessageLimits;
+import io.rubinbft.orderer.memory.Pipeline;
 import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -112,8 +113,8 @@ class PipelineTest {
             count,
             pipeline.requestMaxBytes(),
             pipeline.batchMaxBytes(),
-            ChannelReplicas.MAX_PAYLOAD_BYTES,
-            ChannelReplicas.MAX_SIGNATURE_BYTES,
+            MessageLimits.MAX_PAYLOAD_BYTES,
+            MessageLimits.MAX_SIGNATURE_BYTES,
             pipeline.window(),
             Integer.MAX_VALUE)
         .largestMessageBytes();

@@ -1,11 +1,11 @@
 package io.rubinbft.orderer.e2e;
 
 import io.rubinbft.orderer.identity.EnvelopeFactory;
-import io.rubinbft.orderer.loadgen.LoadGenerator;
-import io.rubinbft.orderer.loadgen.LoadReport;
-import io.rubinbft.orderer.loadgen.LoadSpec;
-import io.rubinbft.orderer.loadgen.OrdererChannels;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
+import io.rubinbft.orderer.tools.loadgen.LoadGenerator;
+import io.rubinbft.orderer.tools.loadgen.LoadReport;
+import io.rubinbft.orderer.tools.loadgen.LoadSpec;
+import io.rubinbft.orderer.tools.loadgen.OrdererChannels;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -3,9 +3,9 @@ package io.rubinbft.orderer.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.orderer.identity.EnvelopeFactory;
-import io.rubinbft.orderer.loadgen.LoadReport;
-import io.rubinbft.orderer.loadgen.LoadSpec;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
+import io.rubinbft.orderer.tools.loadgen.LoadReport;
+import io.rubinbft.orderer.tools.loadgen.LoadSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

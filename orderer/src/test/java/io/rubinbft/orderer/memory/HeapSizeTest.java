@@ -3,8 +3,6 @@ package io.rubinbft.orderer.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rubinbft.orderer.consensus.ChannelReplicas;
-import io.rubinbft.orderer.consensus.Pipeline;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +28,7 @@ class HeapSizeTest {
    */
   @Test
   void theDefaultPlansHeapIsTheSumOfItsBudgets() {
-    Pipeline pipeline = ChannelReplicas.pipeline(4, 500, 10 * MIB, 10 * MIB);
+    Pipeline pipeline = Pipeline.forChannel(4, 500, 10 * MIB, 10 * MIB);
     assertThat(pipeline.window()).isEqualTo(2);
     long cap = pipeline.batchMaxBytes();
     long request = pipeline.requestMaxBytes();

@@ -3,8 +3,8 @@ package io.rubinbft.orderer.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.orderer.identity.EnvelopeFactory;
-import io.rubinbft.orderer.loadgen.LoadReport;
 import io.rubinbft.orderer.metrics.ClusterMetricsCheck;
+import io.rubinbft.orderer.tools.loadgen.LoadReport;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,8 +1,8 @@
 package io.rubinbft.orderer.testing;
 
-import io.rubinbft.orderer.bootstrap.NetworkSummary;
 import io.rubinbft.orderer.participation.ChannelInfo;
 import io.rubinbft.orderer.participation.ParticipationHandler;
+import io.rubinbft.orderer.tools.bootstrap.NetworkSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;

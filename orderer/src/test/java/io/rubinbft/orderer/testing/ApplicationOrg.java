@@ -1,13 +1,13 @@
 package io.rubinbft.orderer.testing;
 
-import io.rubinbft.orderer.bootstrap.ChannelConfigFactory;
-import io.rubinbft.orderer.bootstrap.CryptoGenerator;
-import io.rubinbft.orderer.bootstrap.OrgKind;
-import io.rubinbft.orderer.bootstrap.OrgLayout;
-import io.rubinbft.orderer.bootstrap.OrgSpec;
-import io.rubinbft.orderer.bootstrap.Organization;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.identity.SigningIdentity;
+import io.rubinbft.orderer.tools.bootstrap.ChannelConfigFactory;
+import io.rubinbft.orderer.tools.bootstrap.CryptoGenerator;
+import io.rubinbft.orderer.tools.bootstrap.OrgKind;
+import io.rubinbft.orderer.tools.bootstrap.OrgLayout;
+import io.rubinbft.orderer.tools.bootstrap.OrgSpec;
+import io.rubinbft.orderer.tools.bootstrap.Organization;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.rubinbft.orderer.testing;
 
 import com.google.protobuf.ByteString;
 import io.rubinbft.orderer.crypto.Pem;
-import io.rubinbft.orderer.loadgen.OrdererChannels;
+import io.rubinbft.orderer.tools.loadgen.OrdererChannels;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,0 +1,100 @@
+package io.rubinbft.orderer.tools.loadgen;
+
+import com.google.common.util.concurrent.MoreExecutors;
+import io.grpc.ManagedChannel;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.hyperledger.fabric.protos.common.Envelope;
+import org.hyperledger.fabric.protos.orderer.AtomicBroadcastGrpc;
+import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
+
+/**
+ * Submits as Fabric's peer Gateway does for a BFT channel: each envelope to every orderer, each on
+ * a fresh Broadcast stream (send, one answer, then the stream is cancelled), decided as soon as a
+ * quorum took it or too many refused for a quorum to remain ({@link QuorumAnswer}, with Fabric's
+ * success rule). Streams still unanswered at the decision run on to their answer, which is then
+ * ignored, as the gateway ignores it. Answers arrive on gRPC's network thread (direct executor).
+ */
+final class GatewaySubmitter implements Submitter {
+
+  private final List<ManagedChannel> orderers;
+  private final int quorum;
+  private final long timeoutNanos;
+
+  GatewaySubmitter(List<ManagedChannel> orderers, int quorum, long timeoutMillis) {
+    if (quorum < 1 || quorum > orderers.size()) {
+      throw new IllegalArgumentException(
+          "quorum is " + quorum + " but there are " + orderers.size() + " orderers");
+    }
+    this.orderers = orderers;
+    this.quorum = quorum;
+    this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+  }
+
+  @Override
+  public QuorumSubmitter.Outcome submit(Envelope envelope) throws InterruptedException {
+    long deadline = System.nanoTime() + timeoutNanos;
+    QuorumAnswer answer = new QuorumAnswer(quorum, orderers.size());
+    for (ManagedChannel orderer : orderers) {
+      OneEnvelopeCall call = new OneEnvelopeCall(answer);
+      AtomicBroadcastGrpc.newStub(orderer)
+          .withExecutor(MoreExecutors.directExecutor())
+          .withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS)
+          .broadcast(call)
+          .onNext(envelope);
+    }
+    return answer.await(deadline);
+  }
+
+  /** Nothing outlives a submission: each stream ends with its answer. */
+  @Override
+  public void close() {}
+
+  /** One Broadcast stream carrying one envelope: the first answer counts, then it is cancelled. */
+  private static final class OneEnvelopeCall
+      implements ClientResponseObserver<Envelope, BroadcastResponse> {
+
+    private final QuorumAnswer answer;
+
+    @SuppressWarnings("NullAway.Init") // gRPC calls beforeStart before any response
+    private ClientCallStreamObserver<Envelope> requests;
+
+    private boolean answered;
+
+    OneEnvelopeCall(QuorumAnswer answer) {
+      this.answer = answer;
+    }
+
+    @Override
+    public void beforeStart(ClientCallStreamObserver<Envelope> requestStream) {
+      this.requests = requestStream;
+    }
+
+    @Override
+    public void onNext(BroadcastResponse response) {
+      if (!answered) {
+        answered = true;
+        answer.answer(QuorumAnswer.refusal(response));
+        requests.cancel("one answer per envelope, as Fabric's gateway reads", null);
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      if (!answered) {
+        answered = true;
+        answer.answer("stream failed: " + io.grpc.Status.fromThrowable(t).getCode());
+      }
+    }
+
+    @Override
+    public void onCompleted() {
+      if (!answered) {
+        answered = true;
+        answer.answer("stream ended before answering");
+      }
+    }
+  }
+}
