@@ -23,6 +23,17 @@ public final class ClientCertificates implements ServerInterceptor {
   private static final Context.Key<X509Certificate> CLIENT_CERTIFICATE =
       Context.key("rubin-tls-client-certificate");
 
+  private final boolean clientsAuthenticate;
+
+  /**
+   * @param clientsAuthenticate whether the listener asks every client for a certificate. When it
+   *     does not, no client presents one, and asking the TLS session for it would only throw
+   *     (SSLPeerUnverifiedException, a stack trace per call)
+   */
+  public ClientCertificates(boolean clientsAuthenticate) {
+    this.clientsAuthenticate = clientsAuthenticate;
+  }
+
   /** The current call's client certificate, or empty without mutual TLS. */
   public static Optional<X509Certificate> current() {
     return Optional.ofNullable(CLIENT_CERTIFICATE.get());
@@ -31,6 +42,9 @@ public final class ClientCertificates implements ServerInterceptor {
   @Override
   public <Q, R> ServerCall.Listener<Q> interceptCall(
       ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+    if (!clientsAuthenticate) {
+      return next.startCall(call, headers);
+    }
     SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
     X509Certificate certificate = session == null ? null : leaf(session);
     if (certificate == null) {

@@ -232,7 +232,8 @@ public final class GrpcListener implements AutoCloseable {
             .keepAliveTime(keepalive.serverInterval().toNanos(), TimeUnit.NANOSECONDS)
             .keepAliveTimeout(keepalive.serverTimeout().toNanos(), TimeUnit.NANOSECONDS)
             .addService(ServerInterceptors.intercept(health.getHealthService(), inbound));
-    ClientCertificates certificates = new ClientCertificates();
+    ClientCertificates certificates =
+        new ClientCertificates(tls.enabled() && tls.clientAuthRequired());
     for (BindableService service : services) {
       builder.addService(
           ServerInterceptors.intercept(

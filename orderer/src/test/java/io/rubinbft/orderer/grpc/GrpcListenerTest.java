@@ -81,6 +81,11 @@ class GrpcListenerTest {
   @Test
   void handlersSeeTheClientsCertificate() throws Exception {
     channel = connect(credentials(true));
+    assertThat(deliverAnswer()).isEqualTo(Status.SUCCESS);
+  }
+
+  /** One Deliver request's answer: SUCCESS when the handler saw the admin's certificate. */
+  private Status deliverAnswer() throws Exception {
     CompletableFuture<DeliverResponse> response = new CompletableFuture<>();
     StreamObserver<Envelope> requests =
         AtomicBroadcastGrpc.newStub(channel)
@@ -100,8 +105,25 @@ class GrpcListenerTest {
                   public void onCompleted() {}
                 });
     requests.onNext(Envelope.getDefaultInstance());
-    assertThat(response.get(10, TimeUnit.SECONDS).getStatus()).isEqualTo(Status.SUCCESS);
+    Status status = response.get(10, TimeUnit.SECONDS).getStatus();
     requests.onCompleted();
+    return status;
+  }
+
+  @Test
+  void withoutClientAuthenticationHandlersSeeNoCertificate() throws Exception {
+    listener.close();
+    listener =
+        GrpcListener.start(
+            new HostPort("127.0.0.1", 0),
+            FabricFixtures.ordererServerTls(1),
+            channelCas::get,
+            1 << 20,
+            Keepalives.FABRIC_DEFAULTS,
+            List.of(new ReportsClientCertificate()));
+    // The client has the admin's certificate to offer, but the listener never asks for it.
+    channel = connect(credentials(true));
+    assertThat(deliverAnswer()).isEqualTo(Status.FORBIDDEN);
   }
 
   @Test

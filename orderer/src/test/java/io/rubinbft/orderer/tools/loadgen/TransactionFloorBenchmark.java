@@ -30,7 +30,7 @@ public final class TransactionFloorBenchmark {
   static final int BLOCK_TRANSACTIONS = 100;
 
   /** What deploy/image/dist/rubin-orderer gives every process it starts. */
-  private static final List<String> LAUNCHER =
+  static final List<String> LAUNCHER =
       List.of(
           "--enable-native-access=ALL-UNNAMED",
           "--add-exports",
@@ -43,14 +43,14 @@ public final class TransactionFloorBenchmark {
           "-XX:ReservedCodeCacheSize=48m");
 
   /** What it adds for a node ({@code start}). */
-  private static final List<String> NODE =
+  static final List<String> NODE =
       List.of(
           "-XX:NewRatio=5",
           "-XX:+ExitOnOutOfMemoryError",
           "-XX:TrimNativeHeapInterval=5000",
           "-Xmx96m");
 
-  private static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
+  static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
 
   private TransactionFloorBenchmark() {}
 

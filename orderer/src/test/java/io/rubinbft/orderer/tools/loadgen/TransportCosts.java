@@ -81,9 +81,18 @@ final class TransportCosts implements AutoCloseable {
 
   /**
    * Submits {@code transactions} envelopes, cycling through {@code envelopes}, each to every
-   * orderer; CPU per transaction (all orderers' copies together).
+   * orderer on long-lived pipelined streams; CPU per transaction (all orderers' copies together).
    */
   Cost broadcast(List<Envelope> envelopes, long transactions, int quorum)
+      throws InterruptedException {
+    return broadcast(envelopes, transactions, quorum, SubmitMode.PIPELINED);
+  }
+
+  /**
+   * Submits as {@link #broadcast(List, long, int)} does, each envelope to every orderer the way
+   * {@code mode} says (a fresh stream per envelope and orderer for {@link SubmitMode#GATEWAY}).
+   */
+  Cost broadcast(List<Envelope> envelopes, long transactions, int quorum, SubmitMode mode)
       throws InterruptedException {
     AtomicLong next = new AtomicLong();
     return measure(
@@ -93,7 +102,7 @@ final class TransportCosts implements AutoCloseable {
           try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < SUBMITTERS; i++) {
               submitters.add(
-                  threads.submit(() -> submitLoop(envelopes, next, transactions, quorum)));
+                  threads.submit(() -> submitLoop(envelopes, next, transactions, quorum, mode)));
             }
             for (Future<?> submitter : submitters) {
               submitter.get();
@@ -144,10 +153,18 @@ final class TransportCosts implements AutoCloseable {
     return new Cost(clientMicros, serverMicros, units / (wall / 1e9));
   }
 
-  private Void submitLoop(List<Envelope> envelopes, AtomicLong next, long total, int quorum)
+  private Void submitLoop(
+      List<Envelope> envelopes, AtomicLong next, long total, int quorum, SubmitMode mode)
       throws InterruptedException {
-    List<BroadcastStream> streams = orderers.channels().stream().map(BroadcastStream::new).toList();
-    QuorumSubmitter submitter = new QuorumSubmitter(streams, quorum, TIMEOUT_MILLIS);
+    Submitter submitter =
+        switch (mode) {
+          case GATEWAY -> new GatewaySubmitter(orderers.channels(), quorum, TIMEOUT_MILLIS);
+          case PIPELINED ->
+              new QuorumSubmitter(
+                  orderers.channels().stream().map(BroadcastStream::new).toList(),
+                  quorum,
+                  TIMEOUT_MILLIS);
+        };
     try {
       for (long k = next.getAndIncrement(); k < total; k = next.getAndIncrement()) {
         QuorumSubmitter.Outcome outcome =
