@@ -23,7 +23,7 @@ import org.hyperledger.fabric.protos.common.Envelope;
  * <p>From the repo root: {@code mvn -q -o -pl orderer -am test-compile dependency:build-classpath
  * -Dmdep.outputFile=target/cp.txt && cd orderer && java -cp
  * target/classes:target/test-classes:$(cat target/cp.txt)
- * io.rubinbft.orderer.loadgen.GatewayStreamCost [rounds] [transactions per round]}
+ * io.rubinbft.orderer.tools.loadgen.GatewayStreamCost [rounds] [transactions per round]}
  */
 public final class GatewayStreamCost {
 
