@@ -6,6 +6,7 @@ import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Handover;
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.ReplicaStatus;
+import io.rubinbft.bft.WalRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -16,10 +17,11 @@ import org.jspecify.annotations.Nullable;
  * the one effects loop that the orderer runs in production and the simulator and explorer run in
  * tests. Events are stepped in batches: {@link #step} sends a step's send-now messages, hands its
  * archive reads to the store and appends its WAL records at once; {@link #finish} makes the batch's
- * records durable with one sync, then sends the votes that waited for them and executes the
- * decisions in order. When a decision ends the epoch, nothing after it is executed; the host takes
- * the old replica's handover, waits until the application holds the anchor durably, closes the old
- * WAL and starts the next epoch's replica, or stops ordering when this node is not a member of it.
+ * records durable with one sync (none for a batch whose only records are stable checkpoints: they
+ * ride on the next sync), then sends the votes that waited for them and executes the decisions in
+ * order. When a decision ends the epoch, nothing after it is executed; the host takes the old
+ * replica's handover, waits until the application holds the anchor durably, closes the old WAL and
+ * starts the next epoch's replica, or stops ordering when this node is not a member of it.
  *
  * <p>It also watches for a view change that stalls ({@link StalledViewChange}): the trigger of a
  * catch-up when this node may be behind an epoch end. Single-threaded: one thread drives it.
@@ -108,16 +110,17 @@ public final class EpochHost<E extends HostedEpoch> {
   }
 
   /**
-   * Completes the batch: one sync when any step appended records, then each step's send-after-
-   * persist messages and its decisions executed in order up to the one that ends the epoch, then
-   * the epoch switch at that one.
+   * Completes the batch: one sync when any step appended records other than stable checkpoints or
+   * has votes or decisions waiting ({@link #waitsForSync}), then each step's send-after-persist
+   * messages and its decisions executed in order up to the one that ends the epoch, then the epoch
+   * switch at that one.
    *
    * @throws InterruptedException when stopped while waiting for the anchor to be durable
    */
   public Batch<E> finish() throws InterruptedException {
     List<Effects> batch = List.copyOf(stepped);
     stepped.clear();
-    if (batch.stream().anyMatch(effects -> !effects.persist().isEmpty())) {
+    if (batch.stream().anyMatch(EpochHost::waitsForSync)) {
       epoch.sync();
     }
     List<Decision> executed = new ArrayList<>();
@@ -140,6 +143,21 @@ public final class EpochHost<E extends HostedEpoch> {
       switched = Optional.of(switchAt(anchor));
     }
     return new Batch<>(batch, List.copyOf(executed), switched, wasStalled);
+  }
+
+  /**
+   * Whether a step's effects need its records durable before the batch completes: a vote or a
+   * decision waits for them, or a record other than a stable checkpoint was appended. A stable
+   * checkpoint alone waits for nothing: it lets the log be cut, which happens only after a later
+   * sync has made it durable, and lost in a crash it leaves the previous one stable (the peers'
+   * checkpoints, retransmitted, make it stable again). So it becomes durable with the next sync of
+   * the WAL, which is sequential, instead of costing a sync of its own after every checkpoint.
+   */
+  private static boolean waitsForSync(Effects effects) {
+    return !effects.sendAfterPersist().isEmpty()
+        || !effects.decisions().isEmpty()
+        || effects.persist().stream()
+            .anyMatch(record -> !(record instanceof WalRecord.StableCheckpoint));
   }
 
   /** Steps one event and completes its batch at once (a host that syncs every step). */

@@ -64,6 +64,18 @@ final class Checkpoints {
     return checkpoint;
   }
 
+  /**
+   * Whether {@link #onCheckpoint} would ignore this checkpoint whatever its signature: at or below
+   * the stable checkpoint (the last of a quorum arrives after the checkpoint became stable), or
+   * older than the decisions this replica retains.
+   */
+  boolean cannotCount(Checkpoint checkpoint) {
+    long sequence = checkpoint.sequence();
+    return sequence >= 1
+        && (sequence <= ctx.low
+            || sequence <= ctx.log.lastDelivered() - ctx.config.retainedDecisions());
+  }
+
   void onCheckpoint(Checkpoint checkpoint) {
     long delivered = ctx.log.lastDelivered();
     long sequence = checkpoint.sequence();

@@ -229,6 +229,27 @@ final class NormalCase {
     acceptWaitingFrom(sequence + 1);
   }
 
+  /**
+   * Whether {@link #onPrepare} would ignore this prepare whatever its signature: its sequence is
+   * delivered, or its slot already prepared in the current view, which is the prepare's (a
+   * certificate of a view stays once made; later prepares of that view add nothing to it).
+   */
+  boolean cannotCount(Prepare prepare) {
+    long sequence = prepare.sequence();
+    if (sequence < 1) {
+      return false;
+    }
+    if (sequence <= ctx.log.lastDelivered()) {
+      return true;
+    }
+    Slot slot = ctx.log.existing(sequence);
+    return slot != null
+        && ctx.viewInstalled
+        && prepare.view() == ctx.view
+        && slot.prepared != null
+        && slot.prepared.view() == ctx.view;
+  }
+
   void onPrepare(Prepare prepare) {
     if (!ctx.viewInstalled || prepare.view() != ctx.view) {
       ctx.drops.drop("other view: prepare for view " + prepare.view());
