@@ -122,6 +122,7 @@ public final class Replica {
   private static Replica recover(Replica replica, WalReplay wal) {
     Recovery recovery = new Recovery(replica.ctx, replica.viewChanges);
     wal.forEach(recovery::replay);
+    recovery.requireWithinWindow();
     replica.checkpoints.signDelivered();
     replica.normal.startView(recovery.firstFreeSequence());
     replica.ctx.out = new EffectsBuilder();

@@ -1,24 +1,23 @@
 package io.rubinbft.orderer.cluster;
 
+import io.rubinbft.orderer.memory.MessageLimits;
 import java.util.ArrayDeque;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The frames waiting to be sent to one peer, bounded in bytes, in two lanes that cannot push each
- * other out: small frames (votes, status, checkpoints, fetch requests, view changes that name
- * proposals by digest) within {@code smallBudget}, and large ones (proposals, state-transfer
- * answers, bodies, forwarded envelopes) within {@code largeBudget}, one transport message's worth.
- * Within its lane a frame that would go over the budget pushes out the oldest ones (PBFT
- * retransmits what still matters, and a peer that fell behind catches up by state transfer), and a
- * frame larger than its lane's budget alone replaces everything in that lane. So a dead, stopped or
- * slow peer costs at most the two budgets, and a maximal proposal neither pushes out the votes
- * queued before it nor is pushed out by those queued after it. Frames leave in the order they came,
- * whatever their lane. Thread-safe: the replica threads add, the network thread takes.
+ * other out ({@link MessageLimits#LARGE_MESSAGE_BYTES} divides them): small frames (votes, status,
+ * checkpoints, fetch requests, view changes that name proposals by digest) within {@code
+ * smallBudget}, and large ones (proposals, state-transfer answers, bodies, forwarded envelopes)
+ * within {@code largeBudget}, one transport message's worth. Within its lane a frame that would go
+ * over the budget pushes out the oldest ones (PBFT retransmits what still matters, and a peer that
+ * fell behind catches up by state transfer), and a frame larger than its lane's budget alone
+ * replaces everything in that lane. So a dead, stopped or slow peer costs at most the two budgets,
+ * and a maximal proposal neither pushes out the votes queued before it nor is pushed out by those
+ * queued after it. Frames leave in the order they came, whatever their lane. Thread-safe: the
+ * replica threads add, the network thread takes.
  */
 final class OutboundQueue {
-
-  /** Frames larger than this go to the large lane. */
-  static final int LARGE_FRAME_BYTES = 64 << 10;
 
   private record Queued(long order, byte[] frame) {}
 
@@ -60,7 +59,7 @@ final class OutboundQueue {
   }
 
   private Lane laneOf(byte[] frame) {
-    return frame.length > LARGE_FRAME_BYTES ? large : small;
+    return MessageLimits.isLarge(frame.length) ? large : small;
   }
 
   private @Nullable Lane oldestLane() {

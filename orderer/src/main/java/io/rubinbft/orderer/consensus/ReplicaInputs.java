@@ -2,6 +2,7 @@ package io.rubinbft.orderer.consensus;
 
 import io.rubinbft.orderer.memory.ByteBudget;
 import io.rubinbft.orderer.memory.MemoryBudgets;
+import io.rubinbft.orderer.memory.MessageLimits;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
@@ -16,7 +17,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * What waits for one channel's replica thread, bounded in bytes per source: client requests share
  * one budget, and each peer replica has its own, so a flooding or Byzantine peer fills only its own
- * and neither crowds out the other peers nor the clients. An input holds its bytes from its offer
+ * and neither crowds out the other peers nor the clients. A peer's budget is two lanes, as its link
+ * has on the sending side ({@code cluster.OutboundQueue}): its messages up to {@link
+ * MessageLimits#LARGE_MESSAGE_BYTES} (votes, status, checkpoints) and its larger ones (proposals,
+ * state-transfer answers, bodies) each within a budget of their own, so a maximal proposal waiting
+ * for its step never makes that peer's votes refused, and neither lane takes the other's room; the
+ * inputs of both still wait in the one order they came. An input holds its bytes from its offer
  * until the replica thread {@linkplain Queued#release released} it after its step, so the inputs
  * being stepped count too. Every input is charged {@link MemoryBudgets#ITEM_OVERHEAD_BYTES} on top
  * of its bytes, so a source of tiny inputs is bounded as well.
@@ -53,11 +59,13 @@ final class ReplicaInputs<T> {
   static final class Queued<T> {
     private final T input;
     private final Source<T> source;
+    private final ByteBudget lane;
     private final long bytes;
 
-    private Queued(T input, Source<T> source, long bytes) {
+    private Queued(T input, Source<T> source, ByteBudget lane, long bytes) {
       this.input = input;
       this.source = source;
+      this.lane = lane;
       this.bytes = bytes;
     }
 
@@ -66,7 +74,7 @@ final class ReplicaInputs<T> {
     }
 
     void release() {
-      source.bytes.release(bytes);
+      lane.release(bytes);
     }
 
     /** Charges the replica thread's {@code nanos} spent stepping this input to its source. */
@@ -75,9 +83,13 @@ final class ReplicaInputs<T> {
     }
   }
 
-  /** One source: its byte budget, its queued inputs, and (a peer's) time balance. */
+  /**
+   * One source: the byte budgets of its small and large inputs (one budget for both: the clients),
+   * its queued inputs, and (a peer's) time balance.
+   */
   private static final class Source<T> {
-    private final ByteBudget bytes;
+    private final ByteBudget small;
+    private final ByteBudget large;
     private final @Nullable PeerTime time; // null: not timed (the clients)
     private final LongSupplier clock;
     private final ReentrantLock lock;
@@ -87,13 +99,26 @@ final class ReplicaInputs<T> {
     private long refilledAt;
 
     private Source(
-        ByteBudget bytes, @Nullable PeerTime time, LongSupplier clock, ReentrantLock lock) {
-      this.bytes = bytes;
+        ByteBudget small,
+        ByteBudget large,
+        @Nullable PeerTime time,
+        LongSupplier clock,
+        ReentrantLock lock) {
+      this.small = small;
+      this.large = large;
       this.time = time;
       this.clock = clock;
       this.lock = lock;
       this.balanceNanos = time == null ? 0 : time.burstNanos();
       this.refilledAt = clock.getAsLong();
+    }
+
+    private ByteBudget laneOf(long bytes) {
+      return MessageLimits.isLarge(bytes) ? large : small;
+    }
+
+    private long used() {
+      return small == large ? small.used() : small.used() + large.used();
     }
 
     private void charge(long nanos) {
@@ -145,7 +170,8 @@ final class ReplicaInputs<T> {
 
   /**
    * @param clientBudget bytes of client requests that may wait
-   * @param peerBudget bytes of messages that may wait from each peer
+   * @param peerBudget bytes of messages that may wait from each peer in each of its two lanes (its
+   *     small messages, its large ones)
    */
   ReplicaInputs(long clientBudget, long peerBudget) {
     this(clientBudget, peerBudget, PeerTime.DEFAULT, System::nanoTime);
@@ -159,7 +185,8 @@ final class ReplicaInputs<T> {
     this.peerBudget = peerBudget;
     this.peerTime = peerTime;
     this.clock = clock;
-    this.clients = new Source<>(new ByteBudget(clientBudget), null, clock, lock);
+    ByteBudget clientBytes = new ByteBudget(clientBudget);
+    this.clients = new Source<>(clientBytes, clientBytes, null, clock, lock);
   }
 
   /** Queues a client's input of {@code bytes}; false when the clients' budget is full. */
@@ -167,18 +194,25 @@ final class ReplicaInputs<T> {
     return offer(clients, input, bytes);
   }
 
-  /** Queues peer {@code from}'s input of {@code bytes}; false when that peer's budget is full. */
+  /**
+   * Queues peer {@code from}'s input of {@code bytes}; false when that peer's lane for inputs of
+   * this size is full.
+   */
   boolean offerPeer(int from, T input, long bytes) {
     return offer(
         peers.computeIfAbsent(
-            from, peer -> new Source<>(new ByteBudget(peerBudget), peerTime, clock, lock)),
+            from,
+            peer ->
+                new Source<>(
+                    new ByteBudget(peerBudget), new ByteBudget(peerBudget), peerTime, clock, lock)),
         input,
         bytes);
   }
 
   private boolean offer(Source<T> source, T input, long bytes) {
     long charged = bytes + MemoryBudgets.ITEM_OVERHEAD_BYTES;
-    if (!source.bytes.tryReserve(charged)) {
+    ByteBudget lane = source.laneOf(bytes);
+    if (!lane.tryReserve(charged)) {
       return false;
     }
     lock.lock();
@@ -186,7 +220,7 @@ final class ReplicaInputs<T> {
       if (source.waiting.isEmpty()) {
         turns.add(source);
       }
-      source.waiting.add(new Queued<>(input, source, charged));
+      source.waiting.add(new Queued<>(input, source, lane, charged));
       notEmpty.signal();
     } finally {
       lock.unlock();
@@ -287,16 +321,16 @@ final class ReplicaInputs<T> {
 
   /** The bytes the clients' inputs hold now, and their bound. */
   long clientBytes() {
-    return clients.bytes.used();
+    return clients.used();
   }
 
   long clientBudget() {
-    return clients.bytes.limit();
+    return clients.small.limit();
   }
 
-  /** The bytes peer {@code from}'s inputs hold now. */
+  /** The bytes peer {@code from}'s inputs hold now, in both lanes. */
   long peerBytes(int from) {
     Source<T> source = peers.get(from);
-    return source == null ? 0 : source.bytes.used();
+    return source == null ? 0 : source.used();
   }
 }

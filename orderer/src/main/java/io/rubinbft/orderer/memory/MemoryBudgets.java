@@ -15,7 +15,10 @@ package io.rubinbft.orderer.memory;
  *     message's worth ({@link MessageLimits#TRANSPORT_MAX_MESSAGE_BYTES}), so a maximal proposal
  *     and the votes around it both fit
  * @param peerInputBytes one peer's consensus messages (or its forwarded envelopes) waiting for one
- *     channel's replica
+ *     channel's replica; a peer's consensus messages have this budget twice, one for the small ones
+ *     (votes, status, checkpoints) and one for the large ones (proposals, state-transfer answers;
+ *     {@link MessageLimits#LARGE_MESSAGE_BYTES}), so a maximal proposal and the votes after it both
+ *     fit
  * @param clientInputBytes client requests waiting for one channel's replica
  * @param requestPoolBytes requests pending in the request pools of all channels of this node
  */

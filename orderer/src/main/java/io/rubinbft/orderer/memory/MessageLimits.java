@@ -30,6 +30,21 @@ public final class MessageLimits {
   /** Largest signature: a MetadataSignature (identifier header, nonce, DER ECDSA) or a vote. */
   public static final int MAX_SIGNATURE_BYTES = 1 << 10;
 
+  /**
+   * Messages larger than this (proposals, state-transfer answers, bodies, forwarded envelopes) wait
+   * in a lane of their own wherever a peer's messages wait: in the link's outbound queue to that
+   * peer ({@code cluster.OutboundQueue}) and in the peer's input queue of each replica ({@code
+   * consensus.ReplicaInputs}). The smaller ones (votes, status, checkpoints, fetch requests) are
+   * what keeps a view alive, so a maximal proposal waiting never holds them up or pushes them out,
+   * and they never push it out.
+   */
+  public static final int LARGE_MESSAGE_BYTES = 64 << 10;
+
+  /** Whether a message (or frame) of {@code bytes} goes to the large lane. */
+  public static boolean isLarge(long bytes) {
+    return bytes > LARGE_MESSAGE_BYTES;
+  }
+
   /** The largest consensus message: a transport message less the largest cluster frame header. */
   public static final int CONSENSUS_MAX_MESSAGE_BYTES =
       TRANSPORT_MAX_MESSAGE_BYTES - MAX_FRAME_HEADER_BYTES;
@@ -60,12 +75,12 @@ public final class MessageLimits {
    * whether its replica answers from the decisions it holds in memory or its host reads them from
    * the ledger (bft-core's {@code ReplicaConfig.answerMaxBytes} cuts both): {@link
    * #DECISIONS_ANSWER_BYTES}, and at most half of what one peer's link ({@link
-   * MemoryBudgets#peerLinkBytes}) and its input queue at the receiver ({@link
-   * MemoryBudgets#peerInputBytes}) hold, so that an answer passes both beside the votes that travel
-   * with it: a frame over a link's budget pushes out what waits and is pushed out by the next, and
-   * a peer's input over its budget is refused unless that peer has nothing else queued, so a larger
-   * answer would often be lost, and the asker would wait out its fetch deadline and distrust a
-   * correct source. The budgets are fixed bytes, so all nodes agree on it.
+   * MemoryBudgets#peerLinkBytes}) and each lane of its input queue at the receiver ({@link
+   * MemoryBudgets#peerInputBytes}) hold, so that an answer passes both beside the other large
+   * messages that travel with it: a frame over a link's budget pushes out what waits and is pushed
+   * out by the next, and a peer's input over its lane's budget is refused unless that lane holds
+   * nothing else, so a larger answer would often be lost, and the asker would wait out its fetch
+   * deadline and distrust a correct source. The budgets are fixed bytes, so all nodes agree on it.
    */
   public static long answerBytes(MemoryBudgets budgets) {
     return Math.min(

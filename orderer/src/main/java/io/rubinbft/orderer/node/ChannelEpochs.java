@@ -3,6 +3,7 @@ package io.rubinbft.orderer.node;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Handover;
 import io.rubinbft.bft.ReplicaConfig;
+import io.rubinbft.bft.WalBeyondWindowException;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.WalReplay;
 import io.rubinbft.bft.protocol.Replica;
@@ -28,7 +29,9 @@ import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.crypto.Sha256;
+import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Builds a channel's replica for each consensus epoch this node is a member of: the replica
@@ -46,17 +49,27 @@ final class ChannelEpochs implements EpochStarter {
   private final FabricProposals proposals;
   private final EpochFolders folders;
   private final Sha256 sha256;
+  private final Consumer<ChannelConfig> epochStarted;
 
-  ChannelEpochs(NodeContext node, ChannelLedger ledger, FabricProposals proposals) {
+  /**
+   * @param epochStarted told the config of every epoch a config block starts, before its replica
+   */
+  ChannelEpochs(
+      NodeContext node,
+      ChannelLedger ledger,
+      FabricProposals proposals,
+      Consumer<ChannelConfig> epochStarted) {
     this.node = node;
     this.ledger = ledger;
     this.proposals = proposals;
+    this.epochStarted = epochStarted;
     this.folders = new EpochFolders(node.walRoot().resolve(ledger.name()));
     this.sha256 = new Sha256(node.provider());
   }
 
   @Override
   public Optional<EpochReplica> start(ChannelConfig config, Decision anchor, Handover handover) {
+    epochStarted.accept(config);
     Optional<Member> member = member(config);
     if (member.isEmpty()) {
       folders.discardAll();
@@ -93,9 +106,36 @@ final class ChannelEpochs implements EpochStarter {
         continue;
       }
       folders.discardExcept(epoch);
-      Replica replica = recovered(config, member.get(), log);
+      Replica replica;
+      try {
+        replica = recovered(config, member.get(), log);
+      } catch (WalBeyondWindowException e) {
+        log.log().close();
+        throw new IllegalStateException(beyondWindow(e, folders.of(epoch)), e);
+      }
       return Optional.of(epochReplica(config, member.get(), replica, log.log()));
     }
+  }
+
+  /**
+   * Why the channel's replica does not start from a WAL written with a deeper window (an earlier
+   * version derived up to 16 proposals of 10 MB), and the way out: drain it with the version that
+   * wrote it. Emptying the WAL instead would let this node vote again, differently, on sequences it
+   * voted on.
+   */
+  private String beyondWindow(WalBeyondWindowException e, Path walDir) {
+    return "channel '"
+        + ledger.name()
+        + "': its replica cannot recover from its consensus WAL ("
+        + walDir
+        + "): "
+        + e.getMessage()
+        + " (an earlier version kept more proposals in flight; this one keeps "
+        + e.window()
+        + " at this channel's cap). Start the earlier version on this data, stop the clients'"
+        + " load until every consenter's height stops growing, stop the consenters and start"
+        + " this version again (orderer/docs/UPGRADE.md \"To the version whose windows hold 32"
+        + " MiB of proposals\")";
   }
 
   private Replica recovered(ChannelConfig config, Member member, ConsensusLog.Opened log) {

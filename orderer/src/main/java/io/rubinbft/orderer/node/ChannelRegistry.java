@@ -235,21 +235,20 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
       requireOrdererOrgMember(config);
     }
     String name = config.channelId();
-    if (info(name).isEmpty()) {
-      // An existing channel is answered 405 by the lifecycle; a new one must fit the heap.
-      Optional<String> overHeap = starts.heapRefusal(config);
-      if (overHeap.isPresent()) {
-        throw new ParticipationException(Reason.BAD_REQUEST, overHeap.get());
-      }
-    }
     boolean genesis = config.blockNumber() == 0;
     Relation relation = consenter ? Relation.CONSENTER : Relation.FOLLOWER;
-    // Whether its data is left on disk is read on the lifecycle thread, where nothing joins or
-    // removes the channel meanwhile.
+    // Whether its data is left on disk, and whether the heap holds it beside the channels joined
+    // so far, are read on the lifecycle thread, where nothing joins or removes a channel meanwhile:
+    // of two joins sent at once, the second is weighed with the first counted.
     requireLifecycle()
         .request(
             name,
-            starts -> new ChannelEvent.Join(genesis, relation, starts.leftOnDisk(name)),
+            starts ->
+                new ChannelEvent.Join(
+                    genesis,
+                    relation,
+                    starts.leftOnDisk(name),
+                    starts.heapRefusal(config).orElse(null)),
             configBlockBytes);
     ChannelInfo info =
         info(name)

@@ -92,6 +92,13 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
      * from executed. Replica thread: must not block.
      */
     void viewChangeStalled();
+
+    /**
+     * A config block started a new epoch under {@code config} (its consenters or its batch limits
+     * changed, AbsoluteMaxBytes among them), the same on every consenter. Replica thread: must not
+     * block.
+     */
+    void epochStarted(ChannelConfig config);
   }
 
   /**
@@ -111,7 +118,11 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     Sha256 sha256 = new Sha256(node.provider());
     OrderedTransactions ordered = new OrderedTransactions(ledger);
     ChannelEpochs epochs =
-        new ChannelEpochs(node, ledger, new FabricProposals(genesis, configs, ordered, sha256));
+        new ChannelEpochs(
+            node,
+            ledger,
+            new FabricProposals(genesis, configs, ordered, sha256),
+            transitions::epochStarted);
     NewerEpochs newerEpochs = new NewerEpochs(channel, transitions::behindReconfiguration);
     Optional<ReplicaHost> host =
         epochs

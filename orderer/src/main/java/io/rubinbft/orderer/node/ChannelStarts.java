@@ -111,6 +111,20 @@ final class ChannelStarts {
               }
 
               @Override
+              public void epochStarted(ChannelConfig config) {
+                // Config is ordered: every node applies it as it is, and only says what it costs.
+                heapCheck
+                    .served(config)
+                    .ifPresent(
+                        warning ->
+                            LOG.warn(
+                                "channel {}: under the config of block {}: {}",
+                                config.channelId(),
+                                config.blockNumber(),
+                                warning));
+              }
+
+              @Override
               public void viewChangeStalled() {
                 news.tell(
                     new ChannelEvent.MaybeBehind(
@@ -152,6 +166,8 @@ final class ChannelStarts {
 
   private ChannelOnboarding onboard(byte[] joinBlock, ChannelNews news)
       throws InvalidConfigException {
+    // Counted from the join on, as a channel served is: the next join is weighed with it.
+    heapCheck.served(ConfigBlockReader.read(joinBlock)).ifPresent(LOG::warn);
     return ChannelOnboarding.start(
         joinBlock,
         node.pullContext(),

@@ -160,6 +160,11 @@ final class FabricTestCluster implements AutoCloseable {
     return orderedCounts[replica];
   }
 
+  /** Replica {@code replica}'s parameters, as this version derives them from the channel. */
+  ReplicaConfig replicaConfig(int replica) {
+    return ChannelReplicas.replicaConfig(channel, replica, TICK, MemoryBudgets.standard());
+  }
+
   ConsensusLog log(int replica) {
     return logs.get(replica);
   }

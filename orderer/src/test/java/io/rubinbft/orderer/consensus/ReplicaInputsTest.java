@@ -3,6 +3,7 @@ package io.rubinbft.orderer.consensus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.orderer.memory.MemoryBudgets;
+import io.rubinbft.orderer.memory.MessageLimits;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -77,9 +78,60 @@ class ReplicaInputsTest {
   }
 
   @Test
-  void oneMessageLargerThanTheBudgetPassesAloneAndNoSecondOneWithIt() {
+  void oneLargeMessageOverItsLanesBudgetPassesAloneAndNoSecondLargeOneWithIt() {
     assertThat(inputs.offerPeer(0, "new view", 4 * BUDGET)).isTrue();
-    assertThat(inputs.offerPeer(0, "vote", 1)).isFalse();
+    assertThat(inputs.offerPeer(0, "proposal", MessageLimits.LARGE_MESSAGE_BYTES + 1)).isFalse();
+  }
+
+  /**
+   * A maximal proposal waiting for the replica's step (larger than the peer's whole budget) leaves
+   * that peer's votes their own lane: before the lanes, every vote of that peer was refused until
+   * the replica had stepped the proposal. And neither lane takes the other's room: a peer whose
+   * small lane is full still gets its proposal through, and its votes still fill their whole lane
+   * beside it.
+   */
+  @Test
+  void aMaximalProposalWaitingNeverMakesThatPeersVotesRefused() {
+    ReplicaInputs<String> standard =
+        new ReplicaInputs<>(
+            MemoryBudgets.standard().clientInputBytes(), MemoryBudgets.standard().peerInputBytes());
+    long lane = MemoryBudgets.standard().peerInputBytes();
+    int vote = 300;
+    long voteCharged = (long) vote + MemoryBudgets.ITEM_OVERHEAD_BYTES;
+
+    assertThat(standard.offerPeer(0, "proposal", 10 << 20)).isTrue();
+    int votes = 0;
+    while (standard.offerPeer(0, "vote " + votes, vote)) {
+      votes++;
+    }
+    assertThat(votes).as("votes beside the proposal").isEqualTo((int) (lane / voteCharged));
+
+    ReplicaInputs<String> votesFirst =
+        new ReplicaInputs<>(
+            MemoryBudgets.standard().clientInputBytes(), MemoryBudgets.standard().peerInputBytes());
+    while (votesFirst.offerPeer(1, "vote", vote)) {}
+    assertThat(votesFirst.offerPeer(1, "proposal", 10 << 20))
+        .as("a proposal after a full lane of votes")
+        .isTrue();
+    assertThat(votesFirst.offerPeer(1, "answer", MessageLimits.LARGE_MESSAGE_BYTES + 1))
+        .as("a second large message beside a maximal one")
+        .isFalse();
+    assertThat(votesFirst.peerBytes(1)).isLessThanOrEqualTo(lane + (10 << 20) + 128);
+  }
+
+  /** A peer's inputs of both lanes are taken in the one order they came. */
+  @Test
+  void aPeersSmallAndLargeInputsAreTakenInTheOrderTheyCame() throws Exception {
+    inputs.offerPeer(0, "prepare 1", MESSAGE);
+    inputs.offerPeer(0, "pre-prepare 2", 4 * BUDGET);
+    inputs.offerPeer(0, "prepare 2", MESSAGE);
+
+    List<ReplicaInputs.Queued<String>> taken = new ArrayList<>();
+    inputs.drainTo(taken, Integer.MAX_VALUE);
+    assertThat(taken.stream().map(ReplicaInputs.Queued::input).toList())
+        .containsExactly("prepare 1", "pre-prepare 2", "prepare 2");
+    taken.forEach(ReplicaInputs.Queued::release);
+    assertThat(inputs.peerBytes(0)).isZero();
   }
 
   @Test

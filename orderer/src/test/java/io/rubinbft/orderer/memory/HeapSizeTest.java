@@ -35,7 +35,12 @@ class HeapSizeTest {
 
     HeapSize.Need need = HeapSize.need(HeapSize.Plan.DEFAULT, BUDGETS);
 
-    long channel = 2 * 2 * cap + 16 * MIB + Math.max(5376 << 10, request) + 3 * cap + 3 * request;
+    long channel =
+        2 * 2 * cap
+            + 16 * MIB
+            + Math.max(5376 << 10, request)
+            + 3 * ((1344 << 10) + cap)
+            + 3 * request;
     long node = 16 * MIB + 21 * MIB + 3 * ((1344 << 10) + 16 * MIB + 16 * MIB);
     assertThat(need.channelBytes()).isEqualTo(channel);
     assertThat(need.nodeBytes()).isEqualTo(node);

@@ -7,6 +7,11 @@ import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.NodeMemory;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +49,51 @@ class JoinBeyondTheHeapNodeTest {
       OrdererNode planned = cluster.startFirst(NodeMemory.of(MemoryBudgets.standard(), planHeap));
       HttpResponse<String> joined = cluster.join(planned);
       assertThat(joined.statusCode()).as(joined.body()).isEqualTo(201);
+    }
+  }
+
+  /**
+   * Two joins sent at the same moment to a node whose heap holds one channel: one joins, the other
+   * is refused with 400, since the lifecycle thread weighs each join against the channels joined
+   * before it. Before, the heap was checked on the API threads, before the lifecycle thread, so
+   * both joins could pass the check and the node held two channels its heap cannot. This test
+   * guards the result; it does not force that race: with the check moved back to the API thread it
+   * passed in the one run made (the first join was counted before the second was checked).
+   */
+  @Test
+  void ofTwoJoinsSentAtOnceOnlyTheOneTheHeapHoldsJoins() throws Exception {
+    long planHeap = HeapSize.need(HeapSize.Plan.DEFAULT, MemoryBudgets.standard()).heapBytes();
+    try (LocalCluster cluster = LocalCluster.generate(dir)) {
+      byte[] second = cluster.genesisOf("secondchannel");
+      OrdererNode node = cluster.startFirst(NodeMemory.of(MemoryBudgets.standard(), planHeap));
+
+      CountDownLatch go = new CountDownLatch(1);
+      try (ExecutorService threads = Executors.newFixedThreadPool(2)) {
+        Future<HttpResponse<String>> first =
+            threads.submit(
+                () -> {
+                  go.await();
+                  return cluster.join(node);
+                });
+        Future<HttpResponse<String>> other =
+            threads.submit(
+                () -> {
+                  go.await();
+                  return cluster.join(node, second);
+                });
+        go.countDown();
+        List<HttpResponse<String>> answers = List.of(first.get(), other.get());
+
+        assertThat(answers.stream().map(HttpResponse::statusCode).sorted().toList())
+            .as(answers.stream().map(HttpResponse::body).toList().toString())
+            .containsExactly(201, 400);
+        HttpResponse<String> refused =
+            answers.stream().filter(a -> a.statusCode() == 400).findFirst().orElseThrow();
+        assertThat(refused.body())
+            .contains("with it the 2 channels of this node")
+            .contains("but it has " + planHeap / MIB + " MiB");
+        assertThat(node.channels().channelNames()).hasSize(1);
+      }
     }
   }
 }

@@ -58,6 +58,8 @@ final class LocalCluster implements AutoCloseable {
   final List<OrdererNode> nodes = new ArrayList<>();
   private final List<Path> configs;
   private final Optional<Spare> spare;
+  private final Path dir;
+  private final LocalNetworkSpec spec;
 
   /** ORDERER_... overrides of every node's orderer.yaml, as an operator's environment sets. */
   private Map<String, String> environment = Map.of();
@@ -65,10 +67,17 @@ final class LocalCluster implements AutoCloseable {
   /** A fifth orderer of the same organization that is not in the channel's consenter set. */
   record Spare(NetworkSummary.Node node, Path config) {}
 
-  private LocalCluster(NetworkSummary network, List<Path> configs, Optional<Spare> spare) {
+  private LocalCluster(
+      NetworkSummary network,
+      List<Path> configs,
+      Optional<Spare> spare,
+      Path dir,
+      LocalNetworkSpec spec) {
     this.network = network;
     this.configs = configs;
     this.spare = spare;
+    this.dir = dir;
+    this.spec = spec;
   }
 
   /** Generates a 4-node network's files under {@code dir}; no node runs yet. */
@@ -78,9 +87,9 @@ final class LocalCluster implements AutoCloseable {
 
   /** Generates the files of a network of {@code size} consenters under {@code dir}. */
   static LocalCluster generate(Path dir, int size) throws IOException {
-    NetworkSummary network =
-        LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, size, ports(size), 10));
-    return new LocalCluster(network, LocalNodeConfigs.write(network), Optional.empty());
+    LocalNetworkSpec spec = new LocalNetworkSpec(CHANNEL, size, ports(size), 10);
+    NetworkSummary network = LocalNetwork.generate(dir, spec);
+    return new LocalCluster(network, LocalNodeConfigs.write(network), Optional.empty(), dir, spec);
   }
 
   /**
@@ -88,8 +97,8 @@ final class LocalCluster implements AutoCloseable {
    * consenter set (crypto is made for five, then the genesis block for the first four).
    */
   static LocalCluster generateWithSpare(Path dir) throws IOException {
-    NetworkSummary five =
-        LocalNetwork.generate(dir, new LocalNetworkSpec(CHANNEL, 5, ports(5), 10), 4);
+    LocalNetworkSpec spec = new LocalNetworkSpec(CHANNEL, 5, ports(5), 10);
+    NetworkSummary five = LocalNetwork.generate(dir, spec, 4);
     List<Path> configs = LocalNodeConfigs.write(five);
     return new LocalCluster(
         new NetworkSummary(
@@ -103,7 +112,9 @@ final class LocalCluster implements AutoCloseable {
             five.client(),
             five.nodes().subList(0, 4)),
         configs.subList(0, 4),
-        Optional.of(new Spare(five.nodes().getLast(), configs.getLast())));
+        Optional.of(new Spare(five.nodes().getLast(), configs.getLast())),
+        dir,
+        spec);
   }
 
   private static PortPlan ports(int nodes) {
@@ -184,6 +195,16 @@ final class LocalCluster implements AutoCloseable {
   @Override
   public void close() {
     stopAll();
+  }
+
+  /**
+   * The genesis block of another channel {@code name} of the same orderers (their certificates and
+   * ports), as configtxgen would make it for them.
+   */
+  byte[] genesisOf(String name) throws IOException {
+    LocalNetworkSpec other =
+        new LocalNetworkSpec(name, spec.nodes(), spec.ports(), spec.maxMessageCount());
+    return Files.readAllBytes(LocalNetwork.generate(dir, other).genesisBlock());
   }
 
   HttpResponse<String> join(OrdererNode node) throws Exception {

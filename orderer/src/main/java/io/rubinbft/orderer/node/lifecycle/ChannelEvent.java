@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.node.lifecycle;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What happens to a channel: a request of the participation API, a node restart, news from the
@@ -17,8 +18,18 @@ public sealed interface ChannelEvent {
    * @param relation this node's relation in the join block's config
    * @param leftOnDisk whether the node's disk still holds a ledger or a pending join block of the
    *     channel (the channel exists though it is not joined)
+   * @param overHeap why the node's heap cannot hold the channel beside those it holds now (their
+   *     windows, queues and pools at their worst), or null when it can: found on the lifecycle
+   *     thread, so that joins are weighed one after another against every channel joined before
    */
-  record Join(boolean genesis, Relation relation, boolean leftOnDisk) implements ChannelEvent {}
+  record Join(boolean genesis, Relation relation, boolean leftOnDisk, @Nullable String overHeap)
+      implements ChannelEvent {
+
+    /** A join the heap has room for. */
+    public Join(boolean genesis, Relation relation, boolean leftOnDisk) {
+      this(genesis, relation, leftOnDisk, null);
+    }
+  }
 
   /** A node restart resumes the channel whose ledger the block store holds. */
   record Resume() implements ChannelEvent {}

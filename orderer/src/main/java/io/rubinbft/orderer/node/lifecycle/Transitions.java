@@ -88,6 +88,8 @@ public final class Transitions {
   private static Transition fromAbsent(Absent state, ChannelEvent event) {
     return switch (event) {
       case Join join when join.leftOnDisk() -> Transition.refuse(state, ALREADY_EXISTS);
+      case Join join when join.overHeap() != null ->
+          Transition.refuse(state, new Refuse(Reason.BAD_REQUEST, join.overHeap()));
       case Join join when join.genesis() ->
           Transition.to(new Joining(null, false), new CreateLedgerAndServe());
       case Join join ->

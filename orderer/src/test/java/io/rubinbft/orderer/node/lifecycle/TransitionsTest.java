@@ -85,6 +85,8 @@ class TransitionsTest {
           new Restarting(Transitions.RESTART_PAUSE_MAX),
           new Stopped(Relation.CONSENTER, "cannot start the replica of a new consenter: x"));
 
+  private static final String OVER_HEAP = "cannot join channel 'c': with it ... need a heap of";
+
   private static final List<ChannelEvent> EVENTS =
       List.of(
           new Join(true, Relation.CONSENTER, false),
@@ -92,6 +94,8 @@ class TransitionsTest {
           new Join(false, Relation.FOLLOWER, false),
           new Join(true, Relation.CONSENTER, true),
           new Join(false, Relation.CONSENTER, true),
+          new Join(true, Relation.CONSENTER, false, OVER_HEAP),
+          new Join(false, Relation.FOLLOWER, true, OVER_HEAP),
           new Resume(),
           new ResumeOnboarding(Relation.CONSENTER),
           new Remove(),
@@ -145,6 +149,17 @@ class TransitionsTest {
         to(new Joining(Relation.FOLLOWER, false), new SaveJoinBlockAndOnboard()));
     row(table, absent, new Join(true, Relation.CONSENTER, true), refuse(absent, ALREADY_EXISTS));
     row(table, absent, new Join(false, Relation.CONSENTER, true), refuse(absent, ALREADY_EXISTS));
+    // A join the heap cannot hold beside the channels held is refused, unless the channel exists.
+    row(
+        table,
+        absent,
+        new Join(true, Relation.CONSENTER, false, OVER_HEAP),
+        refuse(absent, new Refuse(Reason.BAD_REQUEST, OVER_HEAP)));
+    row(
+        table,
+        absent,
+        new Join(false, Relation.FOLLOWER, true, OVER_HEAP),
+        refuse(absent, ALREADY_EXISTS));
     row(table, absent, new Resume(), to(new Joining(null, true), new Serve()));
     row(
         table,
@@ -295,6 +310,16 @@ class TransitionsTest {
       row(table, joined, new Join(false, Relation.FOLLOWER, false), refuse(joined, ALREADY_EXISTS));
       row(table, joined, new Join(true, Relation.CONSENTER, true), refuse(joined, ALREADY_EXISTS));
       row(table, joined, new Join(false, Relation.CONSENTER, true), refuse(joined, ALREADY_EXISTS));
+      row(
+          table,
+          joined,
+          new Join(true, Relation.CONSENTER, false, OVER_HEAP),
+          refuse(joined, ALREADY_EXISTS));
+      row(
+          table,
+          joined,
+          new Join(false, Relation.FOLLOWER, true, OVER_HEAP),
+          refuse(joined, ALREADY_EXISTS));
       row(table, joined, new Remove(), to(absent, new Close(), new Discard()));
       row(
           table,
