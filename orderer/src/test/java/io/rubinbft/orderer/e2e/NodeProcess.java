@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 
 /**
  * One orderer node as an operating system process: {@code rubin-orderer start --config F} in a JVM
@@ -42,17 +43,19 @@ final class NodeProcess {
 
   /**
    * The launcher's memory defaults for {@code start} (deploy/image/dist/rubin-orderer): the heap
-   * its default plan needs ({@link HeapSize}, as the launcher asks it with no plan and no memory
-   * limit), its young generation and the exit on heap exhaustion, in place of the test heaps above.
+   * and direct memory its default plan needs ({@link HeapSize}, as the launcher asks it with no
+   * plan and no memory limit), its young generation and the exit on heap exhaustion, in place of
+   * the test heaps above.
    */
   private static final List<String> LAUNCHER_MEMORY =
-      List.of(
-          "-Xms64m",
-          HeapSize.launcherOption(Map.of(), Path.of("/nonexistent"), false),
-          "-XX:NewRatio=5",
-          "-XX:+UseCompactObjectHeaders",
-          "-XX:MaxDirectMemorySize=96m",
-          "-XX:+ExitOnOutOfMemoryError");
+      Stream.of(
+              Stream.of("-Xms64m"),
+              Stream.of(
+                  HeapSize.launcherOption(Map.of(), Path.of("/nonexistent"), false).split(" ")),
+              Stream.of(
+                  "-XX:NewRatio=5", "-XX:+UseCompactObjectHeaders", "-XX:+ExitOnOutOfMemoryError"))
+          .flatMap(flags -> flags)
+          .toList();
 
   private final String name;
   private boolean launcherMemory;

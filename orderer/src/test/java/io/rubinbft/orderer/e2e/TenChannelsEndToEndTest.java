@@ -96,6 +96,7 @@ class TenChannelsEndToEndTest {
       ProcessCluster.logsOnFailure(() -> cluster);
 
   private final Map<String, Long> peakRss = new ConcurrentHashMap<>();
+  private Path notes;
   private volatile boolean sampling = true;
 
   @Test
@@ -107,12 +108,13 @@ class TenChannelsEndToEndTest {
                 Files.createDirectories(Path.of("target", "multiproc")), "ten-channels-")
             .toAbsolutePath();
     cluster = CLUSTERS.track(ProcessCluster.createWithFabricCrypto(dir, 500));
+    notes = dir.resolve("logs").resolve("ten-channels.log");
     List<String> channels = channels(dir, cluster.network());
     LauncherDistribution distribution = LauncherDistribution.create(dir.resolve("dist"));
     cluster.nodes().forEach(node -> node.useLauncher(distribution, PLAN));
     HeapSize.Need plan =
         HeapSize.need(new HeapSize.Plan(CHANNELS, 10L << 20, 4), MemoryBudgets.standard());
-    LOG.info("the launcher's plan: {}", plan.explained());
+    note("the launcher's plan: {}", plan.explained());
 
     cluster.start(cluster.nodes());
     for (String channel : channels) {
@@ -151,7 +153,7 @@ class TenChannelsEndToEndTest {
       NodeProcess primary = primary(channels);
       List<NodeProcess> others = othersThan(primary);
       primary.kill();
-      LOG.info("kill -9 of {}", primary.name());
+      note("kill -9 of {}", primary.name());
       figures.put(
           "primary killed", awaitBlocks(channels, others, "after " + primary.name() + "'s kill"));
       Thread.sleep(KILLED.toMillis());
@@ -163,10 +165,17 @@ class TenChannelsEndToEndTest {
           "after the restart",
           awaitBlocks(channels, cluster.nodes(), "after " + primary.name() + "'s restart"));
 
-      NodeProcess backup = othersThan(primary(channels)).getFirst();
+      // Not the first node: every load's Deliver follows it, and a stopped process keeps its
+      // connections open, so the loads would wait on it (the load generator has no keepalive).
+      NodeProcess leader = primary(channels);
+      NodeProcess backup =
+          cluster.nodes().stream()
+              .filter(node -> node != leader && node != cluster.node(0))
+              .findFirst()
+              .orElseThrow();
       List<NodeProcess> running = othersThan(backup);
       backup.pause();
-      LOG.info("kill -STOP of {}", backup.name());
+      note("kill -STOP of {}", backup.name());
       try {
         figures.put(
             "backup stopped",
@@ -176,7 +185,7 @@ class TenChannelsEndToEndTest {
         backup.resume();
       }
       long resumed = System.nanoTime();
-      LOG.info("kill -CONT of {}", backup.name());
+      note("kill -CONT of {}", backup.name());
       figures.put("backup resumed", caughtUp(channels, backup, running, resumed));
       figures.put(
           "after the resume",
@@ -230,7 +239,7 @@ class TenChannelsEndToEndTest {
     sampler.join();
     Map<String, Long> peakMib = new TreeMap<>();
     peakRss.forEach((node, bytes) -> peakMib.put(node, bytes >> 20));
-    LOG.info(
+    note(
         "ten channels: {}\nper channel:\n  {}\npeak RSS per node (MiB) {} against the plan's {} MiB"
             + " ({} MiB heap, {} MiB outside it); largest block {} bytes",
         figures,
@@ -292,7 +301,7 @@ class TenChannelsEndToEndTest {
           return true;
         });
     long id = led.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
-    LOG.info("leaders (consenter id: channels led) {}", led);
+    note("leaders (consenter id: channels led) {}", led);
     return cluster.byConsenterId(id);
   }
 
@@ -320,7 +329,7 @@ class TenChannelsEndToEndTest {
         });
     String took =
         String.format(Locale.ROOT, "%.1f s for %d blocks on every channel", seconds(start), BLOCKS);
-    LOG.info("{}: {} (heights {})", when, took, targets);
+    note("{}: {} (heights {})", when, took, targets);
     return took;
   }
 
@@ -349,7 +358,7 @@ class TenChannelsEndToEndTest {
     String took =
         String.format(
             Locale.ROOT, "%s caught up on every channel %.1f s after", node.name(), seconds(since));
-    LOG.info("{} (heights {})", took, targets);
+    note("{} (heights {})", took, targets);
     return took;
   }
 
@@ -383,6 +392,21 @@ class TenChannelsEndToEndTest {
       } catch (InterruptedException e) {
         return;
       }
+    }
+  }
+
+  /** Logs {@code format} with {@code arguments} and appends it to the test's own log file. */
+  private void note(String format, Object... arguments) {
+    String line = org.slf4j.helpers.MessageFormatter.arrayFormat(format, arguments).getMessage();
+    LOG.info(line);
+    try {
+      Files.writeString(
+          notes,
+          java.time.Instant.now() + " " + line + "\n",
+          java.nio.file.StandardOpenOption.CREATE,
+          java.nio.file.StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      LOG.warn("cannot write {}", notes, e);
     }
   }
 
