@@ -53,7 +53,10 @@ class TenChannelsEndToEndTest {
 
   private static final int CHANNELS = 10;
 
-  /** The launcher's plan variables for this node, as MEMORY.md "Sizing" tells an operator. */
+  /**
+   * The launcher's plan variables for this node, as orderer/docs/MEMORY.md "Sizing" tells an
+   * operator.
+   */
   private static final Map<String, String> PLAN = Map.of("RUBIN_CHANNELS", "10");
 
   /**
