@@ -47,6 +47,15 @@ public final class HeapSize {
    */
   static final long OUTSIDE_HEAP_BYTES = 200 * MIB;
 
+  /**
+   * Direct memory (Netty's and rdma-net's buffers) a node needs whatever its channels: the gRPC
+   * messages being received ({@code grpc.InboundMessageBudget}), the replica links' rings, Netty's
+   * arenas and small responses. Each channel adds one block at its AbsoluteMaxBytes: a block a
+   * Deliver stream sends waits in Netty's buffers until its reader takes it, so a node whose
+   * channels are each followed by a reader holds about a block per channel there.
+   */
+  static final long DIRECT_BASE_BYTES = 96 * MIB;
+
   /** RocksDB's budget for each channel's ledger, outside the heap (BlockStoreConfig). */
   static final long LEDGER_NATIVE_BYTES_PER_CHANNEL = 16 * MIB;
 
@@ -146,8 +155,9 @@ public final class HeapSize {
             plan.blockMaxBytes());
     long node = nodeBytes(budgets, plan.consenters());
     long live = node + plan.channels() * channel;
-    long outside = OUTSIDE_HEAP_BYTES + plan.channels() * LEDGER_NATIVE_BYTES_PER_CHANNEL;
-    return new Need(plan, channel, node, heapFor(live), outside);
+    long deliver = plan.channels() * plan.blockMaxBytes();
+    long outside = OUTSIDE_HEAP_BYTES + plan.channels() * LEDGER_NATIVE_BYTES_PER_CHANNEL + deliver;
+    return new Need(plan, channel, node, heapFor(live), DIRECT_BASE_BYTES + deliver, outside);
   }
 
   /**
@@ -156,10 +166,18 @@ public final class HeapSize {
    * @param channelBytes heap bytes each channel needs at most
    * @param nodeBytes heap bytes the node needs besides its channels
    * @param heapBytes the heap ceiling that holds them all in its old generation
-   * @param outsideHeapBytes what the process uses beside the heap
+   * @param directBytes the direct-memory ceiling ({@code -XX:MaxDirectMemorySize}): {@link
+   *     #DIRECT_BASE_BYTES} and a block per channel being delivered
+   * @param outsideHeapBytes what the process uses beside the heap, the blocks being delivered in
+   *     direct memory included
    */
   public record Need(
-      Plan plan, long channelBytes, long nodeBytes, long heapBytes, long outsideHeapBytes) {
+      Plan plan,
+      long channelBytes,
+      long nodeBytes,
+      long heapBytes,
+      long directBytes,
+      long outsideHeapBytes) {
 
     /** The memory limit a container needs for this plan. */
     public long memoryBytes() {
@@ -173,7 +191,8 @@ public final class HeapSize {
           "%d channel%s with blocks of at most %d bytes on %d consenters need%s a heap of %d MiB"
               + " (%d MiB per channel: its windows of blocks, decided ids and queues; %d MiB for"
               + " the node: request pools, peer links, its own data; the old generation is %d/6"
-              + " of the heap) and %d MiB outside it, %d MiB in all",
+              + " of the heap) and %d MiB outside it (%d MiB of direct memory at most: a block"
+              + " per channel being delivered), %d MiB in all",
           plan.channels(),
           plan.channels() == 1 ? "" : "s",
           plan.blockMaxBytes(),
@@ -184,6 +203,7 @@ public final class HeapSize {
           Math.ceilDiv(nodeBytes, MIB),
           OLD_GENERATION_SIXTHS,
           outsideHeapBytes / MIB,
+          directBytes / MIB,
           memoryBytes() / MIB);
     }
   }
@@ -281,8 +301,9 @@ public final class HeapSize {
   }
 
   /**
-   * The JVM's heap option for the plan in {@code environment} under this process's memory limit
-   * ({@code -Xmx<N>m}), or with {@code explain} the sum behind it.
+   * The JVM's heap and direct-memory options for the plan in {@code environment} under this
+   * process's memory limit ({@code -Xmx<N>m -XX:MaxDirectMemorySize=<M>m}), or with {@code explain}
+   * the sum behind them.
    *
    * @throws IllegalArgumentException when a variable is not a number
    * @throws IllegalStateException when the plan does not fit the memory limit (the numbers)
@@ -291,7 +312,13 @@ public final class HeapSize {
       Map<String, String> environment, Path cgroupRoot, boolean explain) {
     Need need = need(plan(environment), MemoryBudgets.standard());
     long heap = ceiling(need, memoryLimit(environment, cgroupRoot));
-    return explain ? need.explained() : "-Xmx" + heap / MIB + "m";
+    return explain
+        ? need.explained()
+        : "-Xmx"
+            + heap / MIB
+            + "m -XX:MaxDirectMemorySize="
+            + Math.ceilDiv(need.directBytes(), MIB)
+            + "m";
   }
 
   private HeapSize() {}

@@ -1,7 +1,9 @@
 package io.rubinbft.orderer.e2e;
 
+import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
+import io.rubinbft.orderer.testing.EpochSignatureCheck;
 import io.rubinbft.orderer.tools.loadgen.LoadGenerator;
 import io.rubinbft.orderer.tools.loadgen.LoadReport;
 import io.rubinbft.orderer.tools.loadgen.LoadSpec;
@@ -33,6 +35,7 @@ final class BackgroundLoad {
   private final EnvelopeFactory client;
   private final ClientTlsFiles tls;
   private final LoadSpec chunk;
+  private final SignatureCheck signatures;
   private final Set<String> accepted = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final List<String> problems = new CopyOnWriteArrayList<>();
   private final List<Run> runs = new CopyOnWriteArrayList<>();
@@ -54,10 +57,10 @@ final class BackgroundLoad {
       int payloadBytes,
       int streams,
       double ratePerSecond) {
-    this.cluster = cluster;
-    this.client = client;
-    this.tls = tls;
-    this.chunk =
+    this(
+        cluster,
+        client,
+        tls,
         new LoadSpec(
             ProcessCluster.CHANNEL,
             transactionsPerRun,
@@ -65,7 +68,30 @@ final class BackgroundLoad {
             streams,
             cluster.quorum(),
             OptionalDouble.of(ratePerSecond),
-            ProcessCluster.PATIENCE);
+            ProcessCluster.PATIENCE),
+        cluster::signatures);
+  }
+
+  /**
+   * Back-to-back runs of {@code chunk} (its channel, size, streams and rate), each run's blocks
+   * checked by a fresh {@code signatures} check of that channel.
+   */
+  BackgroundLoad(
+      ProcessCluster cluster,
+      EnvelopeFactory client,
+      ClientTlsFiles tls,
+      LoadSpec chunk,
+      SignatureCheck signatures) {
+    this.cluster = cluster;
+    this.client = client;
+    this.tls = tls;
+    this.chunk = chunk;
+    this.signatures = signatures;
+  }
+
+  /** A fresh check of a channel's block signatures (it follows the channel's config blocks). */
+  interface SignatureCheck {
+    EpochSignatureCheck make() throws java.io.IOException, InvalidConfigException;
   }
 
   synchronized void start() {
@@ -128,11 +154,7 @@ final class BackgroundLoad {
         current = connections;
         LoadReport report =
             new LoadGenerator(
-                    chunk,
-                    client,
-                    connections.channels(),
-                    tls.certificateHash(),
-                    cluster.signatures())
+                    chunk, client, connections.channels(), tls.certificateHash(), signatures.make())
                 .run();
         accepted.addAll(report.delivery().acceptedTxIds());
         if (report.lost() > 0
@@ -149,7 +171,8 @@ final class BackgroundLoad {
                 report.submitted(),
                 report.accepted()));
         LOG.info(
-            "load run: {} submitted, {} accepted, {} delivered, refusals {}",
+            "load run on {}: {} submitted, {} accepted, {} delivered, refusals {}",
+            chunk.channel(),
             report.submitted(),
             report.accepted(),
             report.delivery().delivered(),
@@ -157,7 +180,7 @@ final class BackgroundLoad {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
-      } catch (RuntimeException | java.io.IOException e) {
+      } catch (RuntimeException | java.io.IOException | InvalidConfigException e) {
         // No orderer answered the run's first question (the height): the cluster is down.
         LOG.info("load run could not start: {}", e.toString());
         try {

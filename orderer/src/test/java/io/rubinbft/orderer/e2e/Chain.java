@@ -42,6 +42,7 @@ import org.hyperledger.fabric.protos.orderer.SeekInfo;
  * @param headers the headers of blocks 0 to height - 1
  * @param txIdCounts how often each transaction id occurs in the chain's data (config blocks aside)
  * @param envelopeCounts the number of envelopes in each block, by block number
+ * @param dataBytes the bytes of each block's envelopes, by block number
  * @param configUpdates each config block's {@code last_update} (the submitted CONFIG_UPDATE
  *     envelope), by block number in chain order; config blocks hold their CONFIG envelope alone
  * @param problems what is wrong with the chain, empty if nothing
@@ -50,6 +51,7 @@ record Chain(
     List<BlockHeader> headers,
     Map<String, Integer> txIdCounts,
     List<Integer> envelopeCounts,
+    List<Long> dataBytes,
     SequencedMap<Long, ByteString> configUpdates,
     List<String> problems) {
 
@@ -60,6 +62,7 @@ record Chain(
    */
   static Chain read(
       Channel orderer,
+      String channelId,
       EnvelopeFactory reader,
       ByteString tlsCertHash,
       long height,
@@ -71,12 +74,13 @@ record Chain(
             new ArrayList<>(),
             new HashMap<>(),
             new ArrayList<>(),
+            new ArrayList<>(),
             new LinkedHashMap<>(),
             new ArrayList<>());
     Status status =
         DeliverCalls.stream(
             orderer,
-            reader.seek(ProcessCluster.CHANNEL, seek, tlsCertHash),
+            reader.seek(channelId, seek, tlsCertHash),
             ProcessCluster.PATIENCE,
             block -> chain.check(block, signatures));
     if (status != Status.SUCCESS) {
@@ -87,6 +91,7 @@ record Chain(
         List.copyOf(chain.headers),
         Map.copyOf(chain.txIdCounts),
         List.copyOf(chain.envelopeCounts),
+        List.copyOf(chain.dataBytes),
         Collections.unmodifiableSequencedMap(chain.configUpdates),
         List.copyOf(chain.problems));
   }
@@ -115,6 +120,7 @@ record Chain(
       }
     }
     envelopeCounts.add(block.getData().getDataCount());
+    dataBytes.add(block.getData().getDataList().stream().mapToLong(ByteString::size).sum());
     headers.add(header);
   }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 
 /**
  * One orderer node as an operating system process: {@code rubin-orderer start --config F} in a JVM
@@ -42,20 +43,24 @@ final class NodeProcess {
 
   /**
    * The launcher's memory defaults for {@code start} (deploy/image/dist/rubin-orderer): the heap
-   * its default plan needs ({@link HeapSize}, as the launcher asks it with no plan and no memory
-   * limit), its young generation and the exit on heap exhaustion, in place of the test heaps above.
+   * and direct memory its default plan needs ({@link HeapSize}, as the launcher asks it with no
+   * plan and no memory limit), its young generation and the exit on heap exhaustion, in place of
+   * the test heaps above.
    */
   private static final List<String> LAUNCHER_MEMORY =
-      List.of(
-          "-Xms64m",
-          HeapSize.launcherOption(Map.of(), Path.of("/nonexistent"), false),
-          "-XX:NewRatio=5",
-          "-XX:+UseCompactObjectHeaders",
-          "-XX:MaxDirectMemorySize=96m",
-          "-XX:+ExitOnOutOfMemoryError");
+      Stream.of(
+              Stream.of("-Xms64m"),
+              Stream.of(
+                  HeapSize.launcherOption(Map.of(), Path.of("/nonexistent"), false).split(" ")),
+              Stream.of(
+                  "-XX:NewRatio=5", "-XX:+UseCompactObjectHeaders", "-XX:+ExitOnOutOfMemoryError"))
+          .flatMap(flags -> flags)
+          .toList();
 
   private final String name;
   private boolean launcherMemory;
+  private LauncherDistribution launcher;
+  private Map<String, String> plan = Map.of();
   private final Path config;
   private final Path log;
   private final Map<String, String> environment;
@@ -85,23 +90,31 @@ final class NodeProcess {
       throw new IllegalStateException(name + " is running already");
     }
     List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElseThrow());
-    command.addAll(
-        launcherMemory
-            ? JVM_FLAGS.stream().filter(flag -> !flag.startsWith("-Xm")).toList()
-            : JVM_FLAGS);
-    if (launcherMemory) {
-      command.addAll(LAUNCHER_MEMORY);
+    if (launcher != null) {
+      command.add(launcher.launcher().toString());
+    } else {
+      command.add(ProcessHandle.current().info().command().orElseThrow());
+      command.addAll(
+          launcherMemory
+              ? JVM_FLAGS.stream().filter(flag -> !flag.startsWith("-Xm")).toList()
+              : JVM_FLAGS);
+      if (launcherMemory) {
+        command.addAll(LAUNCHER_MEMORY);
+      }
+      command.add("-cp");
+      command.add(classPath());
+      command.add(Main.class.getName());
     }
-    command.add("-cp");
-    command.add(classPath());
-    command.add(Main.class.getName());
     command.addAll(List.of("start", "--config", config.toString()));
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(Redirect.appendTo(log.toFile()));
     builder.environment().put("FABRIC_LOGGING_SPEC", "info");
+    if (launcher != null) {
+      builder.environment().put("JAVA_HOME", LauncherDistribution.javaHome().toString());
+      builder.environment().putAll(plan);
+    }
     builder.environment().putAll(environment);
     builder.environment().putAll(extraEnvironment);
     process = builder.start();
@@ -110,6 +123,17 @@ final class NodeProcess {
   /** From the next start on, the launcher's memory defaults instead of the test heap. */
   synchronized void useLauncherMemory() {
     launcherMemory = true;
+  }
+
+  /**
+   * From the next start on, started as an operator starts a node: by the distribution's launcher
+   * {@code distribution} (bin/rubin-orderer), with {@code plan} in its environment (RUBIN_CHANNELS,
+   * RUBIN_BLOCK_MAX_BYTES, ...), so the heap and every JVM flag are the launcher's own. The
+   * launcher execs the JVM, so this process is the node's JVM (signals and /proc reach it).
+   */
+  synchronized void useLauncher(LauncherDistribution distribution, Map<String, String> plan) {
+    this.launcher = distribution;
+    this.plan = Map.copyOf(plan);
   }
 
   /** From the next start on, {@code variable} (an ORDERER_... override) set for this node only. */
@@ -212,7 +236,7 @@ final class NodeProcess {
    * The test class path: surefire names it in {@code surefire.test.class.path} when it starts the
    * tests through a manifest-only jar.
    */
-  private static String classPath() {
+  static String classPath() {
     return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
   }
 

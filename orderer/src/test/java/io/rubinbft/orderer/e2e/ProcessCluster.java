@@ -221,7 +221,12 @@ final class ProcessCluster implements AutoCloseable {
 
   /** The channel's height as the participation API of {@code node} reports it. */
   long height(NodeProcess node) throws IOException, InterruptedException {
-    HttpResponse<String> info = admin.info(spec(node).adminPort(), CHANNEL);
+    return height(node, CHANNEL);
+  }
+
+  /** The height of {@code channelId} as the participation API of {@code node} reports it. */
+  long height(NodeProcess node, String channelId) throws IOException, InterruptedException {
+    HttpResponse<String> info = admin.info(spec(node).adminPort(), channelId);
     assertThat(info.statusCode()).as(node + ": " + info.body()).isEqualTo(200);
     return JsonParser.parseString(info.body()).getAsJsonObject().get("height").getAsLong();
   }
@@ -233,6 +238,12 @@ final class ProcessCluster implements AutoCloseable {
 
   /** The value of the channel's gauge {@code name} on {@code node}'s operations endpoint. */
   OptionalLong gauge(NodeProcess node, String name) throws IOException, InterruptedException {
+    return gauge(node, name, CHANNEL);
+  }
+
+  /** The value of {@code channelId}'s gauge {@code name} on {@code node}'s operations endpoint. */
+  OptionalLong gauge(NodeProcess node, String name, String channelId)
+      throws IOException, InterruptedException {
     HttpResponse<String> metrics =
         http.send(
             HttpRequest.newBuilder(operations(node, "/metrics")).GET().build(),
@@ -240,7 +251,7 @@ final class ProcessCluster implements AutoCloseable {
     PrometheusText.Family family = PrometheusText.parse(metrics.body()).get(name);
     return family == null
         ? OptionalLong.empty()
-        : family.value(name, Map.of("channel", CHANNEL)).stream()
+        : family.value(name, Map.of("channel", channelId)).stream()
             .mapToLong(Double::longValue)
             .findFirst();
   }
@@ -378,15 +389,30 @@ final class ProcessCluster implements AutoCloseable {
    * blocks before the first one shown are fetched from any node that serves them).
    */
   EpochSignatureCheck signatures() {
-    return new EpochSignatureCheck(channel, this::block);
+    return new EpochSignatureCheck(channel, number -> block(CHANNEL, number));
+  }
+
+  /**
+   * As {@link #signatures()}, for {@code channelId}, whose genesis block the network's generator
+   * wrote beside the first channel's.
+   */
+  EpochSignatureCheck signatures(String channelId) throws IOException, InvalidConfigException {
+    return new EpochSignatureCheck(
+        ConfigBlockReader.read(Files.readAllBytes(genesisBlock(channelId))),
+        number -> block(channelId, number));
+  }
+
+  /** Where the network's generator wrote the genesis block of {@code channelId}. */
+  Path genesisBlock(String channelId) {
+    return network.genesisBlock().resolveSibling(channelId + ".block");
   }
 
   /** Block {@code number} from the first node that serves it ({@code osnadmin channel fetch}). */
-  private Block block(long number) {
+  private Block block(String channelId, long number) {
     for (NodeProcess node : nodes) {
       try {
         HttpResponse<byte[]> fetched =
-            admin.fetch(spec(node).adminPort(), CHANNEL, Long.toString(number));
+            admin.fetch(spec(node).adminPort(), channelId, Long.toString(number));
         if (fetched.statusCode() == 200) {
           return Block.parseFrom(fetched.body());
         }
@@ -438,19 +464,40 @@ final class ProcessCluster implements AutoCloseable {
   /** As {@link #identicalChains(EnvelopeFactory, ClientTlsFiles)}, among {@code among} only. */
   Chain identicalChains(List<NodeProcess> among, EnvelopeFactory reader, ClientTlsFiles tls)
       throws IOException, InterruptedException {
+    return identicalChains(CHANNEL, among, reader, tls, signatures());
+  }
+
+  /**
+   * As {@link #identicalChains(EnvelopeFactory, ClientTlsFiles)}, for {@code channelId}, among
+   * {@code among}, each block's signatures checked by {@code signatures}.
+   */
+  Chain identicalChains(
+      String channelId,
+      List<NodeProcess> among,
+      EnvelopeFactory reader,
+      ClientTlsFiles tls,
+      EpochSignatureCheck signatures)
+      throws IOException, InterruptedException {
     long height = 0;
     for (NodeProcess node : among) {
-      height = Math.max(height, height(node));
+      height = Math.max(height, height(node, channelId));
     }
     long target = height;
     List<Chain> chains = new ArrayList<>();
     try (OrdererChannels connections = connect(among, tls)) {
       for (int i = 0; i < among.size(); i++) {
         NodeProcess node = among.get(i);
-        awaitCondition(node + " reaches height " + target, () -> height(node) >= target);
+        awaitCondition(
+            node + " reaches height " + target + " on " + channelId,
+            () -> height(node, channelId) >= target);
         Chain chain =
             Chain.read(
-                connections.channels().get(i), reader, tls.certificateHash(), target, signatures());
+                connections.channels().get(i),
+                channelId,
+                reader,
+                tls.certificateHash(),
+                target,
+                signatures);
         assertThat(chain.problems()).as(node.toString()).isEmpty();
         chains.add(chain);
       }

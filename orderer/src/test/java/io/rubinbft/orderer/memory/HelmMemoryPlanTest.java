@@ -37,7 +37,9 @@ class HelmMemoryPlanTest {
 
       String option = HeapSize.launcherOption(environment, Path.of("/nonexistent"), false);
 
-      assertThat(option).as("%s: %s", set, environment).matches("-Xmx\\d+m");
+      assertThat(option)
+          .as("%s: %s", set, environment)
+          .matches("-Xmx\\d+m -XX:MaxDirectMemorySize=\\d+m");
     }
   }
 
