@@ -5,7 +5,6 @@ import static io.rubinbft.net.frame.FrameDescriptor.FLAG_BEGIN;
 import static io.rubinbft.net.frame.FrameDescriptor.FLAG_BLOCKED;
 import static io.rubinbft.net.frame.FrameDescriptor.FLAG_END;
 import static io.rubinbft.net.frame.FrameDescriptor.OVERHEAD;
-import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.net.frame.FrameDescriptor;
 import io.rubinbft.net.frame.FrameFlyweight;
@@ -14,16 +13,11 @@ import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.testdata.fuzz.Fuzzer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,9 +49,6 @@ class AuthenticatedConnectionFuzzTest {
   private static final int SET_LENGTH = 8;
   private static final int HONEST = SEAL | SET_SEQUENCE | SET_CREDIT | SET_LENGTH;
 
-  /** Turns a step may take; a liveness guard, not a speed check. */
-  private static final int MAX_TURNS = 20_000;
-
   /**
    * Two handshakes (certificates parsed, keys agreed, signatures made and checked), one reassembly
    * buffer and the bystander's messages: what an input costs whatever it says.
@@ -66,51 +57,30 @@ class AuthenticatedConnectionFuzzTest {
 
   private static Identity node;
   private static Identity byzantine;
-  private static Identity honest;
-  private static Selector selector;
-  private static Selector bystanderSelector;
-  private static Channel bystander;
-  private static Channel bystanderAtNode;
-  private static ServerChannel listener;
+  private static FuzzedNode fuzzed;
   private static TcpTransport attacker;
-  private static @Nullable Channel accepted;
-  private static final Received fromByzantine = new Received();
-  private static final Received fromBystander = new Received();
-  private static final Received atBystander = new Received();
 
   @BeforeAll
   static void cluster() throws IOException {
     node = TestIdentities.create("node");
     byzantine = TestIdentities.create("byzantine");
-    honest = TestIdentities.create("honest");
-    ChannelConfig config = new ChannelConfig(node, SLOTS, SLOTS, SLOT_BYTES, MAX_MESSAGE_BYTES, 16);
-    selector = Selector.open(TcpTransport.open(), config);
-    listener =
-        selector.listen(
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            PeerAuthenticator.pinned(List.of(byzantine.certificate(), honest.certificate())));
-    listener.key().addInterest(Interest.ACCEPT);
-    bystanderSelector =
-        Selector.open(
-            TcpTransport.open(),
-            new ChannelConfig(honest, SLOTS, SLOTS, SLOT_BYTES, MAX_MESSAGE_BYTES, 16));
-    bystander =
-        bystanderSelector.connect(
-            listener.localAddress(), PeerAuthenticator.pinned(List.of(node.certificate())));
-    bystander.key().addInterest(Interest.RECEIVE);
-    until(
-        "the bystander's channel open",
-        () -> bystander.state() == ChannelState.OPEN && accepted != null,
-        null);
-    bystanderAtNode = accepted;
-    accepted = null;
+    fuzzed =
+        new FuzzedNode(
+            TcpTransport::open,
+            config(node),
+            config(TestIdentities.create("honest")),
+            byzantine,
+            SLOTS);
     attacker = TcpTransport.open();
+  }
+
+  private static ChannelConfig config(Identity identity) {
+    return new ChannelConfig(identity, SLOTS, SLOTS, SLOT_BYTES, MAX_MESSAGE_BYTES, 16);
   }
 
   @AfterAll
   static void close() {
-    bystanderSelector.close();
-    selector.close();
+    fuzzed.close();
     attacker.close();
   }
 
@@ -153,12 +123,11 @@ class AuthenticatedConnectionFuzzTest {
 
   /** Returns whether the channel was still open after the script. */
   private static boolean play(byte[] script) throws IOException {
-    fromByzantine.messages.clear();
-    RawPeer peer = RawPeer.connect(attacker, listener.localAddress(), byzantine, node, SLOTS);
+    RawPeer peer = RawPeer.connect(attacker, fuzzed.address(), byzantine, node, SLOTS);
+    Runnable peerTurn = peer::poll;
     try {
-      until(
-          "the byzantine peer authenticated", () -> peer.authenticated() && accepted != null, peer);
-      Channel channel = accepted;
+      Channel channel =
+          fuzzed.accept("the byzantine peer authenticated", peer::authenticated, peerTurn);
       ByteBuffer records = ByteBuffer.wrap(script).order(ByteOrder.LITTLE_ENDIAN);
       while (records.remaining() >= RECORD_HEADER && !peer.broken()) {
         int mode = records.get();
@@ -166,28 +135,18 @@ class AuthenticatedConnectionFuzzTest {
         byte[] frame = new byte[length];
         records.get(frame);
         sendFrame(peer, mode, frame);
-        turn(peer);
+        fuzzed.turn(peerTurn);
       }
       for (int i = 0; i < 50; i++) {
-        turn(peer);
+        fuzzed.turn(peerTurn);
       }
       boolean open = channel.state() == ChannelState.OPEN;
-      assertThat(fromByzantine.messages)
-          .as("messages delivered from the byzantine peer")
-          .allSatisfy(m -> assertThat(m.length).isLessThanOrEqualTo(MAX_MESSAGE_BYTES));
+      fuzzed.assertDeliveredWithin(MAX_MESSAGE_BYTES);
       peer.close();
-      until(
-          "the node closed the byzantine channel",
-          () -> channel.state() == ChannelState.CLOSED,
-          peer);
-      assertThat(selector.stats().linksFailedOnError())
-          .as("channels closed after an error in the node's own handling")
-          .isZero();
-      bystanderStillServed();
+      fuzzed.assertUnharmedAfter(channel, peerTurn);
       return open;
     } finally {
       peer.close();
-      accepted = null;
     }
   }
 
@@ -209,60 +168,8 @@ class AuthenticatedConnectionFuzzTest {
       if (peer.send(frame, length, seal)) {
         return;
       }
-      turn(peer);
+      fuzzed.turn(peer::poll);
     }
-  }
-
-  /** The other peer's channel works both ways after the byzantine one came and went. */
-  private static void bystanderStillServed() {
-    byte[] ping = "ping".getBytes(StandardCharsets.US_ASCII);
-    int before = fromBystander.count();
-    int beforeBack = atBystander.count();
-    assertThat(bystander.offer(new UnsafeBuffer(ping), 0, ping.length)).isEqualTo(SendResult.SENT);
-    assertThat(bystanderAtNode.offer(new UnsafeBuffer(ping), 0, ping.length))
-        .isEqualTo(SendResult.SENT);
-    until(
-        "the bystander's messages through",
-        () -> fromBystander.count() > before && atBystander.count() > beforeBack,
-        null);
-    assertThat(bystanderAtNode.state()).isEqualTo(ChannelState.OPEN);
-  }
-
-  private static void until(String what, BooleanSupplier done, @Nullable RawPeer peer) {
-    for (int i = 0; i < MAX_TURNS; i++) {
-      if (done.getAsBoolean()) {
-        return;
-      }
-      turn(peer);
-    }
-    throw new AssertionError("never happened: " + what);
-  }
-
-  private static void turn(@Nullable RawPeer peer) {
-    try {
-      selector.selectNow(AuthenticatedConnectionFuzzTest::onNodeKey);
-      bystanderSelector.selectNow(key -> key.channel().poll(atBystander, SLOTS));
-    } catch (IOException e) {
-      throw new AssertionError("select failed", e);
-    }
-    if (peer != null) {
-      peer.poll();
-    }
-  }
-
-  private static void onNodeKey(SelectionKey key) {
-    if (key.isReady(Interest.ACCEPT)) {
-      key.serverChannel()
-          .accept()
-          .ifPresent(
-              channel -> {
-                channel.key().addInterest(Interest.RECEIVE);
-                accepted = channel;
-              });
-      return;
-    }
-    Channel channel = key.channel();
-    channel.poll(channel == bystanderAtNode ? fromBystander : fromByzantine, SLOTS);
   }
 
   // ---- the samples ----

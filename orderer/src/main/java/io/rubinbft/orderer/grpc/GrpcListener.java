@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -44,10 +45,12 @@ import java.util.function.Supplier;
  * arrives (grpc-java's deframer checks it before buffering the body), and never more than the
  * largest AbsoluteMaxBytes of the served channels plus {@link #MESSAGE_MARGIN_BYTES}, refused as
  * its bytes arrive; the messages being received hold at most {@link #CONNECTION_INBOUND_BYTES} per
- * connection and {@link #NODE_INBOUND_BYTES} on the node ({@link InboundMessageBudget}); clients
- * pinging more often than {@code General.Keepalive.ServerMinInterval} are sent GOAWAY; connections
- * are capped per source address and in total, and those still handshaking more tightly ({@link
- * ConnectionCaps}, {@code General.Connections}).
+ * connection and {@link #NODE_INBOUND_BYTES} on the node, and one not whole after {@link
+ * #MESSAGE_GRACE} plus its bytes' time at {@link #MIN_MESSAGE_BYTES_PER_SECOND} is cut off ({@link
+ * InboundMessageBudget}); clients pinging more often than {@code
+ * General.Keepalive.ServerMinInterval} are sent GOAWAY; connections are capped per source address
+ * and in total, and those still handshaking more tightly ({@link ConnectionCaps}, {@code
+ * General.Connections}).
  */
 public final class GrpcListener implements AutoCloseable {
 
@@ -85,6 +88,22 @@ public final class GrpcListener implements AutoCloseable {
    * launcher's direct-memory bound beside the replica links' rings (orderer/docs/MEMORY.md).
    */
   static final long NODE_INBOUND_BYTES = 2 * CONNECTION_INBOUND_BYTES;
+
+  /**
+   * How long any message may be in progress before it must keep {@link
+   * #MIN_MESSAGE_BYTES_PER_SECOND}.
+   */
+  static final Duration MESSAGE_GRACE = Duration.ofSeconds(10);
+
+  /**
+   * Beyond {@link #MESSAGE_GRACE}, the average rate since its first byte below which a message in
+   * progress is cut off: the largest message a channel orders then has over a minute, and a client
+   * holding the node's budget must keep sending.
+   */
+  static final long MIN_MESSAGE_BYTES_PER_SECOND = 256 << 10;
+
+  /** How often messages in progress are checked against their deadline. */
+  private static final long DEADLINE_CHECK_MILLIS = 500;
 
   private final Server server;
   private final ExecutorService executor;
@@ -193,7 +212,9 @@ public final class GrpcListener implements AutoCloseable {
                     staticMax,
                     Math.max(0, largestAbsoluteMaxBytes.getAsLong()) + MESSAGE_MARGIN_BYTES),
             CONNECTION_INBOUND_BYTES,
-            NODE_INBOUND_BYTES),
+            NODE_INBOUND_BYTES,
+            MESSAGE_GRACE,
+            MIN_MESSAGE_BYTES_PER_SECOND),
         services);
   }
 
@@ -242,6 +263,13 @@ public final class GrpcListener implements AutoCloseable {
     Server server;
     try {
       server = builder.build().start();
+      // The boss loop ends with the listener, and with it the checks.
+      var _ =
+          boss.scheduleAtFixedRate(
+              inbound::cutOffOverdue,
+              DEADLINE_CHECK_MILLIS,
+              DEADLINE_CHECK_MILLIS,
+              TimeUnit.MILLISECONDS);
     } catch (IOException | RuntimeException e) {
       // Nothing to wait for: the start failed, and the loops end on their own.
       var _ = boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);

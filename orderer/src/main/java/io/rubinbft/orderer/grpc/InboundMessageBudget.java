@@ -10,6 +10,7 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerStreamTracer;
 import io.grpc.Status;
 import java.net.SocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -41,6 +42,11 @@ import org.slf4j.LoggerFactory;
  *       or of all) gives way: its call is closed with RESOURCE_EXHAUSTED, freeing what it held. So
  *       a client holding partial messages cannot keep out others' small ones: they push out its
  *       large ones.
+ *   <li>a message still in progress after a grace period plus the time its bytes so far would take
+ *       at a minimum rate is cut off ({@link #cutOffOverdue}, called periodically), with
+ *       RESOURCE_EXHAUSTED, freeing what it held. So a client cannot hold the budget with partial
+ *       messages it never finishes: holding it costs sending at the minimum rate, and messages
+ *       smaller than the grace's worth give way at the grace.
  * </ul>
  *
  * Each refusal is counted by reason and logged, at most one line per {@value #LOG_INTERVAL_MILLIS}
@@ -53,7 +59,8 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
   enum Refusal {
     TOO_LARGE("too_large"),
     CONNECTION_BUDGET("connection_budget"),
-    NODE_BUDGET("node_budget");
+    NODE_BUDGET("node_budget"),
+    TOO_SLOW("too_slow");
 
     private final String label;
 
@@ -73,6 +80,8 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
   private final LongSupplier maxMessageBytes;
   private final long connectionBytes;
   private final long nodeBytes;
+  private final long graceNanos;
+  private final long minBytesPerSecond;
   private final Set<Receiving> inProgress = new HashSet<>();
   private final Map<Object, Long> byConnection = new HashMap<>();
   private final Map<Refusal, Long> refusals = new TreeMap<>();
@@ -86,8 +95,23 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
    *     largest message
    * @param nodeBytes the most all connections' messages in progress may hold, at least {@code
    *     connectionBytes}
+   * @param grace how long any message may be in progress
+   * @param minBytesPerSecond beyond the grace, the rate a message in progress must have come at on
+   *     average since its first byte
    */
-  InboundMessageBudget(LongSupplier maxMessageBytes, long connectionBytes, long nodeBytes) {
+  InboundMessageBudget(
+      LongSupplier maxMessageBytes,
+      long connectionBytes,
+      long nodeBytes,
+      Duration grace,
+      long minBytesPerSecond) {
+    if (grace.isNegative() || minBytesPerSecond <= 0) {
+      throw new IllegalArgumentException(
+          "a message's grace must not be negative and its minimum rate positive: "
+              + grace
+              + ", "
+              + minBytesPerSecond);
+    }
     if (connectionBytes <= 0 || nodeBytes < connectionBytes) {
       throw new IllegalArgumentException(
           "budgets must be positive and the node's at least a connection's: "
@@ -98,6 +122,8 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
     this.maxMessageBytes = maxMessageBytes;
     this.connectionBytes = connectionBytes;
     this.nodeBytes = nodeBytes;
+    this.graceNanos = grace.toNanos();
+    this.minBytesPerSecond = minBytesPerSecond;
   }
 
   @Override
@@ -132,6 +158,38 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
   }
 
   /**
+   * Cuts off every message in progress for longer than the grace plus the time its bytes so far
+   * would take at the minimum rate: its call ends with RESOURCE_EXHAUSTED and what it held is
+   * freed.
+   */
+  void cutOffOverdue() {
+    List<Receiving> overdue = new ArrayList<>();
+    synchronized (this) {
+      long now = System.nanoTime();
+      for (Receiving message : List.copyOf(inProgress)) {
+        long allowedNanos = graceNanos + message.bytes * 1_000_000_000L / minBytesPerSecond;
+        long elapsedNanos = now - message.startedNanos;
+        if (elapsedNanos > allowedNanos) {
+          refuse(
+              message,
+              Refusal.TOO_SLOW,
+              "grpc: message not received in time: "
+                  + message.bytes
+                  + " bytes in "
+                  + elapsedNanos / 1_000_000
+                  + " ms, under "
+                  + minBytesPerSecond
+                  + " bytes/s after a grace of "
+                  + graceNanos / 1_000_000
+                  + " ms");
+          overdue.add(message);
+        }
+      }
+    }
+    closeOffThisThread(overdue);
+  }
+
+  /**
    * Counts {@code bytes} more of {@code message}'s current message, after making room.
    *
    * @throws io.grpc.StatusRuntimeException RESOURCE_EXHAUSTED when the message itself gives way
@@ -155,6 +213,9 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
       } else {
         refused = makeRoom(message, bytes, evicted);
         if (refused == null) {
+          if (message.bytes == 0) {
+            message.startedNanos = System.nanoTime();
+          }
           message.bytes = size;
           inProgress.add(message);
           byConnection.merge(message.connection, bytes, Long::sum);
@@ -162,12 +223,19 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
         }
       }
     }
-    // Closing a call takes its lock: never under this one (a call's request may deframe into take).
-    for (Receiving victim : evicted) {
-      Thread.ofVirtual().start(() -> victim.close(victim.refusal));
-    }
+    closeOffThisThread(evicted);
     if (refused != null) {
       throw refused.asRuntimeException();
+    }
+  }
+
+  /**
+   * Closes the calls of messages refused. Closing a call takes its lock: never under this one, nor
+   * on a thread that may hold it (a call's request may deframe into take).
+   */
+  private static void closeOffThisThread(List<Receiving> refused) {
+    for (Receiving message : refused) {
+      Thread.ofVirtual().start(() -> message.close(message.refusal));
     }
   }
 
@@ -250,6 +318,7 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
 
     private Object connection = "unknown";
     private long bytes;
+    private long startedNanos;
     private boolean refused;
     private Status refusal = Status.RESOURCE_EXHAUSTED;
     private volatile @Nullable ClosableCall<?, ?> call;

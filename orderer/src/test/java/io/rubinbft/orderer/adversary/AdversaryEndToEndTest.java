@@ -82,7 +82,6 @@ class AdversaryEndToEndTest {
   private int impersonated;
   private Identity stolen;
   private final Random random = new Random(22);
-  private int round;
 
   @RegisterExtension
   final TestExecutionExceptionHandler nodeLogsOnFailure =
@@ -172,7 +171,6 @@ class AdversaryEndToEndTest {
   }
 
   private void underAttackOnce(Named attack, int transactions, int round) throws Exception {
-    this.round = round;
     long started = System.nanoTime();
     LoadReport report;
     try (AutoCloseable _ = attack.attack().start()) {
@@ -208,9 +206,11 @@ class AdversaryEndToEndTest {
 
   private List<Named> everyAttack() {
     return List.of(
-        // The impersonated node was the leader: connected and authenticated, it proposes
-        // conflicting blocks, then nothing.
-        new Named("an equivocating primary, silent after it equivocated", this::equivocating),
+        // The impersonated node leads (in later rounds, the node leading then is impersonated
+        // instead): connected and authenticated, it proposes conflicting blocks, then nothing.
+        new Named("an equivocating primary, silent after it equivocated", () -> equivocating(0)),
+        // The view changed: the adversary plays the leader of the later view.
+        new Named("an equivocating primary of a later view", () -> equivocating(1)),
         new Named(
             "undecodable consensus messages",
             () -> byzantineFlood(() -> randomBytes(1 + random.nextInt(2_000)), 0)),
@@ -323,30 +323,33 @@ class AdversaryEndToEndTest {
             }),
         new Named("gRPC messages larger than any channel orders", this::oversizedGrpcMessages),
         new Named("hundreds of streams on one gRPC connection", this::manyStreams),
-        new Named("large gRPC messages sent slowly on many connections", this::slowLargeMessages));
+        new Named("large gRPC messages sent slowly on many connections", this::slowLargeMessages),
+        new Named("gRPC messages started and never finished", this::unfinishedGrpcMessages));
   }
 
   /**
-   * The impersonated node, primary of the honest nodes' view, proposes two blocks for one sequence
-   * (two nodes get A, one B) and three for the next (one each, and a second to one of them), with
-   * its valid signatures on each and commits and prepares that contradict each other ({@link
-   * EquivocatingPrimary}); then it proposes nothing. A must be decided by all, none of the others
-   * ever, and the honest nodes must leave the view (the load passing within {@link #LOAD_DEADLINE}
-   * shows they order again), with the second pre-prepare counted as equivocation. In the soak's
-   * later rounds the impersonated node leads no view any more and the attack is the silence of a
-   * backup.
+   * The primary of the honest nodes' view, played by the adversary, proposes two blocks for one
+   * sequence (two nodes get A, one B) and three for the next (one each, and a second to one of
+   * them), with its valid signatures on each and commits and prepares that contradict each other
+   * ({@link EquivocatingPrimary}); then it proposes nothing. A must be decided by all, none of the
+   * others ever, and the honest nodes must leave the view (the load passing within {@link
+   * #LOAD_DEADLINE} shows they order again), with the second pre-prepare counted as equivocation.
+   * When the impersonated node does not lead the view (after the first equivocation's view change),
+   * the adversary impersonates the leader instead ({@link #impersonateInstead}), so that the
+   * primary equivocates in whatever view the cluster is in, at least {@code lowestView}.
    */
-  private AutoCloseable equivocating() throws Exception {
+  private AutoCloseable equivocating(long lowestView) throws Exception {
+    int leader = cluster.indexOfConsenter(cluster.agreedLeader());
+    if (leader != impersonated) {
+      impersonateInstead(leader);
+    }
     EquivocatingPrimary primary =
         new EquivocatingPrimary(byzantine, cluster.client(), cluster.channel());
     Optional<io.rubinbft.bft.message.Status> led = primary.ledView();
-    if (led.isEmpty()) {
-      assertThat(round)
-          .as("the impersonated node leads the view in the first round")
-          .isGreaterThan(1);
-      LOG.info("adversary round {}: the impersonated node leads no view; it stays silent", round);
-      return () -> {};
-    }
+    assertThat(led)
+        .as("the honest nodes' view, led by the impersonated node %d", impersonated)
+        .isPresent();
+    assertThat(led.get().view()).as("the view equivocated in").isGreaterThanOrEqualTo(lowestView);
     EquivocatingPrimary.Outcome outcome =
         primary.equivocate(led.get().view(), led.get().lastDelivered());
     LOG.info(
@@ -377,6 +380,24 @@ class AdversaryEndToEndTest {
           .as("blocks no quorum got")
           .doesNotContainKeys(outcome.neverDecided().toArray(String[]::new));
     };
+  }
+
+  /**
+   * Keeps one node faulty: gives the impersonated node its honest process back (caught up), then
+   * kills node {@code index} and speaks for it with its keys from now on.
+   */
+  private void impersonateInstead(int index) throws Exception {
+    LOG.info(
+        "adversary: node {} leads the view; impersonating it instead of {}", index, impersonated);
+    byzantine.close();
+    byzantine = null;
+    cluster.restore(impersonated);
+    impersonated = index;
+    stolen = ByzantineConsenter.keysOf(cluster.network(), impersonated);
+    cluster.impersonate(impersonated);
+    byzantine =
+        ByzantineConsenter.start(
+            cluster.network(), impersonated, ByzantineConsenter.honestLimits(stolen));
   }
 
   private AutoCloseable byzantineFlood(java.util.function.Supplier<byte[]> message, long epoch) {
@@ -600,6 +621,47 @@ class AdversaryEndToEndTest {
       assertThat(gaveWay)
           .as("messages in progress that gave way to the node's budget")
           .isPositive();
+    };
+  }
+
+  /**
+   * To every honest node, 8 TLS connections each announcing a Broadcast message of 10 MiB and
+   * sending 256 KiB of it, then nothing: the node cuts each off once it is overdue (the grace of
+   * {@code grpc.GrpcListener.MESSAGE_GRACE} plus 256 KiB at its minimum rate, 11 s), counted as
+   * {@code too_slow}, freeing what it held, while the load's envelopes get through.
+   */
+  private AutoCloseable unfinishedGrpcMessages() throws IOException, InterruptedException {
+    List<SlowGrpcStream> streams = new ArrayList<>();
+    for (int index : cluster.honest()) {
+      for (int connection = 0; connection < 8; connection++) {
+        SlowGrpcStream stream =
+            SlowGrpcStream.overTls(
+                new InetSocketAddress("127.0.0.1", node(index).broadcastPort()),
+                node(index).tlsCaCert(),
+                10 << 20);
+        streams.add(stream);
+        stream.send(256 << 10, 10_000);
+      }
+    }
+    return () -> {
+      try {
+        for (SlowGrpcStream stream : streams) {
+          assertThat(stream.endedWithin(30_000))
+              .as("an unfinished message cut off by the node")
+              .isTrue();
+        }
+      } finally {
+        for (SlowGrpcStream stream : streams) {
+          stream.close();
+        }
+      }
+      double cutOff = 0;
+      for (int index : cluster.honest()) {
+        cutOff +=
+            honest.sample(
+                index, "grpc_server_messages_refused_total", Map.of("reason", "too_slow"));
+      }
+      assertThat(cutOff).as("messages cut off at their deadline").isGreaterThanOrEqualTo(24.0);
     };
   }
 

@@ -105,6 +105,27 @@ public final class ClusterUnderAttack implements AutoCloseable {
     impersonated.add(node);
   }
 
+  /**
+   * Gives node {@code index}, impersonated until now, its honest process back: starts it on its
+   * data and waits until it is healthy and caught up with the highest honest node.
+   */
+  public void restore(int index) throws IOException, InterruptedException {
+    NodeProcess node = cluster.node(index);
+    if (!impersonated.remove(node)) {
+      throw new IllegalArgumentException("node " + index + " is not impersonated");
+    }
+    cluster.start(List.of(node));
+    long highest = 0;
+    for (NodeProcess other : honestNodes()) {
+      if (other != node) {
+        highest = Math.max(highest, cluster.height(other));
+      }
+    }
+    long target = highest;
+    ProcessCluster.awaitCondition(
+        node + " caught up to height " + target, () -> cluster.height(node) >= target);
+  }
+
   /** The indexes of the nodes not impersonated. */
   public List<Integer> honest() {
     List<Integer> honest = new ArrayList<>();

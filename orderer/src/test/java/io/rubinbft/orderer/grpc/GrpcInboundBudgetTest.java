@@ -15,6 +15,7 @@ import io.rubinbft.orderer.testing.Keepalives;
 import io.rubinbft.orderer.testing.SlowGrpcStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -92,7 +93,12 @@ class GrpcInboundBudgetTest {
     long connectionBudget = 2 << 20;
     long nodeBudget = 4 << 20;
     InboundMessageBudget budget =
-        new InboundMessageBudget(() -> message + 1024, connectionBudget, nodeBudget);
+        new InboundMessageBudget(
+            () -> message + 1024,
+            connectionBudget,
+            nodeBudget,
+            GrpcListener.MESSAGE_GRACE,
+            GrpcListener.MIN_MESSAGE_BYTES_PER_SECOND);
     listener =
         GrpcListener.start(
             new HostPort("127.0.0.1", 0),
@@ -121,6 +127,49 @@ class GrpcInboundBudgetTest {
     assertThat(mostHeld).isLessThanOrEqualTo(nodeBudget);
     assertThat(listener.inboundRefusals().get("node_budget")).isGreaterThanOrEqualTo(streams - 4L);
     assertThat(broadcast(honest, 3_500).getCode()).isEqualTo(Status.Code.OK);
+  }
+
+  @Test
+  void aSlowSenderHoldingTheBudgetIsCutOffAtItsDeadlineAndAnHonestLargerEnvelopeGetsIn()
+      throws Exception {
+    int message = 1_000_000;
+    long nodeBudget = 2 << 20;
+    // After a grace of 1 s a message must have come at 64 KiB/s at least on average.
+    InboundMessageBudget budget =
+        new InboundMessageBudget(
+            () -> message + 1024, nodeBudget, nodeBudget, Duration.ofSeconds(1), 64 << 10);
+    listener =
+        GrpcListener.start(
+            new HostPort("127.0.0.1", 0),
+            TlsSettings.plaintext(),
+            List::of,
+            (int) MAX_RECV_MSG_SIZE,
+            Keepalives.FABRIC_DEFAULTS,
+            ConnectionLimits.DEFAULTS,
+            budget,
+            List.of(new AnswersEveryEnvelope()));
+    honest = client();
+    // Twenty streams of 100 kB each, then nothing: the node's whole budget held by small partial
+    // messages, so an honest envelope larger than each of them is the largest and gives way.
+    int streams = 20;
+    for (int i = 0; i < streams; i++) {
+      slowStream(message).send(100_000, 10_000);
+    }
+    Thread.sleep(200);
+    assertThat(broadcast(honest, 600_000).getCode())
+        .as("an honest 600 kB envelope while the slow sender holds the budget")
+        .isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+
+    // 1 s of grace plus 100 kB at 64 KiB/s: every slow message is overdue within 3 s.
+    int ended = 0;
+    for (SlowGrpcStream stream : slow) {
+      ended += stream.endedWithin(6_000) ? 1 : 0;
+    }
+    assertThat(ended).as("slow streams the node cut off").isEqualTo(streams);
+    assertThat(budget.inProgressBytes()).isZero();
+    // The honest envelope's first bytes, smaller than 100 kB, pushed out a slow message or two.
+    assertThat(listener.inboundRefusals().get("too_slow")).isGreaterThanOrEqualTo(streams - 3L);
+    assertThat(broadcast(honest, 600_000).getCode()).isEqualTo(Status.Code.OK);
   }
 
   private SlowGrpcStream slowStream(int messageBytes) throws IOException {

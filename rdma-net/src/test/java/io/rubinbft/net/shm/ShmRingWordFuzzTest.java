@@ -22,14 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rubinbft.net.Channel;
 import io.rubinbft.net.ChannelConfig;
 import io.rubinbft.net.ChannelState;
+import io.rubinbft.net.FuzzedNode;
 import io.rubinbft.net.Identity;
-import io.rubinbft.net.Interest;
 import io.rubinbft.net.PeerAuthenticator;
-import io.rubinbft.net.Received;
-import io.rubinbft.net.SelectionKey;
 import io.rubinbft.net.Selector;
-import io.rubinbft.net.SendResult;
-import io.rubinbft.net.ServerChannel;
 import io.rubinbft.net.TestIdentities;
 import io.rubinbft.net.verbs.VerbsException;
 import io.rubinbft.net.verbs.provider.VerbsTransport;
@@ -39,8 +35,6 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -49,11 +43,9 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,7 +65,6 @@ class ShmRingWordFuzzTest {
   private static final int SLOT_BYTES_RING = 8192;
   private static final int SLOTS = 8;
   private static final int MAX_MESSAGE_BYTES = 64 * 1024;
-  private static final int MAX_TURNS = 20_000;
 
   /** A script record: which word (see {@link #wordOffset}), then the value, 64 bits. */
   private static final int RECORD = 1 + Long.BYTES;
@@ -102,44 +93,24 @@ class ShmRingWordFuzzTest {
 
   private static Identity node;
   private static Identity byzantine;
-  private static Identity honest;
-  private static Selector selector;
-  private static Selector bystanderSelector;
-  private static ServerChannel listener;
-  private static Channel bystander;
-  private static Channel bystanderAtNode;
-  private static @Nullable Channel accepted;
-  private static final Received atNode = new Received();
-  private static final Received atBystander = new Received();
+  private static FuzzedNode fuzzed;
 
   @BeforeAll
   static void nodeAndBystander() throws IOException {
     node = TestIdentities.create("node");
     byzantine = TestIdentities.create("byzantine");
-    honest = TestIdentities.create("honest");
-    selector = Selector.open(transport(), config(node));
-    listener =
-        selector.listen(
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            PeerAuthenticator.pinned(List.of(byzantine.certificate(), honest.certificate())));
-    listener.key().addInterest(Interest.ACCEPT);
-    bystanderSelector = Selector.open(transport(), config(honest));
-    bystander =
-        bystanderSelector.connect(
-            listener.localAddress(), PeerAuthenticator.pinned(List.of(node.certificate())));
-    bystander.key().addInterest(Interest.RECEIVE);
-    until(
-        "the bystander's channel open",
-        () -> bystander.state() == ChannelState.OPEN && accepted != null,
-        null);
-    bystanderAtNode = accepted;
-    accepted = null;
+    fuzzed =
+        new FuzzedNode(
+            ShmRingWordFuzzTest::transport,
+            config(node),
+            config(TestIdentities.create("honest")),
+            byzantine,
+            SLOTS);
   }
 
   @AfterAll
   static void close() {
-    bystanderSelector.close();
-    selector.close();
+    fuzzed.close();
   }
 
   @Test
@@ -164,19 +135,18 @@ class ShmRingWordFuzzTest {
 
   /** Returns whether the byzantine channel was still open after the script. */
   private static boolean play(byte[] script) throws Exception {
-    atNode.messages.clear();
     Set<Path> before = deviceDirs();
     Selector attacker = Selector.open(transport(), config(byzantine));
+    Runnable attackerTurn = () -> turn(attacker);
     try (Arena arena = Arena.ofConfined()) {
       Path attackerDir = only(difference(deviceDirs(), before));
       Channel channel =
-          attacker.connect(
-              listener.localAddress(), PeerAuthenticator.pinned(List.of(node.certificate())));
-      until(
-          "the byzantine channel open",
-          () -> channel.state() == ChannelState.OPEN && accepted != null,
-          attacker);
-      Channel atNodeSide = accepted;
+          attacker.connect(fuzzed.address(), PeerAuthenticator.pinned(List.of(node.certificate())));
+      Channel atNodeSide =
+          fuzzed.accept(
+              "the byzantine channel open",
+              () -> channel.state() == ChannelState.OPEN,
+              attackerTurn);
       MemorySegment own = mapOnly(attackerDir, arena);
       long nodeKey = own.get(ValueLayout.JAVA_LONG, PEER_KEY_OFFSET);
       int nodeFile = own.get(ValueLayout.JAVA_INT, PEER_QP_FILE_OFFSET);
@@ -191,36 +161,26 @@ class ShmRingWordFuzzTest {
         write(files[word & 1], word >>> 1, value);
         offer(channel);
         offer(atNodeSide);
-        turn(attacker);
-        turn(attacker);
+        fuzzed.turn(attackerTurn);
+        fuzzed.turn(attackerTurn);
       }
       // Round the rings twice, so a slot written anywhere is delivered into.
       for (int i = 0; i < 2 * SLOTS + 2; i++) {
         offer(channel);
         offer(atNodeSide);
-        turn(attacker);
-        turn(attacker);
+        fuzzed.turn(attackerTurn);
+        fuzzed.turn(attackerTurn);
       }
       for (int i = 0; i < 20; i++) {
-        turn(attacker);
+        fuzzed.turn(attackerTurn);
       }
       boolean open = atNodeSide.state() == ChannelState.OPEN;
-      assertThat(atNode.messages)
-          .as("messages delivered from the byzantine peer")
-          .allSatisfy(m -> assertThat(m.length).isLessThanOrEqualTo(MAX_MESSAGE_BYTES));
+      fuzzed.assertDeliveredWithin(MAX_MESSAGE_BYTES);
       attacker.close();
-      until(
-          "the node closed the byzantine channel",
-          () -> atNodeSide.state() == ChannelState.CLOSED,
-          null);
-      assertThat(selector.stats().linksFailedOnError())
-          .as("channels closed after an error in the node's own handling")
-          .isZero();
-      bystanderStillServed();
+      fuzzed.assertUnharmedAfter(atNodeSide, () -> {});
       return open;
     } finally {
       attacker.close();
-      accepted = null;
     }
   }
 
@@ -262,64 +222,12 @@ class ShmRingWordFuzzTest {
     }
   }
 
-  /** The other peer's channel works both ways after the byzantine one came and went. */
-  private static void bystanderStillServed() {
-    byte[] ping = "ping".getBytes(StandardCharsets.US_ASCII);
-    int at = atBystander.count();
-    int before = bystanderMessagesAtNode;
-    assertThat(bystander.offer(new UnsafeBuffer(ping), 0, ping.length)).isEqualTo(SendResult.SENT);
-    assertThat(bystanderAtNode.offer(new UnsafeBuffer(ping), 0, ping.length))
-        .isEqualTo(SendResult.SENT);
-    until(
-        "the bystander's messages through",
-        () -> bystanderMessagesAtNode > before && atBystander.count() > at,
-        null);
-  }
-
-  private static int bystanderMessagesAtNode;
-
-  private static void until(String what, BooleanSupplier done, @Nullable Selector attacker) {
-    for (int i = 0; i < MAX_TURNS; i++) {
-      if (done.getAsBoolean()) {
-        return;
-      }
-      turn(attacker);
-    }
-    throw new AssertionError("never happened: " + what);
-  }
-
-  private static void turn(@Nullable Selector attacker) {
+  /** A turn of the byzantine side: it corrupted its own rings too, so its failures are its own. */
+  private static void turn(Selector attacker) {
     try {
-      selector.selectNow(ShmRingWordFuzzTest::onNodeKey);
-      bystanderSelector.selectNow(key -> key.channel().poll(atBystander, SLOTS));
-    } catch (IOException e) {
-      throw new AssertionError("select failed", e);
-    }
-    if (attacker != null) {
-      try {
-        attacker.selectNow(key -> key.channel().poll((b, o, l) -> {}, SLOTS));
-      } catch (IOException | RuntimeException e) {
-        // The byzantine side corrupted its own rings too: its failures are its own.
-      }
-    }
-  }
-
-  private static void onNodeKey(SelectionKey key) {
-    if (key.isReady(Interest.ACCEPT)) {
-      key.serverChannel()
-          .accept()
-          .ifPresent(
-              channel -> {
-                channel.key().addInterest(Interest.RECEIVE);
-                accepted = channel;
-              });
-      return;
-    }
-    Channel channel = key.channel();
-    if (channel == bystanderAtNode) {
-      bystanderMessagesAtNode += channel.poll((b, o, l) -> {}, SLOTS);
-    } else {
-      channel.poll(atNode, SLOTS);
+      attacker.selectNow(key -> key.channel().poll((b, o, l) -> {}, SLOTS));
+    } catch (IOException | RuntimeException e) {
+      // Its own.
     }
   }
 
