@@ -2,15 +2,15 @@ package io.rubinbft.orderer.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rubinbft.orderer.bootstrap.LocalNetwork;
-import io.rubinbft.orderer.bootstrap.LocalNetworkSpec;
-import io.rubinbft.orderer.bootstrap.NetworkSummary;
-import io.rubinbft.orderer.bootstrap.PortPlan;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
-import io.rubinbft.orderer.loadgen.LoadSpec;
 import io.rubinbft.orderer.memory.HeapSize;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
+import io.rubinbft.orderer.tools.bootstrap.LocalNetwork;
+import io.rubinbft.orderer.tools.bootstrap.LocalNetworkSpec;
+import io.rubinbft.orderer.tools.bootstrap.NetworkSummary;
+import io.rubinbft.orderer.tools.bootstrap.PortPlan;
+import io.rubinbft.orderer.tools.loadgen.LoadSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
