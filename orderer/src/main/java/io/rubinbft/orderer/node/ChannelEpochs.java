@@ -13,6 +13,7 @@ import io.rubinbft.bft.wire.WireLimits;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
 import io.rubinbft.ledger.wal.WalConfig;
+import io.rubinbft.orderer.block.FabricProposals;
 import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.Consenter;
@@ -24,7 +25,6 @@ import io.rubinbft.orderer.consensus.EpochLocator;
 import io.rubinbft.orderer.consensus.EpochReplica;
 import io.rubinbft.orderer.consensus.EpochRule;
 import io.rubinbft.orderer.consensus.EpochStarter;
-import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.crypto.Sha256;
@@ -43,11 +43,11 @@ final class ChannelEpochs implements EpochStarter {
 
   private final NodeContext node;
   private final ChannelLedger ledger;
-  private final FabricProposals proposals;
+  private final FabricProposals<?> proposals;
   private final EpochFolders folders;
   private final Sha256 sha256;
 
-  ChannelEpochs(NodeContext node, ChannelLedger ledger, FabricProposals proposals) {
+  ChannelEpochs(NodeContext node, ChannelLedger ledger, FabricProposals<?> proposals) {
     this.node = node;
     this.ledger = ledger;
     this.proposals = proposals;

@@ -9,9 +9,9 @@ import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.configtx.ConfigEnvelopeSigner;
 import io.rubinbft.orderer.configtx.ConfigUpdateException;
 import io.rubinbft.orderer.consensus.Admission;
+import io.rubinbft.orderer.consensus.ChainState;
 import io.rubinbft.orderer.consensus.ConfigState;
 import io.rubinbft.orderer.consensus.ConfigStates;
-import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.FabricRequests;
 import io.rubinbft.orderer.consensus.ForwardCounts;
 import io.rubinbft.orderer.consensus.OrderedTransactions;
@@ -111,7 +111,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
     Sha256 sha256 = new Sha256(node.provider());
     OrderedTransactions ordered = new OrderedTransactions(ledger);
     ChannelEpochs epochs =
-        new ChannelEpochs(node, ledger, new FabricProposals(genesis, configs, ordered, sha256));
+        new ChannelEpochs(node, ledger, ChainState.proposals(genesis, configs, ordered, sha256));
     NewerEpochs newerEpochs = new NewerEpochs(channel, transitions::behindReconfiguration);
     Optional<ReplicaHost> host =
         epochs
