@@ -6,6 +6,7 @@ import io.rubinbft.bft.wire.WireLimits;
 import io.rubinbft.orderer.block.BlockSignatureVerifier;
 import io.rubinbft.orderer.block.BlockSigner;
 import io.rubinbft.orderer.block.FabricProposalSigner;
+import io.rubinbft.orderer.block.FabricProposals;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.PbftSettings;
 import io.rubinbft.orderer.crypto.CryptoProvider;
@@ -82,7 +83,7 @@ public final class ChannelReplicas {
    */
   public static ReplicaServices services(
       ChannelConfig channel,
-      FabricProposals proposals,
+      FabricProposals<?> proposals,
       long selfConsenterId,
       EcdsaSigner enrollmentKey,
       CryptoProvider provider) {

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.consensus;
 
 import io.rubinbft.orderer.block.EnvelopeHeaders;
 import io.rubinbft.orderer.block.EnvelopeValidator;
+import io.rubinbft.orderer.block.ProposalChain;
 import io.rubinbft.orderer.block.ProposedBlockVerifier;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.InvalidConfigException;
@@ -34,7 +35,8 @@ public record ConfigState(
     ConfigUpdateProcessor processor,
     VerifiedEnvelopes verified,
     ProposedBlockVerifier proposals,
-    EnvelopeValidator envelopes) {
+    EnvelopeValidator envelopes)
+    implements ProposalChain.Rules {
 
   /**
    * Builds states as this node needs them: rules with an identity cache of {@code identityCache}

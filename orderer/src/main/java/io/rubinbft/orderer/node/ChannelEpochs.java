@@ -14,6 +14,7 @@ import io.rubinbft.bft.wire.WireLimits;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
 import io.rubinbft.ledger.wal.WalConfig;
+import io.rubinbft.orderer.block.FabricProposals;
 import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.Consenter;
@@ -25,7 +26,6 @@ import io.rubinbft.orderer.consensus.EpochLocator;
 import io.rubinbft.orderer.consensus.EpochReplica;
 import io.rubinbft.orderer.consensus.EpochRule;
 import io.rubinbft.orderer.consensus.EpochStarter;
-import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.LedgerDecisionArchive;
 import io.rubinbft.orderer.consensus.ReplicaDirectory;
 import io.rubinbft.orderer.crypto.Sha256;
@@ -46,7 +46,7 @@ final class ChannelEpochs implements EpochStarter {
 
   private final NodeContext node;
   private final ChannelLedger ledger;
-  private final FabricProposals proposals;
+  private final FabricProposals<?> proposals;
   private final EpochFolders folders;
   private final Sha256 sha256;
   private final Consumer<ChannelConfig> epochStarted;
@@ -57,7 +57,7 @@ final class ChannelEpochs implements EpochStarter {
   ChannelEpochs(
       NodeContext node,
       ChannelLedger ledger,
-      FabricProposals proposals,
+      FabricProposals<?> proposals,
       Consumer<ChannelConfig> epochStarted) {
     this.node = node;
     this.ledger = ledger;

@@ -9,9 +9,9 @@ import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.configtx.ConfigEnvelopeSigner;
 import io.rubinbft.orderer.configtx.ConfigUpdateException;
 import io.rubinbft.orderer.consensus.Admission;
+import io.rubinbft.orderer.consensus.ChainState;
 import io.rubinbft.orderer.consensus.ConfigState;
 import io.rubinbft.orderer.consensus.ConfigStates;
-import io.rubinbft.orderer.consensus.FabricProposals;
 import io.rubinbft.orderer.consensus.FabricRequests;
 import io.rubinbft.orderer.consensus.ForwardCounts;
 import io.rubinbft.orderer.consensus.OrderedTransactions;
@@ -121,7 +121,7 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
         new ChannelEpochs(
             node,
             ledger,
-            new FabricProposals(genesis, configs, ordered, sha256),
+            ChainState.proposals(genesis, configs, ordered, sha256),
             transitions::epochStarted);
     NewerEpochs newerEpochs = new NewerEpochs(channel, transitions::behindReconfiguration);
     Optional<ReplicaHost> host =

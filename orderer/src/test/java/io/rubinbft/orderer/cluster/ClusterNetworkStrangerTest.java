@@ -7,13 +7,12 @@ import io.rubinbft.net.Identity;
 import io.rubinbft.net.tcp.TcpTransport;
 import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.testing.FabricFixtures;
+import io.rubinbft.orderer.testing.StrangerSockets;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -109,10 +108,8 @@ class ClusterNetworkStrangerTest {
     start(1, ChannelConfig.DEFAULT_MAX_MESSAGE_BYTES);
     Socket idle = connectFrom("127.0.0.2", nodes.get(0).localAddress());
     attackers.add(idle);
-    idle.setSoTimeout(30_000);
-
     long started = System.nanoTime();
-    boolean closedByNode = readsToEnd(idle.getInputStream());
+    boolean closedByNode = StrangerSockets.closedByTheNode(idle, 30_000);
 
     assertThat(closedByNode).as("the node closed the idle connection").isTrue();
     assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))
@@ -213,21 +210,6 @@ class ClusterNetworkStrangerTest {
     socket.bind(new InetSocketAddress(sourceAddress, 0));
     socket.connect(target, 5_000);
     return socket;
-  }
-
-  /** Reads (and ignores, e.g. the node's HELLO) until the node closes the connection. */
-  private static boolean readsToEnd(InputStream in) throws IOException {
-    byte[] buffer = new byte[4096];
-    try {
-      while (in.read(buffer) >= 0) {
-        // The node's HELLO.
-      }
-      return true;
-    } catch (SocketTimeoutException e) {
-      return false;
-    } catch (IOException e) {
-      return true; // Reset by the node.
-    }
   }
 
   private static long directMemoryUsed() {

@@ -8,6 +8,7 @@ import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.orderer.block.BlockAssembler;
+import io.rubinbft.orderer.block.FabricProposals;
 import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
@@ -33,7 +34,7 @@ class EpochRuleTest {
 
   private static final Block GENESIS_BLOCK = Fixtures.parseBlock("bft-genesis.block");
   private static final ChannelConfig GENESIS = read(GENESIS_BLOCK);
-  private static final FabricProposals ASSEMBLER = new FabricProposals(null, null, null, null);
+  private static final FabricProposals<?> ASSEMBLER = ChainState.proposals(null, null, null, null);
 
   @Test
   void aConfigBlockChangingThePbftSettingsEndsTheEpoch() {

@@ -17,6 +17,7 @@ import io.rubinbft.bft.spi.ReplicaServices;
 import io.rubinbft.bft.wire.WalRecordCodec;
 import io.rubinbft.ledger.TxLocation;
 import io.rubinbft.ledger.wal.WalConfig;
+import io.rubinbft.orderer.block.FabricProposals;
 import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
@@ -136,7 +137,7 @@ final class FabricTestCluster implements AutoCloseable {
   }
 
   /** A backup's proposal checks after {@code chain} (a replica's), as the replica runs them. */
-  FabricProposals backupAfter(List<Block> chain) throws Exception {
+  FabricProposals<?> backupAfter(List<Block> chain) throws Exception {
     ConfigStates configs =
         configStates(
             n ->
@@ -144,7 +145,7 @@ final class FabricTestCluster implements AutoCloseable {
                     ? Optional.of(genesis)
                     : Optional.ofNullable(n <= chain.size() ? chain.get((int) n - 1) : null),
             chain.getLast());
-    return new FabricProposals(genesis, configs, orderedIn(chain), new Sha256(PROVIDER));
+    return ChainState.proposals(genesis, configs, orderedIn(chain), new Sha256(PROVIDER));
   }
 
   List<Block> chain(int replica) {
@@ -198,7 +199,7 @@ final class FabricTestCluster implements AutoCloseable {
     ReplicaServices services =
         ChannelReplicas.services(
             channel,
-            new FabricProposals(genesis, configs, orderedIn(chain), new Sha256(PROVIDER)),
+            ChainState.proposals(genesis, configs, orderedIn(chain), new Sha256(PROVIDER)),
             consenterId,
             enrollmentKey(consenterId),
             PROVIDER);
@@ -317,7 +318,7 @@ final class FabricTestCluster implements AutoCloseable {
         configStates(n -> n == 0 ? Optional.of(genesis) : Optional.empty(), genesis);
     return ChannelReplicas.services(
         channel,
-        new FabricProposals(genesis, configs, orderedIn(List.of()), new Sha256(PROVIDER)),
+        ChainState.proposals(genesis, configs, orderedIn(List.of()), new Sha256(PROVIDER)),
         consenterId,
         enrollmentKey(consenterId),
         PROVIDER);

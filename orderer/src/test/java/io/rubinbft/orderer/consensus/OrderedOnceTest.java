@@ -7,6 +7,7 @@ import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.orderer.block.FabricProposals;
 import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.crypto.Sha256;
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ class OrderedOnceTest {
       List<Block> chain = cluster.chain(1);
       Block last = chain.getLast();
       long oldBlock = blockHolding(chain, ordered.get(2));
-      FabricProposals backup = cluster.backupAfter(chain);
+      FabricProposals<?> backup = cluster.backupAfter(chain);
       Request fresh = cluster.transactions(1, 100).getFirst();
 
       assertThat(proposalCheck(backup, last, List.of(fresh))).isEmpty();
@@ -82,7 +83,7 @@ class OrderedOnceTest {
    * The backup's verdict on a block of {@code batch} after {@code last}, as a primary builds it.
    */
   private static Optional<String> proposalCheck(
-      FabricProposals backup, Block last, List<Request> batch) {
+      FabricProposals<?> backup, Block last, List<Request> batch) {
     long sequence = last.getHeader().getNumber() + 1;
     Proposal previous =
         new Proposal(sequence - 1, Digest.GENESIS, List.of(), ProposalBlocks.payload(last));

@@ -3,6 +3,7 @@ package io.rubinbft.orderer.consensus;
 import io.rubinbft.bft.Digest;
 import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
+import io.rubinbft.orderer.block.FabricProposals;
 import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.testdata.fuzz.Fuzzer;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ class ProposalFuzzTest {
   @TempDir static Path wals;
 
   private static FabricTestCluster cluster;
-  private static FabricProposals backup;
+  private static FabricProposals<?> backup;
   private static Proposal previous;
   private static long sequence;
   private static List<Request> batch;

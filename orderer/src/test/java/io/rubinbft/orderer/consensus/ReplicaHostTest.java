@@ -453,7 +453,7 @@ class ReplicaHostTest {
     ReplicaServices services =
         ChannelReplicas.services(
             fixture.channel,
-            new FabricProposals(
+            ChainState.proposals(
                 fixture.genesis,
                 FabricTestCluster.configStates(
                     n -> ledger.block(n).map(StoredBlock::block), fixture.genesis),

@@ -13,13 +13,11 @@ import io.rubinbft.orderer.config.ConnectionLimits;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.testing.Keepalives;
+import io.rubinbft.orderer.testing.StrangerSockets;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -79,7 +77,7 @@ class GrpcConnectionCapsTest {
     }
     for (int i = 0; i < idle.size(); i++) {
       boolean oldest = i < 3;
-      assertThat(closedByTheNode(idle.get(i), oldest ? 3_000 : 500))
+      assertThat(StrangerSockets.closedByTheNode(idle.get(i), oldest ? 3_000 : 500))
           .as(
               "connection %d of %d closed (the %d oldest must be) %s",
               i, idle.size(), 3, listener.connectionRefusals())
@@ -100,7 +98,7 @@ class GrpcConnectionCapsTest {
     }
     int over = idle.size() - LIMITS.maxHandshaking();
     for (int i = 0; i < idle.size(); i++) {
-      assertThat(closedByTheNode(idle.get(i), i < over ? 3_000 : 500))
+      assertThat(StrangerSockets.closedByTheNode(idle.get(i), i < over ? 3_000 : 500))
           .as("connection %d closed", i)
           .isEqualTo(i < over);
     }
@@ -116,7 +114,7 @@ class GrpcConnectionCapsTest {
       handshaken.add(handshakenFrom("127.0.0.2"));
     }
     Socket overItsAddress = connectFrom("127.0.0.2");
-    assertThat(closedByTheNode(overItsAddress, 3_000)).isTrue();
+    assertThat(StrangerSockets.closedByTheNode(overItsAddress, 3_000)).isTrue();
     assertThat(listener.connectionRefusals()).containsEntry("per_address", 1L);
 
     for (int i = LIMITS.maxPerAddress(); i < LIMITS.max() - 1; i++) {
@@ -124,10 +122,12 @@ class GrpcConnectionCapsTest {
     }
     assertServing(); // the honest client's connection is the last one under the total cap
     Socket overTheTotal = connectFrom("127.0.0.4");
-    assertThat(closedByTheNode(overTheTotal, 3_000)).isTrue();
+    assertThat(StrangerSockets.closedByTheNode(overTheTotal, 3_000)).isTrue();
     assertThat(listener.connectionRefusals()).containsEntry("total", 1L);
     for (Socket open : handshaken) {
-      assertThat(closedByTheNode(open, 50)).as("a connection under the caps stays").isFalse();
+      assertThat(StrangerSockets.closedByTheNode(open, 50))
+          .as("a connection under the caps stays")
+          .isFalse();
     }
   }
 
@@ -156,23 +156,6 @@ class GrpcConnectionCapsTest {
     assertThat(frameHeader).hasSize(9);
     assertThat(frameHeader[3]).as("the node's first frame is its SETTINGS").isEqualTo((byte) 4);
     return socket;
-  }
-
-  /** Whether the node closed {@code socket} within {@code millis}. */
-  private static boolean closedByTheNode(Socket socket, int millis) throws IOException {
-    socket.setSoTimeout(millis);
-    InputStream in = socket.getInputStream();
-    byte[] buffer = new byte[4096];
-    try {
-      while (in.read(buffer) >= 0) {
-        // the node's frames, if any
-      }
-      return true;
-    } catch (SocketException e) {
-      return true; // reset by the node
-    } catch (SocketTimeoutException e) {
-      return false;
-    }
   }
 
   private static byte[] prefaceAndSettings() {

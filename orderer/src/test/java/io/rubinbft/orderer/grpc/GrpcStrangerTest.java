@@ -13,11 +13,10 @@ import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.testing.Keepalives;
+import io.rubinbft.orderer.testing.StrangerSockets;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,8 +102,7 @@ class GrpcStrangerTest {
     try (Socket stranger = new Socket()) {
       stranger.connect(new InetSocketAddress("127.0.0.1", target.address().getPort()), 5_000);
       stranger.getOutputStream().write(start);
-      stranger.setSoTimeout((int) patience);
-      assertThat(readUntilClosed(stranger.getInputStream()))
+      assertThat(StrangerSockets.closedByTheNode(stranger, (int) patience))
           .as("the node closed the connection within %d ms", patience)
           .isTrue();
     }
@@ -159,20 +157,6 @@ class GrpcStrangerTest {
     Thread.sleep(1_000);
     assertThat(callsStarted).hasValue(GrpcListener.MAX_CONCURRENT_STREAMS);
     streams.forEach(StreamObserver::onCompleted);
-  }
-
-  private static boolean readUntilClosed(InputStream in) throws IOException {
-    byte[] buffer = new byte[4096];
-    try {
-      while (in.read(buffer) >= 0) {
-        // the server's alert, if any
-      }
-      return true;
-    } catch (SocketException e) {
-      return true; // reset by the node
-    } catch (java.net.SocketTimeoutException e) {
-      return false;
-    }
   }
 
   /** Counts the calls it starts and answers none of them. */

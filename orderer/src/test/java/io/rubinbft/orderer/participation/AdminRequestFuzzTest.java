@@ -1,7 +1,7 @@
 package io.rubinbft.orderer.participation;
 
-import static io.rubinbft.orderer.participation.OsnadminForms.CONTENT_TYPE;
-import static io.rubinbft.orderer.participation.OsnadminForms.form;
+import static io.rubinbft.orderer.testing.OsnadminForms.CONTENT_TYPE;
+import static io.rubinbft.orderer.testing.OsnadminForms.form;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.orderer.channel.ConfigBlockReader;

@@ -3,20 +3,15 @@ package io.rubinbft.orderer.testing;
 import io.rubinbft.orderer.participation.ChannelInfo;
 import io.rubinbft.orderer.participation.ParticipationHandler;
 import io.rubinbft.orderer.tools.bootstrap.NetworkSummary;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 
 /** The channel participation API as {@code osnadmin} calls it, over mutual TLS on loopback. */
 public final class AdminApi {
-
-  private static final String BOUNDARY = "rubinform";
-  private static final String FORM = "multipart/form-data; boundary=" + BOUNDARY;
 
   private final HttpClient https;
 
@@ -34,7 +29,7 @@ public final class AdminApi {
   /** Joins the node whose admin port is {@code port} with {@code configBlock}, as osnadmin does. */
   public HttpResponse<String> join(int port, byte[] configBlock)
       throws IOException, InterruptedException {
-    return post(port, FORM, form("config-block", configBlock));
+    return post(port, OsnadminForms.CONTENT_TYPE, OsnadminForms.form("config-block", configBlock));
   }
 
   /** {@code osnadmin channel update}: PUT of a CONFIG_UPDATE envelope. */
@@ -42,8 +37,10 @@ public final class AdminApi {
       throws IOException, InterruptedException {
     return https.send(
         HttpRequest.newBuilder(uri(port, ParticipationHandler.CHANNELS_PATH))
-            .header("Content-Type", FORM)
-            .PUT(HttpRequest.BodyPublishers.ofByteArray(form("config-update-envelope", envelope)))
+            .header("Content-Type", OsnadminForms.CONTENT_TYPE)
+            .PUT(
+                HttpRequest.BodyPublishers.ofByteArray(
+                    OsnadminForms.form("config-update-envelope", envelope)))
             .build(),
         HttpResponse.BodyHandlers.ofString());
   }
@@ -56,21 +53,6 @@ public final class AdminApi {
             .GET()
             .build(),
         HttpResponse.BodyHandlers.ofByteArray());
-  }
-
-  /** A multipart form with one file part named {@code part}, as osnadmin uploads. */
-  private static byte[] form(String part, byte[] content) {
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    body.writeBytes(
-        ("--"
-                + BOUNDARY
-                + "\r\nContent-Disposition: form-data; name=\""
-                + part
-                + "\"; filename=\"upload.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    body.writeBytes(content);
-    body.writeBytes(("\r\n--" + BOUNDARY + "--\r\n").getBytes(StandardCharsets.US_ASCII));
-    return body.toByteArray();
   }
 
   /** POSTs {@code body} as it is to the channels resource. */

@@ -1,4 +1,4 @@
-package io.rubinbft.orderer.consensus;
+package io.rubinbft.orderer.block;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -8,14 +8,8 @@ import io.rubinbft.bft.Proposal;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.spi.ProposalAssembler;
-import io.rubinbft.orderer.block.BlockAssembler;
-import io.rubinbft.orderer.block.EnvelopeHeaders;
-import io.rubinbft.orderer.block.ProposalBlocks;
-import io.rubinbft.orderer.block.ProposalExpectations;
-import io.rubinbft.orderer.block.ViewMetadata;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.PbftSettings;
-import io.rubinbft.orderer.crypto.Sha256;
 import java.util.List;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
@@ -26,13 +20,14 @@ import org.jspecify.annotations.Nullable;
  * ProposalAssembler and ProposalVerifier. Sequence {@code s} orders block {@code base + s}, where
  * {@code base} is the last block before consensus started on this channel (the genesis block).
  *
- * <p>Each block is cut and checked under the config in force after its predecessor ({@link
- * ConfigStates}): that config's BatchSize, its MSPs and policies for the envelopes, and its config
- * block number as last config index. A CONFIG envelope goes alone into its block; an envelope no
- * longer valid under the config in force (its org was removed, a config update it raced with was
- * ordered first) leaves the pool instead of being proposed.
+ * <p>Each block is cut and checked under the config in force after its predecessor, as the
+ * channel's state ({@link ProposalChain}, kept by the consensus package) knows it: that config's
+ * BatchSize, its MSPs and policies for the envelopes, and its config block number as last config
+ * index. A CONFIG envelope goes alone into its block; an envelope no longer valid under the config
+ * in force (its org was removed, a config update it raced with was ordered first) leaves the pool
+ * instead of being proposed.
  *
- * <p>No transaction is ordered twice ({@link OrderedTransactions}, exact): the primary drops a
+ * <p>No transaction is ordered twice (the chain's ordered transactions, exact): the primary drops a
  * pending request already ordered instead of proposing it, and a backup refuses a proposal that
  * carries one ordered in an earlier block, or a request whose id is not the one its envelope is
  * ordered under (a Byzantine primary could otherwise slip a known transaction past every id-keyed
@@ -42,16 +37,16 @@ import org.jspecify.annotations.Nullable;
  * <p>The consenter metadata of a proposal is SmartBFT's ViewMetadata with view 0, the sequence and
  * decisions_in_view 0: a proposal may be re-proposed and committed in a later view, so it names no
  * view; each commit signature is made over the block with the view of its commit in place of the 0
- * ({@link io.rubinbft.orderer.block.CommitViews}), and the decided block carries that view. Fabric
- * peers do not read this field (they check the signatures against BlockValidation).
+ * ({@link CommitViews}), and the decided block carries that view. Fabric peers do not read this
+ * field (they check the signatures against BlockValidation).
+ *
+ * @param <R> the config in force and its checks, as the chain names them
  */
-public final class FabricProposals
+public final class FabricProposals<R extends ProposalChain.Rules>
     implements ProposalAssembler, io.rubinbft.bft.spi.ProposalVerifier {
 
   private final Block base;
-  private final ConfigStates configs;
-  private final OrderedTransactions ordered;
-  private final Sha256 sha256;
+  private final ProposalChain<R> chain;
   private final Optional<ChannelConfig> epoch;
   private @Nullable BatchPolicy lastPolicy;
   private @Nullable Proposal lastPolicyPrevious;
@@ -59,47 +54,39 @@ public final class FabricProposals
 
   /**
    * @param base the last block before sequence 1 (the genesis block)
-   * @param configs the config in force after each block
-   * @param ordered the requests the channel has ordered
+   * @param chain the channel's state: the config in force after each block, the requests ordered
    */
-  public FabricProposals(
-      Block base, ConfigStates configs, OrderedTransactions ordered, Sha256 sha256) {
-    this(base, configs, ordered, sha256, Optional.empty());
+  public FabricProposals(Block base, ProposalChain<R> chain) {
+    this(base, chain, Optional.empty());
   }
 
-  private FabricProposals(
-      Block base,
-      ConfigStates configs,
-      OrderedTransactions ordered,
-      Sha256 sha256,
-      Optional<ChannelConfig> epoch) {
+  private FabricProposals(Block base, ProposalChain<R> chain, Optional<ChannelConfig> epoch) {
     this.base = base;
-    this.configs = configs;
-    this.ordered = ordered;
-    this.sha256 = sha256;
+    this.chain = chain;
     this.epoch = epoch;
   }
 
   /** The same assembly and checks for the replica of the epoch that runs {@code epochConfig}. */
-  public FabricProposals forEpoch(ChannelConfig epochConfig) {
-    return new FabricProposals(base, configs, ordered, sha256, Optional.of(epochConfig));
+  public FabricProposals<R> forEpoch(ChannelConfig epochConfig) {
+    return new FabricProposals<>(base, chain, Optional.of(epochConfig));
   }
 
   /**
-   * bft-core's end-of-epoch barrier: exactly the host's switch rule ({@link EpochRule}), so nothing
-   * is proposed or accepted after a config block that ends this epoch. Without it, replicas would
-   * sign blocks past the epoch's end while pipelining, and after a removal those signatures could
-   * make a quorum of the next member set for a block the next epoch never decides.
+   * bft-core's end-of-epoch barrier: exactly the host's switch rule ({@link
+   * ProposalChain#endsEpoch}), so nothing is proposed or accepted after a config block that ends
+   * this epoch. Without it, replicas would sign blocks past the epoch's end while pipelining, and
+   * after a removal those signatures could make a quorum of the next member set for a block the
+   * next epoch never decides.
    */
   @Override
   public boolean endsEpoch(Proposal proposal) {
-    return epoch.isPresent() && EpochRule.nextEpoch(epoch.get(), proposal).isPresent();
+    return epoch.isPresent() && chain.endsEpoch(epoch.get(), proposal);
   }
 
   @Override
   public byte[] assemble(long sequence, List<Request> batch, @Nullable Proposal previous) {
     Block previousBlock = previousBlock(previous);
-    ConfigState state = stateAfter(previousBlock);
+    R state = stateAfter(previousBlock);
     List<ByteString> envelopes =
         batch.stream().map(request -> UnsafeByteOperations.unsafeWrap(request.payload())).toList();
     Block block =
@@ -108,7 +95,7 @@ public final class FabricProposals
             envelopes,
             state.config().blockNumber(),
             consenterMetadata(sequence));
-    configs.record(block, state);
+    chain.record(block, state);
     return ProposalBlocks.payload(block);
   }
 
@@ -133,7 +120,7 @@ public final class FabricProposals
   }
 
   private BatchPolicy policyAfter(@Nullable Proposal previous, long configuredMaxBytes) {
-    ConfigState state = stateAfter(previousBlock(previous));
+    R state = stateAfter(previousBlock(previous));
     PbftSettings pbft = state.config().pbft();
     long maxBytes = Math.max(pbft.batchMaxBytes(), pbft.requestMaxBytes());
     return new BatchPolicy(
@@ -142,7 +129,7 @@ public final class FabricProposals
         request -> {
           ByteString envelope = UnsafeByteOperations.unsafeWrap(request.payload());
           if (state.envelopes().invalidReason(envelope).isPresent()
-              || ordered.blockOf(request.id().key()).isPresent()) {
+              || chain.orderedIn(request.id().key()).isPresent()) {
             return BatchPolicy.Placement.DROP;
           }
           return EnvelopeHeaders.isConfigEnvelope(envelope)
@@ -158,7 +145,7 @@ public final class FabricProposals
       return Optional.of("proposal " + proposal.sequence() + "'s payload is not a block header");
     }
     Block previousBlock = previousBlock(previous);
-    Optional<ConfigState> state = configs.after(previousBlock);
+    Optional<R> state = chain.after(previousBlock);
     if (state.isEmpty()) {
       return Optional.of(
           "the config in force after block "
@@ -178,7 +165,7 @@ public final class FabricProposals
             .invalidReason(block.get(), expected)
             .or(() -> orderedAlready(proposal, block.get().getHeader().getNumber()));
     if (reason.isEmpty()) {
-      configs.record(block.get(), state.get());
+      chain.record(block.get(), state.get());
     }
     return reason;
   }
@@ -191,12 +178,12 @@ public final class FabricProposals
     List<Request> requests = proposal.requests();
     for (int i = 0; i < requests.size(); i++) {
       Request request = requests.get(i);
-      RequestId id = FabricRequests.ofOrdered(request.payload(), sha256).id();
+      RequestId id = chain.requestId(request.payload());
       if (!id.equals(request.id())) {
         return Optional.of(
             "request " + i + " is labelled " + request.id() + " but its envelope is " + id);
       }
-      Optional<Long> block = ordered.blockOf(id.key());
+      Optional<Long> block = chain.orderedIn(id.key());
       if (block.isPresent() && block.get() < number) {
         return Optional.of(
             "envelope " + i + " (" + id.key() + ") was ordered already in block " + block.get());
@@ -205,8 +192,8 @@ public final class FabricProposals
     return Optional.empty();
   }
 
-  private ConfigState stateAfter(Block previous) {
-    return configs
+  private R stateAfter(Block previous) {
+    return chain
         .after(previous)
         .orElseThrow(
             () ->
