@@ -117,13 +117,25 @@ final class Checkpoints {
     }
   }
 
-  /** Adopts a stable checkpoint proven elsewhere (a new view), once this replica reached it. */
+  /**
+   * Adopts a stable checkpoint proven elsewhere (a new view), once this replica reached it.
+   *
+   * <p>The proof is a quorum of signed checkpoints, checked before the view is installed: a backup
+   * checks every view change of the new view ({@link NewViewCheck}, "bad checkpoint proof" in
+   * {@link MessageValidator}); a primary computes it from view changes it checked the same way on
+   * receipt, and from its own, which carries its own stable checkpoint. So at least f + 1 correct
+   * replicas decided {@code digest} at {@code sequence}, and since this replica delivered that
+   * sequence it decided the same (agreement). When its log no longer holds that decision (a restart
+   * whose write-ahead log starts after it, or a catch-up by state transfer that went past the
+   * decisions kept in memory), it cannot compare but adopts the proven checkpoint, as state
+   * transfer would. A decision it holds that differs is a fork: a safety violation, never hidden.
+   */
   void adopt(long sequence, Digest digest, List<Checkpoint> proof) {
     if (sequence <= ctx.low || sequence > ctx.log.lastDelivered()) {
       return;
     }
     Digest mine = ctx.log.decidedDigest(sequence);
-    if (!digest.equals(mine)) {
+    if (mine != null && !digest.equals(mine)) {
       throw new IllegalStateException(
           "stable checkpoint at "
               + sequence

@@ -5,6 +5,7 @@ import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
+import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.host.EpochHost;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Message;
@@ -47,6 +48,7 @@ final class HandDrivenCluster {
       new InvariantChecker(REPLICAS, keys, 0, InvariantChecker.fixed(REPLICAS));
   private final List<Envelope> pending = new ArrayList<>();
   private final int byzantine;
+  private final SimApplication application = new SimApplication();
   private long now;
 
   /**
@@ -55,15 +57,25 @@ final class HandDrivenCluster {
    */
   HandDrivenCluster(int byzantine) {
     this.byzantine = byzantine;
-    SimApplication application = new SimApplication();
     for (int i = 0; i < REPLICAS; i++) {
       decided.add(new TreeMap<>());
-      replicas[i] =
-          Replica.start(
-              Cluster.simConfig(REPLICAS).withSelf(i),
-              new ReplicaServices(
-                  keys.crypto(i), keys.signer(i, new Random(i)), application, application));
+      replicas[i] = Replica.start(Cluster.simConfig(REPLICAS).withSelf(i), services(i));
     }
+  }
+
+  private ReplicaServices services(int replica) {
+    return new ReplicaServices(
+        keys.crypto(replica), keys.signer(replica, new Random(replica)), application, application);
+  }
+
+  /**
+   * Restarts {@code replica} from {@code wal}, as its node does after a crash; the messages on the
+   * wire to it still arrive.
+   */
+  void restart(int replica, List<WalRecord> wal) {
+    replicas[replica] =
+        Replica.recover(
+            Cluster.simConfig(REPLICAS).withSelf(replica), services(replica), wal::forEach);
   }
 
   static Request request(String client, String key) {
