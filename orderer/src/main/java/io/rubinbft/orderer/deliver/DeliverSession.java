@@ -104,14 +104,36 @@ public final class DeliverSession implements PacedSession<Envelope> {
     } catch (StatusRuntimeException e) {
       // The transport refused a response (MaxSendMsgSize) and ended the call with that status.
       LOG.warn("Deliver stream ended: {}", e.getStatus());
-      fail(e);
+      fail(io.grpc.Status.INTERNAL.withDescription("deliver failed: " + e));
       return;
     } catch (RuntimeException e) {
       LOG.error("Deliver request failed", e);
-      fail(e);
+      fail(io.grpc.Status.INTERNAL.withDescription("deliver failed: " + e));
+      return;
+    } catch (OutOfMemoryError e) {
+      if (!isDirectMemory(e)) {
+        throw e;
+      }
+      // Direct memory is bounded by the plan (MEMORY.md); a response that finds it full costs this
+      // stream, which the reader retries, not the request's thread with the stream left open.
+      LOG.warn("Deliver stream ended: {}", e.toString());
+      fail(
+          io.grpc.Status.RESOURCE_EXHAUSTED.withDescription(
+              "deliver failed: the node's direct memory is exhausted, retry later"));
       return;
     }
     finish(status);
+  }
+
+  /**
+   * Whether {@code e} is a failed direct-memory allocation (netty's allocator or the JDK's), which
+   * fails that allocation only; a heap exhaustion ends the process (the launcher's
+   * ExitOnOutOfMemoryError) and is never caught here.
+   */
+  private static boolean isDirectMemory(OutOfMemoryError e) {
+    String message = e.getMessage();
+    return e.getClass().getSimpleName().equals("OutOfDirectMemoryError")
+        || (message != null && message.contains("direct buffer memory"));
   }
 
   private void send(DeliverResponse response) throws InterruptedException {
@@ -147,14 +169,13 @@ public final class DeliverSession implements PacedSession<Envelope> {
     }
   }
 
-  private void fail(RuntimeException e) {
+  private void fail(io.grpc.Status status) {
     lock.lock();
     try {
       request = null;
       if (!ended) {
         ended = true;
-        responses.onError(
-            io.grpc.Status.INTERNAL.withDescription("deliver failed: " + e).asRuntimeException());
+        responses.onError(status.asRuntimeException());
       }
     } finally {
       lock.unlock();

@@ -5,6 +5,7 @@ import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.rubinbft.ledger.BlockStore;
@@ -80,16 +81,28 @@ final class ServiceNode implements AutoCloseable {
     this(directory, tls, poolCapacity, true, MAX_MESSAGE_BYTES);
   }
 
-  /**
-   * @param expirationChecks whether expired client certificates are refused
-   * @param maxSendBytes the largest message the service sends (General.MaxSendMsgSize)
-   */
+  /** @param maxSendBytes the largest message the service sends (General.MaxSendMsgSize) */
   private ServiceNode(
       Path directory,
       TlsSettings tls,
       int poolCapacity,
       boolean expirationChecks,
       long maxSendBytes)
+      throws IOException {
+    this(directory, tls, poolCapacity, expirationChecks, new OutboundSizeLimit(maxSendBytes));
+  }
+
+  /**
+   * @param expirationChecks whether expired client certificates are refused
+   * @param outbound the interceptor every call's responses pass through (e.g. {@link
+   *     OutboundSizeLimit}, General.MaxSendMsgSize)
+   */
+  private ServiceNode(
+      Path directory,
+      TlsSettings tls,
+      int poolCapacity,
+      boolean expirationChecks,
+      ServerInterceptor outbound)
       throws IOException {
     store = BlockStore.open(BlockStoreConfig.defaults(directory));
     ledger = store.createChannel(CHANNEL);
@@ -111,8 +124,7 @@ final class ServiceNode implements AutoCloseable {
             new Sha256(GenesisChannel.PROVIDER),
             new BroadcastMetrics(metrics),
             new DeliverMetrics(metrics));
-    BindableService service =
-        () -> ServerInterceptors.intercept(broadcast, new OutboundSizeLimit(maxSendBytes));
+    BindableService service = () -> ServerInterceptors.intercept(broadcast, outbound);
     listener =
         GrpcListener.start(
             new HostPort("127.0.0.1", 0),
@@ -140,6 +152,13 @@ final class ServiceNode implements AutoCloseable {
       throws IOException {
     return new ServiceNode(
         directory, TlsSettings.plaintext(), Integer.MAX_VALUE, expirationChecks, maxSendBytes);
+  }
+
+  /** Plain-text gRPC whose responses pass through {@code outbound} (e.g. one that fails them). */
+  static ServiceNode startWithOutbound(Path directory, ServerInterceptor outbound)
+      throws IOException {
+    return new ServiceNode(
+        directory, TlsSettings.plaintext(), Integer.MAX_VALUE, true, outbound);
   }
 
   /** Mutual TLS with orderer1's certificate, trusting Org1's TLS CA for clients. */
