@@ -114,8 +114,9 @@ public final class DeliverSession implements PacedSession<Envelope> {
       if (!isDirectMemory(e)) {
         throw e;
       }
-      // Direct memory is bounded by the plan (MEMORY.md); a response that finds it full costs this
-      // stream, which the reader retries, not the request's thread with the stream left open.
+      // Direct memory is bounded by the plan (orderer/docs/MEMORY.md); a response that finds it
+      // full costs this stream, which the reader retries, not the request's thread with the stream
+      // left open.
       LOG.warn("Deliver stream ended: {}", e.toString());
       fail(
           io.grpc.Status.RESOURCE_EXHAUSTED.withDescription(

@@ -81,7 +81,9 @@ final class ServiceNode implements AutoCloseable {
     this(directory, tls, poolCapacity, true, MAX_MESSAGE_BYTES);
   }
 
-  /** @param maxSendBytes the largest message the service sends (General.MaxSendMsgSize) */
+  /**
+   * @param maxSendBytes the largest message the service sends (General.MaxSendMsgSize)
+   */
   private ServiceNode(
       Path directory,
       TlsSettings tls,
@@ -157,8 +159,7 @@ final class ServiceNode implements AutoCloseable {
   /** Plain-text gRPC whose responses pass through {@code outbound} (e.g. one that fails them). */
   static ServiceNode startWithOutbound(Path directory, ServerInterceptor outbound)
       throws IOException {
-    return new ServiceNode(
-        directory, TlsSettings.plaintext(), Integer.MAX_VALUE, true, outbound);
+    return new ServiceNode(directory, TlsSettings.plaintext(), Integer.MAX_VALUE, true, outbound);
   }
 
   /** Mutual TLS with orderer1's certificate, trusting Org1's TLS CA for clients. */
