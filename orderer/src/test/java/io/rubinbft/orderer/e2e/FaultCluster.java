@@ -161,16 +161,7 @@ final class FaultCluster implements AutoCloseable {
 
   /** Appends {@code line} to the suite's own log ({@code faults.log} beside the node logs). */
   void note(String line) {
-    LOG.info(line);
-    try {
-      Files.writeString(
-          notes,
-          java.time.Instant.now() + " " + line + "\n",
-          java.nio.file.StandardOpenOption.CREATE,
-          java.nio.file.StandardOpenOption.APPEND);
-    } catch (IOException e) {
-      LOG.warn("cannot write {}", notes, e);
-    }
+    SuiteNotes.append(LOG, notes, line);
   }
 
   /** A node that is neither the leader nor one of {@code besides}. */

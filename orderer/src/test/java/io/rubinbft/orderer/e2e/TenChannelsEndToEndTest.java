@@ -401,16 +401,7 @@ class TenChannelsEndToEndTest {
   /** Logs {@code format} with {@code arguments} and appends it to the test's own log file. */
   private void note(String format, Object... arguments) {
     String line = org.slf4j.helpers.MessageFormatter.arrayFormat(format, arguments).getMessage();
-    LOG.info(line);
-    try {
-      Files.writeString(
-          notes,
-          java.time.Instant.now() + " " + line + "\n",
-          java.nio.file.StandardOpenOption.CREATE,
-          java.nio.file.StandardOpenOption.APPEND);
-    } catch (IOException e) {
-      LOG.warn("cannot write {}", notes, e);
-    }
+    SuiteNotes.append(LOG, notes, line);
   }
 
   private static double seconds(long since) {

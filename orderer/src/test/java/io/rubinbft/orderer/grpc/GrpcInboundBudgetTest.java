@@ -99,16 +99,7 @@ class GrpcInboundBudgetTest {
             nodeBudget,
             GrpcListener.MESSAGE_GRACE,
             GrpcListener.MIN_MESSAGE_BYTES_PER_SECOND);
-    listener =
-        GrpcListener.start(
-            new HostPort("127.0.0.1", 0),
-            TlsSettings.plaintext(),
-            List::of,
-            (int) MAX_RECV_MSG_SIZE,
-            Keepalives.FABRIC_DEFAULTS,
-            ConnectionLimits.DEFAULTS,
-            budget,
-            List.of(new AnswersEveryEnvelope()));
+    listener = listenerWith(budget);
     honest = client();
     int streams = 12;
     long mostHeld = 0;
@@ -138,16 +129,7 @@ class GrpcInboundBudgetTest {
     InboundMessageBudget budget =
         new InboundMessageBudget(
             () -> message + 1024, nodeBudget, nodeBudget, Duration.ofSeconds(1), 64 << 10);
-    listener =
-        GrpcListener.start(
-            new HostPort("127.0.0.1", 0),
-            TlsSettings.plaintext(),
-            List::of,
-            (int) MAX_RECV_MSG_SIZE,
-            Keepalives.FABRIC_DEFAULTS,
-            ConnectionLimits.DEFAULTS,
-            budget,
-            List.of(new AnswersEveryEnvelope()));
+    listener = listenerWith(budget);
     honest = client();
     // Twenty streams of 100 kB each, then nothing: the node's whole budget held by small partial
     // messages, so an honest envelope larger than each of them is the largest and gives way.
@@ -170,6 +152,21 @@ class GrpcInboundBudgetTest {
     // The honest envelope's first bytes, smaller than 100 kB, pushed out a slow message or two.
     assertThat(listener.inboundRefusals().get("too_slow")).isGreaterThanOrEqualTo(streams - 3L);
     assertThat(broadcast(honest, 600_000).getCode()).isEqualTo(Status.Code.OK);
+  }
+
+  /**
+   * A plain-text listener answering every envelope, its inbound bytes counted by {@code budget}.
+   */
+  private static GrpcListener listenerWith(InboundMessageBudget budget) throws IOException {
+    return GrpcListener.start(
+        new HostPort("127.0.0.1", 0),
+        TlsSettings.plaintext(),
+        List::of,
+        (int) MAX_RECV_MSG_SIZE,
+        Keepalives.FABRIC_DEFAULTS,
+        ConnectionLimits.DEFAULTS,
+        budget,
+        List.of(new AnswersEveryEnvelope()));
   }
 
   private SlowGrpcStream slowStream(int messageBytes) throws IOException {
