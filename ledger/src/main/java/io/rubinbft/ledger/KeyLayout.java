@@ -86,6 +86,12 @@ final class KeyLayout {
     return ByteBuffer.allocate(prefix.length + Long.BYTES).put(prefix).putLong(number).array();
   }
 
+  /** The tx id of a tx index key. */
+  static byte[] txId(byte[] txKey) {
+    int length = Byte.toUnsignedInt(txKey[Integer.BYTES]);
+    return Arrays.copyOfRange(txKey, Integer.BYTES + 1, Integer.BYTES + 1 + length);
+  }
+
   static boolean startsWith(byte[] key, byte[] prefix) {
     return key.length >= prefix.length
         && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
