@@ -17,13 +17,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A replica restarted past a stable checkpoint whose decision its recovered log does not hold (its
- * write-ahead log starts after it, and the checkpoint's own record was lost in the crash), or one
- * that caught up by state transfer so far past it that the decision left its memory, adopts the
- * checkpoint a new view proves, installs that view and keeps ordering; one whose log holds another
- * decision there still stops (a fork). Before, all stopped: the adoption demanded the replica's own
- * decided digest, as the adversary soak found with a restarted orderer node. Deterministic (keys
- * seed 7); replay: {@code mvn -B -o -pl bft-core -am test -Dtest=RestartedPastCheckpointTest
+ * A replica restarted past a stable checkpoint whose decision its recovered log does not hold (no
+ * stable checkpoint at or above it in its write-ahead log, nor its decision among the last ones it
+ * keeps, one window of them in the orderer; a kill -9 loses no appended record), or one that caught
+ * up by state transfer so far past it that the decision left its memory, adopts the checkpoint a
+ * new view proves, installs that view and keeps ordering; one whose log holds another decision
+ * there still stops (a fork). Before, all stopped: the adoption demanded the replica's own decided
+ * digest, as the adversary soak found with a restarted orderer node. Deterministic (keys seed 7);
+ * replay: {@code mvn -B -o -pl bft-core -am test -Dtest=RestartedPastCheckpointTest
  * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 class RestartedPastCheckpointTest {
