@@ -1,5 +1,6 @@
 package io.rubinbft.bft.sim;
 
+import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
@@ -8,6 +9,7 @@ import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.WalRecord;
 import io.rubinbft.bft.host.EpochHost;
 import io.rubinbft.bft.message.Commit;
+import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.ProposalBodies;
 import io.rubinbft.bft.protocol.Replica;
@@ -23,8 +25,10 @@ import java.util.function.BooleanSupplier;
 /**
  * Four real {@link Replica}s whose network a test drives by hand: each tick delivers the messages
  * sent since the last one that a filter lets through (the others are lost), then ticks every
- * replica. Every commit any replica emits and every decision of a correct replica goes through the
- * {@link InvariantChecker}; violations are collected, not thrown, so a scenario runs to its end.
+ * replica. Reads of decisions a replica no longer holds in memory are answered from the decisions
+ * it executed, its ledger. Every commit any replica emits and every decision of a correct replica
+ * goes through the {@link InvariantChecker}; violations are collected, not thrown, so a scenario
+ * runs to its end.
  */
 final class HandDrivenCluster {
 
@@ -107,7 +111,7 @@ final class HandDrivenCluster {
                   0,
                   replicas[replica],
                   messages -> sendAll(replica, messages),
-                  reads -> {},
+                  reads -> serve(replica, reads),
                   () -> false,
                   decision -> false),
               decision -> execute(replica, decision),
@@ -129,6 +133,27 @@ final class HandDrivenCluster {
             send(replica, to, outbound.message());
           }
         }
+      }
+    }
+  }
+
+  /**
+   * Answers peers' reads of decisions older than a replica holds in memory from what it executed,
+   * as a node answers them from its ledger.
+   */
+  private void serve(int replica, List<ArchiveRead> reads) {
+    for (ArchiveRead read : reads) {
+      List<Decision> answer = new ArrayList<>();
+      Decisions.Budget budget = new Decisions.Budget(read.maxCount(), read.maxBytes());
+      long next = read.from();
+      for (Decision decision : decided.get(replica).tailMap(read.from(), true).values()) {
+        if (decision.sequence() != next++ || !budget.take(decision)) {
+          break;
+        }
+        answer.add(decision);
+      }
+      if (!answer.isEmpty()) {
+        send(replica, read.replica(), new Decisions(answer, replica));
       }
     }
   }

@@ -11,13 +11,27 @@ import java.util.OptionalLong;
  * the newer epoch from the f+1 or more correct members of its epoch that run it (a config update
  * changes one consenter, so at least n-2 members of the old epoch run the new one).
  *
- * <p>Thread-safe: called on the network thread; reset when the host's epoch changes.
+ * <p>A member that sends a frame of this node's epoch withdraws its claim ({@link #withdraw}): a
+ * member's keys held by a liar for a while and then by its honest process again no longer back the
+ * lie, so liars in successive rounds, each a different member, never add up to f+1. This cannot
+ * keep f+1 correct claims from lining up: a correct member stops its epoch's replica as it executes
+ * the block that ends the epoch, so after its first frame of the newer epoch it sends frames of the
+ * older one only where they were under way already (frames queued before the switch leave first on
+ * the link; a state-transfer answer read before it), and its next frame of the newer epoch claims
+ * it again (one at least every second while this node sends it frames of the older epoch: the
+ * notice of the newer epoch). A Byzantine member alternating frames of both epochs withdraws only
+ * its own claim.
+ *
+ * <p>Thread-safe: called on the network thread; reset when the host's epoch changes. While nothing
+ * is claimed, a withdrawal costs one volatile read.
  */
 final class NewerEpochClaims {
 
   private long epoch = -1;
   private long[] claims = new long[0];
   private long reported = -1;
+  // Whether some member's claim is recorded: the only read of a withdrawal when none is.
+  private volatile boolean anyClaim;
 
   /**
    * Records that member {@code member} of epoch {@code own} (of {@code members}, tolerating {@code
@@ -28,12 +42,10 @@ final class NewerEpochClaims {
    */
   synchronized OptionalLong claim(long own, int members, int f, int member, long claimed) {
     if (own != epoch || claims.length != members) {
-      epoch = own;
-      claims = new long[members];
-      Arrays.fill(claims, -1);
-      reported = -1;
+      reset(own, members);
     }
     claims[member] = Math.max(claims[member], claimed);
+    anyClaim = true;
     long[] sorted = claims.clone();
     Arrays.sort(sorted);
     long backedByACorrectMember = sorted[members - 1 - f];
@@ -42,5 +54,33 @@ final class NewerEpochClaims {
       return OptionalLong.of(backedByACorrectMember);
     }
     return OptionalLong.empty();
+  }
+
+  /**
+   * Forgets the claim of member {@code member} of epoch {@code own}, which sent a frame of {@code
+   * own}: it runs this node's epoch now (or, if Byzantine, withdraws only its own claim).
+   */
+  void withdraw(long own, int member) {
+    if (anyClaim) {
+      withdrawClaim(own, member);
+    }
+  }
+
+  private synchronized void withdrawClaim(long own, int member) {
+    if (own > epoch) {
+      // The claims are of an epoch this node left: none of them is newer than its own any more.
+      reset(own, claims.length);
+    } else if (own == epoch && member < claims.length) {
+      claims[member] = -1;
+      anyClaim = Arrays.stream(claims).anyMatch(c -> c >= 0);
+    }
+  }
+
+  private void reset(long own, int members) {
+    epoch = own;
+    claims = new long[members];
+    Arrays.fill(claims, -1);
+    reported = -1;
+    anyClaim = false;
   }
 }

@@ -61,9 +61,10 @@ import org.slf4j.LoggerFactory;
  * among the new consenters stops ordering (a follower). Peer messages travel tagged with their
  * sender's epoch ({@link FrameCheck}): another epoch's never reach the replica; an older one's is
  * dropped (and a member of the previous epoch that sent it is told of this one), a newer one's,
- * once f+1 members of this epoch sent one ({@link NewerEpochClaims}; a non-member's is dropped
- * first), tells the channel this node may be behind a reconfiguration, and so does a view change
- * that stalls ({@link io.rubinbft.bft.host.StalledViewChange}).
+ * once f+1 members of this epoch claim it ({@link NewerEpochClaims}: a non-member's is dropped
+ * first, and a member's frame of this epoch withdraws its claim), tells the channel this node may
+ * be behind a reconfiguration, and so does a view change that stalls ({@link
+ * io.rubinbft.bft.host.StalledViewChange}).
  *
  * <p>A client envelope this node's pool took and did not see decided within the channel's {@code
  * request_forward_timeout} goes to the primary, and after one more timeout to every other consenter
@@ -402,7 +403,11 @@ public final class ReplicaHost implements AutoCloseable {
             .ifPresent(newerEpochSeen);
       }
       case NOT_A_MEMBER -> drops.add(PeerDrops.Reason.NOT_A_MEMBER);
-      case DELIVER -> offerPeer(current, frameEpoch, from.getAsInt(), bytes);
+      case DELIVER -> {
+        // A member sending this epoch's frames no longer backs a newer epoch it claimed.
+        newerEpochClaims.withdraw(current.epoch(), from.getAsInt());
+        offerPeer(current, frameEpoch, from.getAsInt(), bytes);
+      }
     }
   }
 

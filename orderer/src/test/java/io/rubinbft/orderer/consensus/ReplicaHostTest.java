@@ -222,6 +222,37 @@ class ReplicaHostTest {
   }
 
   /**
+   * Liars in successive rounds, each holding another member's keys (the adversary soak's lying
+   * epochs): once a member's honest process sends a frame of this epoch again, its keys no longer
+   * back the lie, so the next round's liar alone starts no catch-up; two members that claim an
+   * epoch at the same time still do.
+   */
+  @Test
+  void aMembersFrameOfThisEpochWithdrawsTheNewerEpochItClaimed() throws Exception {
+    epoch = 5;
+    startCluster(ClusterTransport.TCP, 3);
+    InetSocketAddress first = networks.get(0).localAddress();
+    PeerDrops drops = hosts.get(0).drops();
+
+    networks.get(3).send(first, "fixture", 1L << 40, new byte[] {1});
+    awaitCount(() -> drops.count(PeerDrops.Reason.NEWER_EPOCH), 1, "newer epoch");
+    // Consenter 3 restored to an honest process: a frame of this epoch (undecodable here).
+    networks.get(3).send(first, "fixture", epoch, new byte[] {1});
+    awaitCount(() -> drops.count(PeerDrops.Reason.UNDECODABLE), 1, "undecodable");
+    networks.get(2).send(first, "fixture", (1L << 40) + 1, new byte[] {1});
+    awaitCount(() -> drops.count(PeerDrops.Reason.NEWER_EPOCH), 2, "newer epoch");
+    assertThat(newerEpochsSeen)
+        .as("two rounds' liars, one member each, at no time two members")
+        .isEmpty();
+
+    networks.get(3).send(first, "fixture", 7, new byte[] {1});
+    awaitCount(() -> drops.count(PeerDrops.Reason.NEWER_EPOCH), 3, "newer epoch");
+    networks.get(2).send(first, "fixture", 7, new byte[] {1});
+    awaitCount(() -> drops.count(PeerDrops.Reason.NEWER_EPOCH), 4, "newer epoch");
+    assertThat(newerEpochsSeen).as("claimed by two members at once").containsExactly(7L);
+  }
+
+  /**
    * A state-transfer answer from the decisions a replica holds in memory is cut at the same bytes
    * as one read from the ledger (half a peer's link and input budget): a larger one, near the end
    * of a catch-up, would be pushed out of the link or refused by the asker's input queue, and the
