@@ -55,7 +55,7 @@ public final class HeapSize {
    * Deliver stream sends waits in Netty's buffers until its reader takes it, so a node whose
    * channels are each followed by a reader holds about a block per channel there.
    */
-  static final long DIRECT_BASE_BYTES = 96 * MIB;
+  public static final long DIRECT_BASE_BYTES = 96 * MIB;
 
   /** RocksDB's budget for each channel's ledger, outside the heap (BlockStoreConfig). */
   static final long LEDGER_NATIVE_BYTES_PER_CHANNEL = 16 * MIB;
