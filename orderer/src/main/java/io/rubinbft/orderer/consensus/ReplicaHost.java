@@ -20,6 +20,7 @@ import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.wire.Decoded;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.channel.ChannelConfig;
+import io.rubinbft.orderer.channel.PbftSettings;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.NodeMemory;
@@ -110,9 +111,9 @@ public final class ReplicaHost implements AutoCloseable {
   private final EpochHost<Hosted> host;
   private final long tickNanos;
   private final ReplicaInputs<Input> inputs;
-  private final PoolBytes pools;
-  // This host's pools' bytes as last added to the node's account.
-  private long poolBytesCounted;
+  private final MemoryBudgets budgets;
+  // The byte bound of the current epoch's request pool, from its config (replica thread only).
+  private PoolBytes pool;
   private final PeerDrops drops = new PeerDrops();
   private final ReplicaProgress progress = new ReplicaProgress();
   private final ForwardCounts forwards = new ForwardCounts();
@@ -160,7 +161,8 @@ public final class ReplicaHost implements AutoCloseable {
       NodeMemory memory) {
     this.inputs =
         new ReplicaInputs<>(memory.budgets().clientInputBytes(), memory.budgets().peerInputBytes());
-    this.pools = memory.pools();
+    this.budgets = memory.budgets();
+    this.pool = poolOf(first);
     this.channel = first.config().channelId();
     this.epoch = first;
     this.network = network;
@@ -193,10 +195,10 @@ public final class ReplicaHost implements AutoCloseable {
   /**
    * Offers a client request (an envelope under its tx id) to the replica. Completes with {@link
    * Admission.Admitted} when it is pending (or was pending already), {@link Admission.Refused} with
-   * the replica's or the node's pools' refusal, or {@link Admission.Unavailable} ("busy: ..." when
-   * the client requests already waiting for the replica hold their byte budget). Always completes:
-   * at the replica's next step, or as unavailable when the replica stopped first, so a caller may
-   * wait for it without a timeout.
+   * the replica's refusal or its pool's byte bound, or {@link Admission.Unavailable} ("busy: ..."
+   * when the client requests already waiting for the replica hold their byte budget). Always
+   * completes: at the replica's next step, or as unavailable when the replica stopped first, so a
+   * caller may wait for it without a timeout.
    */
   public CompletableFuture<Admission> submit(String txId, byte[] envelope) {
     return submit(txId, envelope, false);
@@ -479,8 +481,6 @@ public final class ReplicaHost implements AutoCloseable {
       // Inputs of a batch a failed step left unanswered (complete is a no-op on answered ones).
       refuse(batch);
       refuseQueued();
-      pools.add(-poolBytesCounted);
-      poolBytesCounted = 0;
     }
     if (failure != null) {
       tellFailure();
@@ -498,13 +498,11 @@ public final class ReplicaHost implements AutoCloseable {
       // not scheduled, and on a busy host starve honest peers of their share.
       queued.charge(THREAD_CPU.getCurrentThreadCpuTime() - started);
       queued.release();
-      countPoolBytes(current);
     }
     if (tick) {
       host.step(new Event.Tick());
       ticks++;
     }
-    countPoolBytes(current);
     EpochHost.Batch<Hosted> done = host.finish();
     progress.afterSteps(done.stepped(), System.nanoTime());
     status = current.replica().status();
@@ -516,17 +514,17 @@ public final class ReplicaHost implements AutoCloseable {
     }
     if (done.switched().isPresent()) {
       switched(current, done.switched().get());
-      countPoolBytes(epoch);
     }
   }
 
   private void stepOne(EpochReplica current, Input input) {
     switch (input) {
       case ClientInput client -> {
-        // The node's pools share one byte budget: a request beyond it is refused before the
-        // replica sees it, naming that bound (the replica's own refusal names its count bound).
+        // The pool's byte bound: a request beyond it is refused before the replica sees it,
+        // naming that bound (the replica's own refusal names its count bound).
         Optional<Refusal> refused =
-            pools.refusal(client.request().size() + MemoryBudgets.ITEM_OVERHEAD_BYTES);
+            pool.refusal(
+                poolBytes(current), client.request().size() + MemoryBudgets.ITEM_OVERHEAD_BYTES);
         if (refused.isEmpty()) {
           // Pool admission depends on nothing durable (pending requests are not logged; clients
           // resend), so the client hears at once instead of after this batch's WAL sync.
@@ -544,21 +542,18 @@ public final class ReplicaHost implements AutoCloseable {
     }
   }
 
-  /**
-   * Adds the change of this host's pool to the node's account: its requests' bytes and, per
-   * request, what holding one costs beyond them.
-   */
-  private void countPoolBytes(EpochReplica current) {
-    if (!member) {
-      return;
-    }
-    long bytes =
-        current.replica().poolBytes()
-            + (long) current.replica().poolSize() * MemoryBudgets.ITEM_OVERHEAD_BYTES;
-    if (bytes != poolBytesCounted) {
-      pools.add(bytes - poolBytesCounted);
-      poolBytesCounted = bytes;
-    }
+  /** The bytes {@code current}'s pool holds: its requests' and, per request, their overhead. */
+  private static long poolBytes(EpochReplica current) {
+    return current.replica().poolBytes()
+        + (long) current.replica().poolSize() * MemoryBudgets.ITEM_OVERHEAD_BYTES;
+  }
+
+  /** The byte bound of {@code epoch}'s request pool, from its config. */
+  private PoolBytes poolOf(EpochReplica epoch) {
+    int replicas = epoch.config().consenters().size();
+    PbftSettings pbft = epoch.config().pbft();
+    return PoolBytes.forChannel(
+        budgets, ChannelReplicas.pipeline(replicas, pbft), pbft.batchMaxCount());
   }
 
   /**
@@ -583,6 +578,7 @@ public final class ReplicaHost implements AutoCloseable {
     previousMembers = current.directory();
     lastNotice.clear();
     epoch = next.get();
+    pool = poolOf(next.get());
     status = next.get().replica().status();
     LOG.info(
         "channel {}: epoch {} started with {} consenters, this node replica {}",

@@ -24,13 +24,18 @@ import org.slf4j.LoggerFactory;
  * final status; a non-SUCCESS status ends the stream (gRPC status OK); when the client half-closes,
  * the stream ends after the request in progress. A cancelled call interrupts the request's thread,
  * which stops waiting for blocks or for the transport at once.
+ *
+ * <p>A block handed to the transport is held in the node's {@link DeliverBytes} until the transport
+ * is ready again (the block left its queue) or the call ends; the next block waits for that, and
+ * for room among all readers' blocks.
  */
-public final class DeliverSession implements PacedSession<Envelope> {
+public final class DeliverSession implements PacedSession<Envelope>, DeliverBytes.Holder {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeliverSession.class);
 
   private final ServerCallStreamObserver<DeliverResponse> responses;
   private final SeekHandler seeks;
+  private final DeliverBytes deliverBytes;
   private final Optional<ByteString> clientCertificate;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition transportReady = lock.newCondition();
@@ -38,6 +43,8 @@ public final class DeliverSession implements PacedSession<Envelope> {
   private boolean halfClosed;
   private boolean cancelled;
   private boolean ended;
+  // A block handed to the transport is held in deliverBytes until the transport is ready again.
+  private boolean blockInTransport;
 
   private DeliverSession(
       ServerCallStreamObserver<DeliverResponse> responses,
@@ -45,7 +52,11 @@ public final class DeliverSession implements PacedSession<Envelope> {
       Optional<ByteString> clientCertificate) {
     this.responses = responses;
     this.seeks = seeks;
+    this.deliverBytes = seeks.deliverBytes();
     this.clientCertificate = clientCertificate;
+    // A call we ended (status or error) releases its last block once the transport sent it; one
+    // cancelled releases it in onCancel.
+    responses.setOnCloseHandler(() -> deliverBytes.release(this));
   }
 
   /**
@@ -146,10 +157,61 @@ public final class DeliverSession implements PacedSession<Envelope> {
       if (cancelled) {
         throw new InterruptedException("the Deliver call was cancelled");
       }
-      responses.onNext(response);
+      releaseSentBlock();
     } finally {
       lock.unlock();
     }
+    // Room is awaited without this session's lock, which its cancellation needs.
+    deliverBytes.acquire(this, response.getSerializedSize());
+    lock.lockInterruptibly();
+    try {
+      if (cancelled) {
+        deliverBytes.release(this);
+        throw new InterruptedException("the Deliver call was cancelled");
+      }
+      responses.onNext(response);
+      blockInTransport = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Gives back the block handed to the transport last, which the transport sent. Under lock. */
+  private void releaseSentBlock() {
+    if (blockInTransport) {
+      blockInTransport = false;
+      deliverBytes.release(this);
+    }
+  }
+
+  /**
+   * This reader's block was not taken in time while others waited for room ({@link DeliverBytes}):
+   * the stream ends, so its block's memory goes back.
+   */
+  @Override
+  public void overdue() {
+    lock.lock();
+    try {
+      if (ended) {
+        return;
+      }
+      cancelled = true;
+      ended = true;
+      transportReady.signalAll();
+      if (request != null) {
+        request.interrupt();
+        request = null;
+      }
+      responses.onError(
+          io.grpc.Status.RESOURCE_EXHAUSTED
+              .withDescription(
+                  "deliver failed: the reader took too long over a block while others waited for"
+                      + " the node's Deliver memory, retry later")
+              .asRuntimeException());
+    } finally {
+      lock.unlock();
+    }
+    LOG.warn("Deliver stream ended: its reader took too long over a block while others waited");
   }
 
   private void finish(Status status) {
@@ -195,6 +257,10 @@ public final class DeliverSession implements PacedSession<Envelope> {
     lock.lock();
     try {
       transportReady.signalAll();
+      if (responses.isReady()) {
+        // The block sent last left the transport's queue, whether or not another follows.
+        releaseSentBlock();
+      }
     } finally {
       lock.unlock();
     }
@@ -213,5 +279,6 @@ public final class DeliverSession implements PacedSession<Envelope> {
     } finally {
       lock.unlock();
     }
+    deliverBytes.release(this);
   }
 }

@@ -26,17 +26,38 @@ public final class SeekHandler {
   private final DeliverValidator validator;
   private final Clock clock;
   private final DeliverMetrics metrics;
+  private final DeliverBytes deliverBytes;
 
   /**
+   * With this JVM's budget of Deliver bytes in flight ({@link DeliverBytes#forThisJvm}).
+   *
    * @param validator built over the same {@code channels}' rules
    * @param clock the time reader certificates must not have expired at
    */
   public SeekHandler(
       Channels channels, DeliverValidator validator, Clock clock, DeliverMetrics metrics) {
+    this(channels, validator, clock, metrics, DeliverBytes.forThisJvm());
+  }
+
+  /**
+   * @param deliverBytes the direct memory the blocks being sent to all readers may hold
+   */
+  public SeekHandler(
+      Channels channels,
+      DeliverValidator validator,
+      Clock clock,
+      DeliverMetrics metrics,
+      DeliverBytes deliverBytes) {
     this.channels = channels;
     this.validator = validator;
     this.clock = clock;
     this.metrics = metrics;
+    this.deliverBytes = deliverBytes;
+  }
+
+  /** The budget the sessions served by this handler hold their blocks in. */
+  DeliverBytes deliverBytes() {
+    return deliverBytes;
   }
 
   /**

@@ -20,13 +20,14 @@ import java.util.OptionalLong;
  * BatchSize.AbsoluteMaxBytes and the consenters per channel. Per channel the node may hold a window
  * of proposals in flight and a window of decided blocks at the channel's proposal cap (the window
  * and the cap as {@link Pipeline#forChannel} derives them from the config), the ids of its last
- * decided transactions, the client requests and each peer's messages (small and large, a lane each)
- * and forwarded envelopes waiting for its replica (each queue or lane its budget, or one item of
- * the channel's largest when that is larger); per node its own live data, the request pools of all
- * channels and, per peer, the small frames waiting to be sent (the link budget), the large ones
- * (one transport message's worth) and a message being reassembled (up to the transport's limit).
- * The old generation, a fraction {@link #OLD_GENERATION_SIXTHS}/6 of the heap with the launcher's
- * {@code -XX:NewRatio=5}, must hold all of it.
+ * decided transactions, its request pool ({@link PoolBytes#forChannel}: at least two proposals at
+ * the cap), the client requests and each peer's messages (small and large, a lane each) and
+ * forwarded envelopes waiting for its replica (each queue or lane its budget, or one item of the
+ * channel's largest when that is larger); per node its own live data and, per peer, the small
+ * frames waiting to be sent (the link budget), the large ones (one transport message's worth) and a
+ * message being reassembled (up to the transport's limit). The old generation, a fraction {@link
+ * #OLD_GENERATION_SIXTHS}/6 of the heap with the launcher's {@code -XX:NewRatio=5}, must hold all
+ * of it.
  */
 public final class HeapSize {
 
@@ -54,7 +55,7 @@ public final class HeapSize {
    * Deliver stream sends waits in Netty's buffers until its reader takes it, so a node whose
    * channels are each followed by a reader holds about a block per channel there.
    */
-  static final long DIRECT_BASE_BYTES = 96 * MIB;
+  public static final long DIRECT_BASE_BYTES = 96 * MIB;
 
   /** RocksDB's budget for each channel's ledger, outside the heap (BlockStoreConfig). */
   static final long LEDGER_NATIVE_BYTES_PER_CHANNEL = 16 * MIB;
@@ -92,7 +93,8 @@ public final class HeapSize {
   }
 
   /**
-   * The heap bytes one channel needs at most: its windows of blocks and every queue of it.
+   * The heap bytes one channel needs at most: its windows of blocks, its request pool and every
+   * queue of it.
    *
    * @param consenters the channel's consenters
    * @param batchMaxCount its MaxMessageCount
@@ -115,16 +117,15 @@ public final class HeapSize {
         Math.max(budgets.clientInputBytes(), request)
             + peers * (budgets.peerInputBytes() + Math.max(budgets.peerInputBytes(), proposal))
             + peers * Math.max(budgets.peerInputBytes(), request);
-    return blocks + DECIDED_IDS_BYTES + queues;
+    long pool = PoolBytes.forChannel(budgets, pipeline, batchMaxCount).limit();
+    return blocks + DECIDED_IDS_BYTES + pool + queues;
   }
 
   /** The heap bytes a node needs besides its channels' own. */
   public static long nodeBytes(MemoryBudgets budgets, int consenters) {
     int peers = consenters - 1;
     long transport = MessageLimits.TRANSPORT_MAX_MESSAGE_BYTES;
-    return NODE_BASE_BYTES
-        + budgets.requestPoolBytes()
-        + peers * (budgets.peerLinkBytes() + transport + transport);
+    return NODE_BASE_BYTES + peers * (budgets.peerLinkBytes() + transport + transport);
   }
 
   /**
@@ -189,8 +190,8 @@ public final class HeapSize {
       return String.format(
           Locale.ROOT,
           "%d channel%s with blocks of at most %d bytes on %d consenters need%s a heap of %d MiB"
-              + " (%d MiB per channel: its windows of blocks, decided ids and queues; %d MiB for"
-              + " the node: request pools, peer links, its own data; the old generation is %d/6"
+              + " (%d MiB per channel: its windows of blocks, decided ids, request pool and queues;"
+              + " %d MiB for the node: peer links, its own data; the old generation is %d/6"
               + " of the heap) and %d MiB outside it (%d MiB of direct memory at most: a block"
               + " per channel being delivered), %d MiB in all",
           plan.channels(),

@@ -20,7 +20,8 @@ package io.rubinbft.orderer.memory;
  *     {@link MessageLimits#LARGE_MESSAGE_BYTES}), so a maximal proposal and the votes after it both
  *     fit
  * @param clientInputBytes client requests waiting for one channel's replica
- * @param requestPoolBytes requests pending in the request pools of all channels of this node
+ * @param requestPoolBytes requests pending in one channel's request pool at least; a channel whose
+ *     blocks are larger gets two of them ({@link PoolBytes#forChannel})
  */
 public record MemoryBudgets(
     long peerLinkBytes, long peerInputBytes, long clientInputBytes, long requestPoolBytes) {
@@ -44,8 +45,8 @@ public record MemoryBudgets(
 
   /**
    * Every node's budgets: 1,344 KiB per peer link and per peer and channel, 5,376 KiB of client
-   * requests per channel, 21 MiB of pooled requests per node (what a 64th, a 16th and a quarter of
-   * the 84 MB heap gave when the budgets were shares of it).
+   * requests per channel, at least 21 MiB of pooled requests per channel (what a 64th, a 16th and a
+   * quarter of the 84 MB heap gave when the budgets were shares of it).
    */
   public static MemoryBudgets standard() {
     return new MemoryBudgets(1344 * KIB, 1344 * KIB, 5376 * KIB, 21 * 1024 * KIB);

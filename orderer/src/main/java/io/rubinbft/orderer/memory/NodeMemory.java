@@ -1,20 +1,17 @@
 package io.rubinbft.orderer.memory;
 
 /**
- * A node's byte budgets, the one request-pool account all its channels share, and the heap its
- * channels must fit at their worst (a join beyond it is refused: orderer/docs/MEMORY.md "Sizing").
+ * A node's byte budgets and the heap its channels must fit at their worst (a join beyond it is
+ * refused: orderer/docs/MEMORY.md "Sizing").
  *
  * @param budgets the byte budgets
- * @param pools the bytes the channels' request pools hold together
  * @param heapBytes the heap the node's channels must fit, this JVM's ceiling for a running node
  */
-public record NodeMemory(MemoryBudgets budgets, PoolBytes pools, long heapBytes) {
+public record NodeMemory(MemoryBudgets budgets, long heapBytes) {
 
-  /**
-   * The budgets of {@code budgets}, with an empty pool account, for a heap of {@code heapBytes}.
-   */
+  /** The budgets of {@code budgets} for a heap of {@code heapBytes}. */
   public static NodeMemory of(MemoryBudgets budgets, long heapBytes) {
-    return new NodeMemory(budgets, new PoolBytes(budgets.requestPoolBytes()), heapBytes);
+    return new NodeMemory(budgets, heapBytes);
   }
 
   /** Every node's budgets ({@link MemoryBudgets#standard}) and this JVM's heap ceiling. */

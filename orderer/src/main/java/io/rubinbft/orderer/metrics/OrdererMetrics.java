@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.metrics;
 
 import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -10,6 +11,7 @@ import io.rubinbft.orderer.cluster.NetworkTraffic;
 import io.rubinbft.orderer.consensus.ReplicaProgress;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -107,6 +109,21 @@ public final class OrdererMetrics {
   /** Where the block store reports each append's commit time. */
   public CommitObserver ledgerCommits() {
     return (channel, nanos) -> commitTime.labelValues(channel).observe(nanos / NANOS_PER_SECOND);
+  }
+
+  /**
+   * Registers {@code orderer_channels_heap_shortfall_bytes}, read from {@code shortfall} at each
+   * scrape: how much more heap the node's channels need at their worst than it has (0 when they
+   * fit; orderer/docs/MEMORY.md "Sizing").
+   */
+  public void channelsHeapShortfall(LongSupplier shortfall) {
+    GaugeWithCallback.builder()
+        .name("orderer_channels_heap_shortfall_bytes")
+        .help(
+            "Bytes of heap the channels this node serves need at their worst beyond the heap it"
+                + " has; 0 when they fit.")
+        .callback(callback -> callback.call((double) shortfall.getAsLong()))
+        .register(registry);
   }
 
   /** Where channel {@code channel}'s replica reports its decided batches. */

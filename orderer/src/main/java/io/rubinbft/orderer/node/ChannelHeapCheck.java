@@ -75,6 +75,16 @@ final class ChannelHeapCheck {
             heapBytes / MIB));
   }
 
+  /**
+   * How many bytes more heap the channels served need at their worst than the node has; 0 when they
+   * fit. Beyond 0 only when a channel the node already held, or a config update of one, took the
+   * sum beyond the heap (a join beyond it is refused): the operator's signal to restart the node
+   * with a plan for its channels ({@code orderer_channels_heap_shortfall_bytes}).
+   */
+  synchronized long shortfallBytes() {
+    return Math.max(0, needed(channelBytes, channelConsenters) - heapBytes);
+  }
+
   /** Stops counting the channel {@code name}. */
   synchronized void removed(String name) {
     channelBytes.remove(name);

@@ -79,10 +79,10 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
    */
   public void start(NodeContext context) throws InvalidConfigException {
     this.node = context;
-    this.starts =
-        new ChannelStarts(
-            context,
-            new ChannelHeapCheck(context.memory().budgets(), context.memory().heapBytes()));
+    ChannelHeapCheck heapCheck =
+        new ChannelHeapCheck(context.memory().budgets(), context.memory().heapBytes());
+    context.metrics().channelsHeapShortfall(heapCheck::shortfallBytes);
+    this.starts = new ChannelStarts(context, heapCheck);
     ChannelLifecycle started = new ChannelLifecycle(starts);
     this.lifecycle = started;
     List<String> pending = context.onboarding().pendingJoins().channels();

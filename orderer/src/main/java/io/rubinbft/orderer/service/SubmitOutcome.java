@@ -49,8 +49,8 @@ public sealed interface SubmitOutcome {
   /**
    * The pool is at its bound: the client should retry later.
    *
-   * @param bound the bound it reached, e.g. "100000 requests pending" (a channel's pool) or "N
-   *     bytes pending on this node, at most M" (the pools of all channels)
+   * @param bound the bound it reached, e.g. "100000 requests pending" (the pool's count bound) or
+   *     "N bytes pending on this channel, at most M" (its byte bound)
    */
   record PoolFull(String bound) implements PoolRefusal {
     @Override

@@ -21,10 +21,10 @@ class HeapSizeTest {
 
   /**
    * The sum, term by term, for the default plan: one channel with Fabric's 10 MB AbsoluteMaxBytes
-   * (a window of 2 proposals of up to 10 MiB, in flight and retained: 40 MiB), its ids and queues
-   * (each queue at least one 10 MiB item), and the node's pool and per peer its link budget and two
-   * transport messages (one queued to send, one being reassembled); the old generation (5/6 of the
-   * heap) holds it all.
+   * (a window of 2 proposals of up to 10 MiB, in flight and retained: 40 MiB), its ids, its request
+   * pool (21 MiB, more than two proposals at the cap) and queues (each queue at least one 10 MiB
+   * item), and per peer the node's link budget and two transport messages (one queued to send, one
+   * being reassembled); the old generation (5/6 of the heap) holds it all.
    */
   @Test
   void theDefaultPlansHeapIsTheSumOfItsBudgets() {
@@ -38,10 +38,11 @@ class HeapSizeTest {
     long channel =
         2 * 2 * cap
             + 16 * MIB
+            + 21 * MIB
             + Math.max(5376 << 10, request)
             + 3 * ((1344 << 10) + cap)
             + 3 * request;
-    long node = 16 * MIB + 21 * MIB + 3 * ((1344 << 10) + 16 * MIB + 16 * MIB);
+    long node = 16 * MIB + 3 * ((1344 << 10) + 16 * MIB + 16 * MIB);
     assertThat(need.channelBytes()).isEqualTo(channel);
     assertThat(need.nodeBytes()).isEqualTo(node);
     assertThat(need.heapBytes() * 5 / 6).isGreaterThanOrEqualTo(channel + node);
@@ -59,6 +60,45 @@ class HeapSizeTest {
     assertThat(ten.heapBytes())
         .isEqualTo(HeapSize.heapFor(one.nodeBytes() + 10 * one.channelBytes()));
     assertThat(ten.outsideHeapBytes()).isEqualTo(200 * MIB + 10 * 16 * MIB + 10 * 10 * MIB);
+  }
+
+  /**
+   * Each channel's request pool holds the blocks it can cut, two proposals at its cap and their
+   * requests' overhead, and the heap holds every channel's: ten channels of 10 MB blocks once
+   * shared one node-wide 21 MiB, less than one block each, and refused 46 % of the submits of
+   * TenChannelsEndToEndTest, so blocks rarely reached 10 MB.
+   */
+  @Test
+  void eachChannelsPoolHoldsTwoOfItsBlocksAndTheHeapHoldsEveryChannelsPool() {
+    Pipeline tenMb = Pipeline.forChannel(4, 500, 10 * MIB, 10 * MIB);
+    long twoBlocks = 2 * (tenMb.batchMaxBytes() + 500 * MemoryBudgets.ITEM_OVERHEAD_BYTES);
+    PoolBytes pool = PoolBytes.forChannel(BUDGETS, tenMb, 500);
+    assertThat(pool.limit()).isGreaterThanOrEqualTo(twoBlocks);
+    assertThat(pool.refusal(tenMb.batchMaxBytes(), tenMb.batchMaxBytes())).isEmpty();
+
+    Pipeline large = Pipeline.forChannel(4, 500, 14 * MIB, 14 * MIB);
+    assertThat(PoolBytes.forChannel(BUDGETS, large, 500).limit())
+        .isEqualTo(2 * (large.batchMaxBytes() + 500 * MemoryBudgets.ITEM_OVERHEAD_BYTES));
+    assertThat(
+            PoolBytes.forChannel(BUDGETS, Pipeline.forChannel(4, 500, 512 << 10, 512 << 10), 500)
+                .limit())
+        .as("small blocks keep the floor")
+        .isEqualTo(BUDGETS.requestPoolBytes());
+
+    // The pool is a channel's, not the node's: a smaller floor changes each channel's sum by what
+    // its pool loses and the node's by nothing.
+    MemoryBudgets noFloor =
+        new MemoryBudgets(
+            BUDGETS.peerLinkBytes(), BUDGETS.peerInputBytes(), BUDGETS.clientInputBytes(), 1);
+    assertThat(
+            HeapSize.channelBytes(BUDGETS, 4, 500, 10 * MIB, 10 * MIB)
+                - HeapSize.channelBytes(noFloor, 4, 500, 10 * MIB, 10 * MIB))
+        .isEqualTo(pool.limit() - twoBlocks);
+    assertThat(HeapSize.nodeBytes(noFloor, 4)).isEqualTo(HeapSize.nodeBytes(BUDGETS, 4));
+    HeapSize.Need ten = HeapSize.need(new HeapSize.Plan(10, 10 * MIB, 4), BUDGETS);
+    assertThat(ten.heapBytes() * 5 / 6)
+        .as("ten channels' pools in the old generation")
+        .isGreaterThanOrEqualTo(ten.nodeBytes() + 10 * pool.limit());
   }
 
   /**

@@ -9,9 +9,9 @@ class MemoryBudgetsTest {
   private static final long MB = 1L << 20;
 
   /**
-   * The standard budgets: every peer link, every peer's and the clients' input and the pools of all
-   * channels of a node with one channel and three peers take well under half of the 84 MB heap they
-   * were tuned on.
+   * The standard budgets: every peer link, every peer's and the clients' input and the request pool
+   * of a node with one channel and three peers take well under half of the 84 MB heap they were
+   * tuned on.
    */
   @Test
   void theStandardBudgetsOfOneChannelTakeLessThanHalfOfTheHeapTheyWereTunedOn() {
@@ -44,15 +44,12 @@ class MemoryBudgetsTest {
   }
 
   @Test
-  void thePoolsRefusalNamesTheNodesByteBound() {
-    PoolBytes pools = new PoolBytes(1_000);
-    pools.add(900);
+  void thePoolsRefusalNamesTheChannelsByteBound() {
+    PoolBytes pool = new PoolBytes(1_000);
 
-    assertThat(pools.refusal(100)).isEmpty();
-    assertThat(pools.refusal(101).orElseThrow().message())
-        .isEqualTo("pool full: 900 bytes pending on this node, at most 1000, retry later");
-    pools.add(-900);
-    assertThat(pools.used()).isZero();
+    assertThat(pool.refusal(900, 100)).isEmpty();
+    assertThat(pool.refusal(900, 101).orElseThrow().message())
+        .isEqualTo("pool full: 900 bytes pending on this channel, at most 1000, retry later");
   }
 
   @Test

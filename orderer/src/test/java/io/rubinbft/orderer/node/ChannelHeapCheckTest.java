@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.Fixtures;
+import io.rubinbft.orderer.channel.PbftSettings;
 import io.rubinbft.orderer.memory.HeapSize;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,62 @@ class ChannelHeapCheckTest {
                     .startsWith("cannot join channel 'other': with it the 2 channels of this node")
                     .contains("but it has " + (PLAN_HEAP >> 20) + " MiB"));
     assertThat(check.served(channel)).as("the refused channel was not counted").isEmpty();
+  }
+
+  /**
+   * A config update that raises a channel's AbsoluteMaxBytes beyond what the heap holds is applied
+   * (ordered config is never refused by one node) with a warning, and the shortfall it leaves is
+   * what {@code orderer_channels_heap_shortfall_bytes} serves; back within the heap it is 0.
+   */
+  @Test
+  void aConfigUpdateBeyondTheHeapLeavesAShortfallUntilItFitsAgain() throws Exception {
+    ChannelConfig channel = ConfigBlockReader.read(Fixtures.block(0));
+    ChannelHeapCheck check = new ChannelHeapCheck(BUDGETS, PLAN_HEAP);
+    assertThat(check.served(channel)).isEmpty();
+    assertThat(check.shortfallBytes()).isZero();
+
+    ChannelConfig larger = withBlockBytes(channel, 14L << 20);
+    assertThat(check.served(larger))
+        .hasValueSatisfying(warning -> assertThat(warning).contains("need a heap of"));
+    int consenters = channel.consenters().size();
+    long needed =
+        HeapSize.heapFor(
+            HeapSize.nodeBytes(BUDGETS, consenters)
+                + HeapSize.channelBytes(
+                    BUDGETS, consenters, channel.pbft().batchMaxCount(), 14L << 20, 14L << 20));
+    assertThat(needed).isGreaterThan(PLAN_HEAP);
+    assertThat(check.shortfallBytes()).isEqualTo(needed - PLAN_HEAP);
+
+    assertThat(check.served(channel)).isEmpty();
+    assertThat(check.shortfallBytes()).isZero();
+  }
+
+  private static ChannelConfig withBlockBytes(ChannelConfig c, long bytes) {
+    PbftSettings p = c.pbft();
+    return new ChannelConfig(
+        c.channelId(),
+        c.blockNumber(),
+        c.sequence(),
+        c.config(),
+        c.capabilities(),
+        c.consensusState(),
+        c.consenters(),
+        c.smartBftOptions(),
+        new PbftSettings(
+            p.batchMaxCount(),
+            bytes,
+            p.batchMaxInterval(),
+            bytes,
+            p.requestPoolSize(),
+            p.requestForwardTimeout(),
+            p.requestTimeout(),
+            p.requestAutoRemoveTimeout(),
+            p.viewChangeTimeout(),
+            p.viewChangeResendInterval()),
+        c.batchLimits(),
+        c.batchTimeout(),
+        c.ordererEndpoints(),
+        c.blockValidationPolicy());
   }
 
   private static ChannelConfig renamed(ChannelConfig c, String name) {

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rubinbft.orderer.memory.HeapSize;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.NodeMemory;
+import io.rubinbft.orderer.metrics.MetricsScrape;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,7 +51,21 @@ class JoinBeyondTheHeapNodeTest {
       OrdererNode planned = cluster.startFirst(NodeMemory.of(MemoryBudgets.standard(), planHeap));
       HttpResponse<String> joined = cluster.join(planned);
       assertThat(joined.statusCode()).as(joined.body()).isEqualTo(201);
+      assertThat(heapShortfall(planned)).isZero();
+      cluster.stopAll();
+
+      // A channel held from before is still served by a node restarted with too small a heap,
+      // and its metrics say by how much.
+      OrdererNode smaller =
+          cluster.startFirst(NodeMemory.of(MemoryBudgets.standard(), planHeap - MIB));
+      assertThat(smaller.channels().channelNames()).containsExactly(LocalCluster.CHANNEL);
+      assertThat(heapShortfall(smaller)).isEqualTo(MIB);
     }
+  }
+
+  private static double heapShortfall(OrdererNode node) throws Exception {
+    return MetricsScrape.value(
+        MetricsScrape.of(node), "orderer_channels_heap_shortfall_bytes", Map.of());
   }
 
   /**

@@ -38,11 +38,9 @@ class SubmitOutcomeMappingTest {
     assertThat(replicaPool.info())
         .isEqualTo("failed to submit request: request pool is full (100 requests pending)");
 
-    PoolBytes pools = new PoolBytes(1_000);
-    pools.add(900);
-    assertThat(refused(pools.refusal(101).orElseThrow()).info())
+    assertThat(refused(new PoolBytes(1_000).refusal(900, 101).orElseThrow()).info())
         .isEqualTo(
-            "failed to submit request: request pool is full (900 bytes pending on this node,"
+            "failed to submit request: request pool is full (900 bytes pending on this channel,"
                 + " at most 1000)");
   }
 
