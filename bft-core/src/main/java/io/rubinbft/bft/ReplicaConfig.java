@@ -25,6 +25,10 @@ import io.rubinbft.bft.message.Decisions;
  *     at least one decision): at most {@link io.rubinbft.bft.message.Decisions#MAX_ANSWER_BYTES},
  *     less where the host's links and its peers' input queues hold less, so that an answer is not
  *     dropped on its way
+ * @param cutSpacingTicks least time between two of the primary's cuts of a partial batch: a partial
+ *     batch is cut only this long after the previous cut (a full one at once), so a primary with a
+ *     steady trickle of requests cuts fewer, larger batches; a lone request on a primary that cut
+ *     nothing for this long is still cut at once. 0: no spacing
  */
 public record ReplicaConfig(
     int replicas,
@@ -41,7 +45,8 @@ public record ReplicaConfig(
     int statusIntervalTicks,
     int retainedDecisions,
     int decidedIdMemory,
-    long answerMaxBytes) {
+    long answerMaxBytes,
+    int cutSpacingTicks) {
 
   /** Doubling of the view-change timeout stops after this many failed attempts in a row. */
   public static final int MAX_BACKOFF_DOUBLINGS = 6;
@@ -79,6 +84,43 @@ public record ReplicaConfig(
               + " but must be at most "
               + Decisions.MAX_ANSWER_BYTES);
     }
+    atLeast("cutSpacingTicks", cutSpacingTicks, 0);
+  }
+
+  /** A config without cut spacing: the primary cuts a partial batch as soon as it is due. */
+  public ReplicaConfig(
+      int replicas,
+      int self,
+      int batchMaxCount,
+      long batchMaxBytes,
+      int batchTimeoutTicks,
+      int window,
+      int checkpointInterval,
+      int poolLimit,
+      int requestMaxBytes,
+      int requestTimeoutTicks,
+      int viewChangeTimeoutTicks,
+      int statusIntervalTicks,
+      int retainedDecisions,
+      int decidedIdMemory,
+      long answerMaxBytes) {
+    this(
+        replicas,
+        self,
+        batchMaxCount,
+        batchMaxBytes,
+        batchTimeoutTicks,
+        window,
+        checkpointInterval,
+        poolLimit,
+        requestMaxBytes,
+        requestTimeoutTicks,
+        viewChangeTimeoutTicks,
+        statusIntervalTicks,
+        retainedDecisions,
+        decidedIdMemory,
+        answerMaxBytes,
+        0);
   }
 
   /** Sensible defaults for {@code replicas} replicas, this one being {@code self}. */
@@ -117,7 +159,29 @@ public record ReplicaConfig(
         statusIntervalTicks,
         retainedDecisions,
         decidedIdMemory,
-        answerMaxBytes);
+        answerMaxBytes,
+        cutSpacingTicks);
+  }
+
+  /** This config with {@code ticks} between two cuts of a partial batch. */
+  public ReplicaConfig withCutSpacingTicks(int ticks) {
+    return new ReplicaConfig(
+        replicas,
+        self,
+        batchMaxCount,
+        batchMaxBytes,
+        batchTimeoutTicks,
+        window,
+        checkpointInterval,
+        poolLimit,
+        requestMaxBytes,
+        requestTimeoutTicks,
+        viewChangeTimeoutTicks,
+        statusIntervalTicks,
+        retainedDecisions,
+        decidedIdMemory,
+        answerMaxBytes,
+        ticks);
   }
 
   private static void atLeast(String name, long value, long minimum) {

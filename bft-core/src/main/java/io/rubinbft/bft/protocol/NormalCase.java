@@ -30,6 +30,11 @@ final class NormalCase {
   /** Next sequence the primary proposes in this view. */
   private long nextProposal = 1;
 
+  /** Tick of this primary's last cut in this view; none yet: long enough ago for any spacing. */
+  private long lastCutTick = NEVER;
+
+  private static final long NEVER = Long.MIN_VALUE / 2;
+
   NormalCase(Context ctx, Delivery delivery) {
     this.ctx = ctx;
     this.delivery = delivery;
@@ -37,6 +42,7 @@ final class NormalCase {
 
   void startView(long firstFree) {
     nextProposal = Math.max(firstFree, ctx.log.lastDelivered() + 1);
+    lastCutTick = NEVER;
   }
 
   /**
@@ -44,7 +50,10 @@ final class NormalCase {
    * is full, when its oldest request has waited the batch timeout, or at once when nothing this
    * primary proposed is still undecided: batching only while busy gives a lone request the latency
    * of one agreement instead of the timeout, and under load the requests that arrive during an
-   * agreement fill the next batch.
+   * agreement fill the next batch. A partial batch also waits until the cut spacing has passed
+   * since this primary's previous cut ({@link io.rubinbft.bft.ReplicaConfig#cutSpacingTicks}), so a
+   * steady trickle of requests makes fewer, larger batches, which is what a block's consumers pay
+   * for per block; a primary that cut nothing for that long still cuts a lone request at once.
    */
   void proposeReady() {
     if (!ctx.viewInstalled || !ctx.isPrimary()) {
@@ -66,7 +75,7 @@ final class NormalCase {
       }
       Proposal previous = ctx.previousProposal(nextProposal);
       BatchPolicy policy = ctx.services.assembler().batchPolicy(previous, configured);
-      if (!ctx.pool.batchReady(ctx.now, policy.maxCount(), batchWaitTicks())) {
+      if (!cutDue(policy)) {
         return;
       }
       List<Request> batch = ctx.pool.nextBatch(policy);
@@ -74,6 +83,7 @@ final class NormalCase {
         // Every request at the head was dropped: look again at what is left.
         continue;
       }
+      lastCutTick = ctx.now;
       long sequence = nextProposal++;
       byte[] payload = ctx.services.assembler().assemble(sequence, batch, previous);
       Proposal proposal =
@@ -85,6 +95,18 @@ final class NormalCase {
       ctx.out.broadcastDurable(prePrepare);
       afterAccept(sequence);
     }
+  }
+
+  /**
+   * A full batch is cut at once; a partial one only once the spacing since the previous cut has
+   * passed and its oldest request has waited {@link #batchWaitTicks()}.
+   */
+  private boolean cutDue(BatchPolicy policy) {
+    if (ctx.pool.holdsFullBatch(policy)) {
+      return true;
+    }
+    return ctx.now - lastCutTick >= ctx.config.cutSpacingTicks()
+        && ctx.pool.oldestWaited(ctx.now, batchWaitTicks());
   }
 
   /** How long the oldest pending request waits for a fuller batch: not at all when idle. */

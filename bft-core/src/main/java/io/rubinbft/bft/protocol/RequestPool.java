@@ -85,13 +85,37 @@ final class RequestPool {
     return !unproposed.isEmpty();
   }
 
-  /** Whether a primary should propose now: a full batch waits, or the oldest waited long enough. */
-  boolean batchReady(long now, int maxCount, int batchTimeoutTicks) {
-    if (!hasUnproposed()) {
+  /**
+   * Whether the unproposed requests fill a batch under {@code policy}: as many as it holds, or one
+   * more would not fit its bytes. Counts entries proposed since (skipped by {@link #nextBatch}), so
+   * it may say full early; that only cuts a batch sooner.
+   */
+  boolean holdsFullBatch(BatchPolicy policy) {
+    if (unproposed.size() >= policy.maxCount()) {
+      return true;
+    }
+    // Every pending request counts in pendingBytes: below the limit no batch is full by bytes,
+    // which spares the walk on every step of a lightly loaded primary.
+    if (pendingBytes < policy.maxBytes()) {
       return false;
     }
-    return unproposed.size() >= maxCount
-        || now - unproposed.peekFirst().arrivalTick() >= batchTimeoutTicks;
+    long bytes = 0;
+    for (Pending entry : unproposed) {
+      int size = entry.request().size();
+      if (!proposable(entry) || size > policy.maxBytes()) {
+        continue;
+      }
+      bytes += size;
+      if (bytes >= policy.maxBytes()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the oldest unproposed request arrived at least {@code ticks} before {@code now}. */
+  boolean oldestWaited(long now, int ticks) {
+    return hasUnproposed() && now - unproposed.peekFirst().arrivalTick() >= ticks;
   }
 
   /**

@@ -43,6 +43,22 @@ public record PbftSettings(
     Duration viewChangeResendInterval) {
 
   /**
+   * The least time between two of the primary's cuts of a partial block: this fraction of {@code
+   * request_batch_max_interval} (SmartBFT has no option of its own for it; docs/CONFIG-MAPPING.md).
+   */
+  static final int CUT_SPACING_DIVISOR = 2;
+
+  /**
+   * How long after its previous cut the primary may cut a partial block: the block is cut at once
+   * when full or when nothing was cut for this long, else it waits until then. Fewer, larger blocks
+   * under a steady trickle of transactions, since a peer pays its validation and commit per block
+   * (BENCHMARKS.md "A Fabric peer behind the orderer").
+   */
+  public Duration cutSpacing() {
+    return batchMaxInterval.dividedBy(CUT_SPACING_DIVISOR);
+  }
+
+  /**
    * Translates SmartBFT options, with the checks SmartBFT's {@code Configuration.Validate} makes on
    * the options that have a counterpart here.
    *

@@ -35,6 +35,13 @@ class PbftSettingsTest {
   }
 
   @Test
+  void theCutSpacingIsHalfTheBatchInterval() {
+    PbftSettings settings =
+        PbftSettings.from(options().setRequestBatchMaxInterval("300ms").build(), BATCH);
+    assertThat(settings.cutSpacing()).isEqualTo(Duration.ofMillis(150));
+  }
+
+  @Test
   void equalTimeoutsAreAllowedZeroIsNot() {
     assertThat(
             PbftSettings.from(

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.consensus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.Fixtures;
@@ -18,6 +19,16 @@ class ChannelReplicasTest {
   void thePoolsCountBoundIsTheChannelsRequestPoolSizeAndHoldsABlock() {
     assertThat(poolLimit(settings(100, 100_000))).isEqualTo(100_000);
     assertThat(poolLimit(settings(500, 100))).isEqualTo(500);
+  }
+
+  @Test
+  void thePrimarysCutSpacingIsHalfTheBatchIntervalInTicks() {
+    ReplicaConfig config =
+        ChannelReplicas.replicaConfig(
+            channel(settings(500, 100_000)), 0, Duration.ofMillis(10), MemoryBudgets.standard());
+
+    assertThat(config.batchTimeoutTicks()).isEqualTo(20);
+    assertThat(config.cutSpacingTicks()).isEqualTo(10);
   }
 
   private static int poolLimit(PbftSettings pbft) {
