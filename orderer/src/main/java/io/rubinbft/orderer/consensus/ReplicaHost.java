@@ -21,6 +21,7 @@ import io.rubinbft.bft.wire.Decoded;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.concurrent.Worker;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.memory.PoolBytes;
@@ -117,7 +118,7 @@ public final class ReplicaHost implements AutoCloseable {
   private final ForwardCounts forwards = new ForwardCounts();
   private final PendingForwards pendingForwards;
   private final ArchiveReader archiveReader;
-  private final Thread thread;
+  private final Worker worker;
   private volatile EpochReplica epoch;
   // The members of the epoch before this one: told of the new epoch when they send old frames.
   private volatile @Nullable ReplicaDirectory previousMembers;
@@ -126,7 +127,6 @@ public final class ReplicaHost implements AutoCloseable {
   private volatile ReplicaStatus status;
   private volatile boolean member = true;
   private volatile boolean running = true;
-  private volatile @Nullable String failure;
   // Told once when the replica stopped on an error (set before or after that).
   private @Nullable Runnable failureListener;
   private boolean failureTold;
@@ -186,7 +186,13 @@ public final class ReplicaHost implements AutoCloseable {
             channel,
             (asked, replica, answer) -> send(asked, List.of(Outbound.toReplica(replica, answer))));
     network.register(channel, this::onPeerMessage);
-    this.thread = Thread.ofPlatform().name("replica-" + channel).daemon().start(this::run);
+    // A broken invariant inside bft-core (or an unusable WAL) ends the thread: never vote on. Not
+    // interrupted on close: an interrupt closes the consensus WAL's file channel under a write.
+    this.worker =
+        Worker.named("replica-" + channel)
+            .notInterrupted()
+            .onFailure(e -> tellFailure())
+            .start(self -> run());
   }
 
   /**
@@ -288,7 +294,7 @@ public final class ReplicaHost implements AutoCloseable {
 
   /** Why this channel's replica stopped, if it did. */
   public Optional<String> failure() {
-    return Optional.ofNullable(failure);
+    return worker.failure().map(e -> "replica stopped: " + e);
   }
 
   /**
@@ -299,7 +305,7 @@ public final class ReplicaHost implements AutoCloseable {
     boolean now;
     synchronized (this) {
       failureListener = listener;
-      now = failure != null && !running && !failureTold;
+      now = worker.failure().isPresent() && !running && !failureTold;
       failureTold |= now;
     }
     if (now) {
@@ -371,11 +377,7 @@ public final class ReplicaHost implements AutoCloseable {
   public void close() {
     running = false;
     network.unregister(channel);
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    worker.close();
     archiveReader.close();
     ledgerWriter.close();
     host.close();
@@ -441,7 +443,7 @@ public final class ReplicaHost implements AutoCloseable {
     }
   }
 
-  private void run() {
+  private void run() throws InterruptedException {
     long nextTick = System.nanoTime() + tickNanos;
     List<ReplicaInputs.Queued<Input>> batch = new ArrayList<>(BATCH);
     try {
@@ -463,12 +465,6 @@ public final class ReplicaHost implements AutoCloseable {
           throw new IllegalStateException(ledgerFailed.get());
         }
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      // A broken invariant inside bft-core (or an unusable WAL): stop loudly, never vote on.
-      LOG.error("replica of channel {} stopped", channel, e);
-      failure = "replica stopped: " + e;
     } finally {
       running = false;
       // Inputs of a batch a failed step left unanswered (complete is a no-op on answered ones).
@@ -476,9 +472,6 @@ public final class ReplicaHost implements AutoCloseable {
       refuseQueued();
       pools.add(-poolBytesCounted);
       poolBytesCounted = 0;
-    }
-    if (failure != null) {
-      tellFailure();
     }
   }
 
