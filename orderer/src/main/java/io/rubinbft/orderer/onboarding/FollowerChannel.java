@@ -6,12 +6,11 @@ import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.concurrent.Worker;
 import io.rubinbft.orderer.consensus.ConfigStates;
-import io.rubinbft.orderer.service.ServedChannel;
+import io.rubinbft.orderer.service.ReadOnlyChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
-import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -26,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Broadcast is refused: transactions go to consenters. When a pulled config block makes this node a
  * consenter, pulling stops and the node is told, so that it starts its replica on the same ledger.
  */
-public final class FollowerChannel implements ServedChannel, AutoCloseable {
+public final class FollowerChannel implements ReadOnlyChannel, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FollowerChannel.class);
 
@@ -120,16 +119,6 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
     return ledger;
   }
 
-  @Override
-  public SubmitOutcome submit(Envelope envelope, String txId) {
-    return notOrdering();
-  }
-
-  @Override
-  public SubmitOutcome submitConfigUpdate(Envelope update) {
-    return notOrdering();
-  }
-
   /** Stops pulling; the ledger stays as it is. */
   @Override
   public void close() {
@@ -140,7 +129,8 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
    * Fabric's answer on a channel its orderer follows: the Broadcast handler finds no chain of that
    * name (its followers are not chains), BAD_REQUEST "channel does not exist".
    */
-  private SubmitOutcome notOrdering() {
+  @Override
+  public SubmitOutcome refusal() {
     return new SubmitOutcome.Refused(Status.BAD_REQUEST, "channel does not exist");
   }
 
