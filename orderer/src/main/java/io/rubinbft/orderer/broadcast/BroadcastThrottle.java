@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.broadcast;
 
+import io.rubinbft.orderer.concurrent.Worker;
 import io.rubinbft.orderer.config.ThrottlingSettings;
 import java.io.IOException;
 import java.security.cert.X509Certificate;
@@ -33,7 +34,7 @@ public final class BroadcastThrottle implements AutoCloseable {
 
   private final Optional<Limiters> limiters;
 
-  private record Limiters(SharedRateLimiter clients, SharedRateLimiter orgs, Thread refills) {}
+  private record Limiters(SharedRateLimiter clients, SharedRateLimiter orgs, Worker refills) {}
 
   /** Waits, if need be, before one envelope of a stream is handled. */
   @FunctionalInterface
@@ -58,20 +59,14 @@ public final class BroadcastThrottle implements AutoCloseable {
         new SharedRateLimiter(settings.rate(), settings.inactivityTimeout(), clock);
     SharedRateLimiter orgs =
         new SharedRateLimiter(settings.rate(), settings.inactivityTimeout(), clock);
-    Thread refills =
-        Thread.ofPlatform()
-            .daemon()
-            .name("broadcast-throttle")
+    Worker refills =
+        Worker.named("broadcast-throttle")
             .start(
-                () -> {
-                  try {
-                    while (true) {
-                      Thread.sleep(PERIOD);
-                      clients.refill();
-                      orgs.refill();
-                    }
-                  } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                self -> {
+                  while (!self.stopRequested()) {
+                    Thread.sleep(PERIOD);
+                    clients.refill();
+                    orgs.refill();
                   }
                 });
     LOG.info(
@@ -98,7 +93,7 @@ public final class BroadcastThrottle implements AutoCloseable {
   public void close() {
     limiters.ifPresent(
         l -> {
-          l.refills().interrupt();
+          l.refills().close();
           l.clients().close();
           l.orgs().close();
         });

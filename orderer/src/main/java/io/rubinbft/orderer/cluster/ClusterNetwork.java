@@ -8,11 +8,13 @@ import io.rubinbft.net.SelectionKey;
 import io.rubinbft.net.Selector;
 import io.rubinbft.net.ServerChannel;
 import io.rubinbft.net.transport.Transport;
+import io.rubinbft.orderer.concurrent.Worker;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.IdentityHashMap;
@@ -65,6 +67,9 @@ public final class ClusterNetwork implements AutoCloseable {
    */
   private static final long FAILED_TURN_PAUSE_MILLIS = 100;
 
+  /** How long close waits for the network thread, which sees the stop at its next wake-up. */
+  private static final Duration STOP_DEADLINE = Duration.ofSeconds(5);
+
   /** Failed turns in a row per log line: about one a minute while a fault lasts. */
   private static final long FAILED_TURNS_PER_LOG = 60_000 / FAILED_TURN_PAUSE_MILLIS;
 
@@ -96,9 +101,7 @@ public final class ClusterNetwork implements AutoCloseable {
   private volatile @Nullable NetworkTraffic traffic;
   private long nextTrafficMillis;
   private boolean trafficChangedSincePublished;
-  private volatile @Nullable String failure;
-  private volatile boolean running = true;
-  private final Thread thread;
+  private final Worker worker;
 
   private ClusterNetwork(
       Selector selector,
@@ -115,7 +118,12 @@ public final class ClusterNetwork implements AutoCloseable {
     this.maxFrameBytes = maxFrameBytes;
     this.linkBudget = linkBudget;
     server.key().interests(EnumSet.of(Interest.ACCEPT));
-    this.thread = Thread.ofPlatform().name("cluster-network").daemon().unstarted(this::run);
+    this.worker =
+        Worker.named("cluster-network")
+            .notInterrupted()
+            .wakeWith(selector::wakeup)
+            .stopDeadline(STOP_DEADLINE)
+            .unstarted(this::run);
   }
 
   /**
@@ -166,7 +174,7 @@ public final class ClusterNetwork implements AutoCloseable {
             listen,
             config.maxMessageBytes(),
             linkBudget);
-    network.thread.start();
+    network.worker.start();
     return network;
   }
 
@@ -246,7 +254,7 @@ public final class ClusterNetwork implements AutoCloseable {
 
   /** Why the network thread stopped, if it stopped on its own: the node cannot reach its peers. */
   public Optional<String> failure() {
-    return Optional.ofNullable(failure);
+    return worker.failure().map(e -> "cluster network stopped: " + e);
   }
 
   public ClusterStats stats() {
@@ -281,13 +289,7 @@ public final class ClusterNetwork implements AutoCloseable {
 
   @Override
   public void close() {
-    running = false;
-    selector.wakeup();
-    try {
-      thread.join(5_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    worker.close();
   }
 
   /**
@@ -296,21 +298,12 @@ public final class ClusterNetwork implements AutoCloseable {
    * thread that queues a request calls after queuing it; the queue is drained after every select,
    * so a request queued while the thread waits or works is handled in the next turn.
    */
-  private void run() {
-    boolean stoppedCleanly = false;
+  private void run(Worker self) {
     try (selector) {
-      while (running) {
+      while (!self.stopRequested()) {
         turn();
       }
-      stoppedCleanly = true;
-    } catch (Error e) {
-      LOG.error("cluster network stopped: {}", e.toString(), e);
-      failure = "cluster network stopped: " + e;
-      throw e;
     } finally {
-      if (!stoppedCleanly && failure == null) {
-        failure = "cluster network thread died";
-      }
       links.values().forEach(PeerLink::close);
       connectedAddresses = Set.of();
       server.close();

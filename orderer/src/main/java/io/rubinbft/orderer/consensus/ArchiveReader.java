@@ -3,6 +3,7 @@ package io.rubinbft.orderer.consensus;
 import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.message.Decisions;
+import io.rubinbft.orderer.concurrent.Worker;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,12 +43,12 @@ final class ArchiveReader implements AutoCloseable {
   private final AtomicLong replaced = new AtomicLong();
   private final AtomicLong served = new AtomicLong();
   private boolean open = true;
-  private final Thread thread;
+  private final Worker worker;
 
   ArchiveReader(String channel, Answers answers) {
     this.channel = channel;
     this.answers = answers;
-    this.thread = Thread.ofPlatform().name("archive-" + channel).daemon().start(this::run);
+    this.worker = Worker.named("archive-" + channel).wakeWith(this::endWaits).start(self -> run());
   }
 
   /** Hands {@code reads} of {@code epoch}'s replica over; returns at once. */
@@ -118,16 +119,12 @@ final class ArchiveReader implements AutoCloseable {
 
   @Override
   public void close() {
-    synchronized (this) {
-      open = false;
-      waiting.clear();
-      notifyAll();
-    }
-    thread.interrupt();
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    worker.close();
+  }
+
+  private synchronized void endWaits() {
+    open = false;
+    waiting.clear();
+    notifyAll();
   }
 }

@@ -4,6 +4,7 @@ import io.rubinbft.bft.Decision;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
 import io.rubinbft.orderer.block.ProposalBlocks;
+import io.rubinbft.orderer.concurrent.Worker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,9 +12,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Block;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Appends decided blocks to the channel's ledger on a thread of its own, so a disk sync never
@@ -24,15 +22,12 @@ import org.slf4j.LoggerFactory;
  */
 final class LedgerWriter implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(LedgerWriter.class);
   private static final int QUEUE = 4096;
 
   private final ChannelLedger ledger;
   private final OrderedTransactions ordered;
   private final BlockingQueue<Decision> decisions = new ArrayBlockingQueue<>(QUEUE);
-  private final Thread thread;
-  private volatile boolean running = true;
-  private volatile @Nullable String failure;
+  private final Worker worker;
 
   /**
    * @param ordered told of each decision once its block is in the ledger
@@ -40,7 +35,8 @@ final class LedgerWriter implements AutoCloseable {
   LedgerWriter(ChannelLedger ledger, OrderedTransactions ordered) {
     this.ledger = ledger;
     this.ordered = ordered;
-    this.thread = Thread.ofPlatform().name("ledger-" + ledger.name()).daemon().start(this::run);
+    // Not interrupted: an interrupt closes the ledger's file channels under an append.
+    this.worker = Worker.named("ledger-" + ledger.name()).notInterrupted().start(this::run);
   }
 
   /** Hands a decision over; blocks while the writer is a full queue behind (back-pressure). */
@@ -50,37 +46,25 @@ final class LedgerWriter implements AutoCloseable {
 
   /** Why the writer stopped, if it did: the node must stop serving the channel. */
   Optional<String> failure() {
-    return Optional.ofNullable(failure);
+    return worker.failure().map(e -> "ledger writer stopped: " + e);
   }
 
   @Override
   public void close() {
-    running = false;
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    worker.close();
   }
 
-  private void run() {
+  private void run(Worker self) throws InterruptedException {
     List<Decision> batch = new ArrayList<>();
-    try {
-      while (running || !decisions.isEmpty()) {
-        Decision first = decisions.poll(50, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          continue;
-        }
-        batch.add(first);
-        decisions.drainTo(batch);
-        append(batch);
-        batch.clear();
+    while (!self.stopRequested() || !decisions.isEmpty()) {
+      Decision first = decisions.poll(50, TimeUnit.MILLISECONDS);
+      if (first == null) {
+        continue;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      LOG.error("ledger writer of channel {} stopped", ledger.name(), e);
-      failure = "ledger writer stopped: " + e;
+      batch.add(first);
+      decisions.drainTo(batch);
+      append(batch);
+      batch.clear();
     }
   }
 

@@ -22,6 +22,7 @@ import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.PbftSettings;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.concurrent.Worker;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.memory.PoolBytes;
@@ -119,7 +120,7 @@ public final class ReplicaHost implements AutoCloseable {
   private final ForwardCounts forwards = new ForwardCounts();
   private final PendingForwards pendingForwards;
   private final ArchiveReader archiveReader;
-  private final Thread thread;
+  private final Worker worker;
   private volatile EpochReplica epoch;
   // The members of the epoch before this one: told of the new epoch when they send old frames.
   private volatile @Nullable ReplicaDirectory previousMembers;
@@ -128,7 +129,6 @@ public final class ReplicaHost implements AutoCloseable {
   private volatile ReplicaStatus status;
   private volatile boolean member = true;
   private volatile boolean running = true;
-  private volatile @Nullable String failure;
   // Told once when the replica stopped on an error (set before or after that).
   private @Nullable Runnable failureListener;
   private boolean failureTold;
@@ -189,7 +189,13 @@ public final class ReplicaHost implements AutoCloseable {
             channel,
             (asked, replica, answer) -> send(asked, List.of(Outbound.toReplica(replica, answer))));
     network.register(channel, this::onPeerMessage);
-    this.thread = Thread.ofPlatform().name("replica-" + channel).daemon().start(this::run);
+    // A broken invariant inside bft-core (or an unusable WAL) ends the thread: never vote on. Not
+    // interrupted on close: an interrupt closes the consensus WAL's file channel under a write.
+    this.worker =
+        Worker.named("replica-" + channel)
+            .notInterrupted()
+            .onFailure(e -> tellFailure())
+            .start(self -> run());
   }
 
   /**
@@ -291,7 +297,7 @@ public final class ReplicaHost implements AutoCloseable {
 
   /** Why this channel's replica stopped, if it did. */
   public Optional<String> failure() {
-    return Optional.ofNullable(failure);
+    return worker.failure().map(e -> "replica stopped: " + e);
   }
 
   /**
@@ -302,7 +308,7 @@ public final class ReplicaHost implements AutoCloseable {
     boolean now;
     synchronized (this) {
       failureListener = listener;
-      now = failure != null && !running && !failureTold;
+      now = worker.failure().isPresent() && !running && !failureTold;
       failureTold |= now;
     }
     if (now) {
@@ -374,11 +380,7 @@ public final class ReplicaHost implements AutoCloseable {
   public void close() {
     running = false;
     network.unregister(channel);
-    try {
-      thread.join(10_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    worker.close();
     archiveReader.close();
     ledgerWriter.close();
     host.close();
@@ -448,7 +450,7 @@ public final class ReplicaHost implements AutoCloseable {
     }
   }
 
-  private void run() {
+  private void run() throws InterruptedException {
     long nextTick = System.nanoTime() + tickNanos;
     List<ReplicaInputs.Queued<Input>> batch = new ArrayList<>(BATCH);
     try {
@@ -470,20 +472,11 @@ public final class ReplicaHost implements AutoCloseable {
           throw new IllegalStateException(ledgerFailed.get());
         }
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (RuntimeException e) {
-      // A broken invariant inside bft-core (or an unusable WAL): stop loudly, never vote on.
-      LOG.error("replica of channel {} stopped", channel, e);
-      failure = "replica stopped: " + e;
     } finally {
       running = false;
       // Inputs of a batch a failed step left unanswered (complete is a no-op on answered ones).
       refuse(batch);
       refuseQueued();
-    }
-    if (failure != null) {
-      tellFailure();
     }
   }
 

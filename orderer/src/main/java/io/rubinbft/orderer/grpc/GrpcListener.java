@@ -11,7 +11,6 @@ import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
 import io.grpc.protobuf.services.HealthStatusManager;
-import io.rubinbft.orderer.config.ConnectionLimits;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.KeepaliveSettings;
 import io.rubinbft.orderer.config.TlsSettings;
@@ -128,84 +127,15 @@ public final class GrpcListener implements AutoCloseable {
   }
 
   /**
-   * {@link #start(HostPort, TlsSettings, Supplier, long, KeepaliveSettings, ConnectionLimits, List)
-   * Starts} with the default connection caps.
+   * Binds {@code settings.address()} and starts serving {@code services}, taking no message larger
+   * than the largest AbsoluteMaxBytes of the served channels plus {@link #MESSAGE_MARGIN_BYTES}.
    */
-  public static GrpcListener start(
-      HostPort address,
-      TlsSettings tls,
-      Supplier<List<X509Certificate>> channelClientCas,
-      long maxInboundBytes,
-      KeepaliveSettings keepalive,
-      List<BindableService> services)
+  public static GrpcListener start(ListenerSettings settings, List<BindableService> services)
       throws IOException {
+    int staticMax = settings.staticMaxInboundBytes();
+    LongSupplier largestAbsoluteMaxBytes = settings.largestAbsoluteMaxBytes();
     return start(
-        address,
-        tls,
-        channelClientCas,
-        maxInboundBytes,
-        keepalive,
-        ConnectionLimits.DEFAULTS,
-        services);
-  }
-
-  /**
-   * Binds {@code address} and starts serving {@code services}.
-   *
-   * @param channelClientCas with client authentication on, the CAs trusted besides {@code
-   *     tls.clientRootCas()}: the TLS CAs of the served channels' current configs ({@link
-   *     ClientTrust})
-   * @param maxInboundBytes the largest message a client may send (General.MaxRecvMsgSize), at most
-   *     {@link #MAX_ORDERABLE_MESSAGE_BYTES}
-   * @param keepalive General.Keepalive, as Fabric's orderer applies it to its gRPC server
-   * @param connections General.Connections
-   */
-  public static GrpcListener start(
-      HostPort address,
-      TlsSettings tls,
-      Supplier<List<X509Certificate>> channelClientCas,
-      long maxInboundBytes,
-      KeepaliveSettings keepalive,
-      ConnectionLimits connections,
-      List<BindableService> services)
-      throws IOException {
-    return start(
-        address,
-        tls,
-        channelClientCas,
-        maxInboundBytes,
-        keepalive,
-        connections,
-        () -> MAX_ORDERABLE_MESSAGE_BYTES,
-        services);
-  }
-
-  /**
-   * Binds {@code address} and starts serving {@code services}, taking no message larger than the
-   * largest AbsoluteMaxBytes of the served channels plus {@link #MESSAGE_MARGIN_BYTES}.
-   *
-   * @param largestAbsoluteMaxBytes the largest {@code BatchSize.AbsoluteMaxBytes} of the channels
-   *     served now (0 while none is)
-   * @see #start(HostPort, TlsSettings, Supplier, long, KeepaliveSettings, ConnectionLimits, List)
-   */
-  public static GrpcListener start(
-      HostPort address,
-      TlsSettings tls,
-      Supplier<List<X509Certificate>> channelClientCas,
-      long maxInboundBytes,
-      KeepaliveSettings keepalive,
-      ConnectionLimits connections,
-      LongSupplier largestAbsoluteMaxBytes,
-      List<BindableService> services)
-      throws IOException {
-    int staticMax = (int) Math.min(MAX_ORDERABLE_MESSAGE_BYTES, maxInboundBytes);
-    return start(
-        address,
-        tls,
-        channelClientCas,
-        staticMax,
-        keepalive,
-        connections,
+        settings,
         new InboundMessageBudget(
             () ->
                 Math.min(
@@ -220,31 +150,27 @@ public final class GrpcListener implements AutoCloseable {
 
   /** Starts with {@code inbound} as the budget of messages being received. */
   static GrpcListener start(
-      HostPort address,
-      TlsSettings tls,
-      Supplier<List<X509Certificate>> channelClientCas,
-      int maxInboundBytes,
-      KeepaliveSettings keepalive,
-      ConnectionLimits connections,
-      InboundMessageBudget inbound,
-      List<BindableService> services)
+      ListenerSettings settings, InboundMessageBudget inbound, List<BindableService> services)
       throws IOException {
+    HostPort address = settings.address();
+    TlsSettings tls = settings.tls();
+    KeepaliveSettings keepalive = settings.keepalive();
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     HealthStatusManager health = new HealthStatusManager();
-    CappedConnections capped = new CappedConnections(connections, Clock.systemUTC());
+    CappedConnections capped = new CappedConnections(settings.connections(), Clock.systemUTC());
     // The capped server channel is NIO's, so the event loops are too (grpc-java would pick epoll).
     EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
     var builder =
         NettyServerBuilder.forAddress(
                 new InetSocketAddress(address.host(), address.port()),
-                credentials(tls, channelClientCas))
+                credentials(tls, settings.channelClientCas()))
             .channelFactory(capped)
             .bossEventLoopGroup(boss)
             .workerEventLoopGroup(workers)
             .addTransportFilter(capped)
             .executor(executor)
-            .maxInboundMessageSize(maxInboundBytes)
+            .maxInboundMessageSize(settings.staticMaxInboundBytes())
             .addStreamTracerFactory(inbound)
             .maxConcurrentCallsPerConnection(MAX_CONCURRENT_STREAMS)
             .handshakeTimeout(HANDSHAKE_TIMEOUT_SECONDS, TimeUnit.SECONDS)

@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.node;
 
 import io.rubinbft.orderer.cluster.ClusterNetwork;
+import io.rubinbft.orderer.concurrent.Worker;
 import io.rubinbft.orderer.consensus.EpochReplica;
 import io.rubinbft.orderer.consensus.ForwardCounts;
 import io.rubinbft.orderer.consensus.ReplicaHost;
@@ -44,7 +45,7 @@ final class EnvelopeForwarding implements AutoCloseable {
   private final Map<Integer, ByteBudget> budgets = new ConcurrentHashMap<>();
   // Bounded in bytes per sender (senderBudget); beyond it envelopes are dropped (senders resend).
   private final BlockingQueue<Held> received = new LinkedBlockingQueue<>();
-  private final Thread worker;
+  private final Worker worker;
 
   /**
    * @param epoch the consensus epoch this node orders in; empty while it follows the channel
@@ -64,7 +65,7 @@ final class EnvelopeForwarding implements AutoCloseable {
     this.epoch = epoch;
     this.counts = counts;
     this.admit = admit;
-    this.worker = Thread.ofVirtual().name("forwarded-" + channel).start(this::checkAll);
+    this.worker = Worker.named("forwarded-" + channel).virtual().start(self -> checkAll());
     network.register(topic, this::onReceived);
   }
 
@@ -89,31 +90,27 @@ final class EnvelopeForwarding implements AutoCloseable {
     }
   }
 
-  private void checkAll() {
-    try {
-      while (!Thread.currentThread().isInterrupted()) {
-        Held held = received.take();
-        Optional<String> invalid;
-        try {
-          invalid = admit.apply(held.envelope());
-        } finally {
-          held.budget().release(held.bytes());
-        }
-        if (invalid.isPresent()) {
-          counts.add(ForwardCounts.Received.INVALID);
-          LOG.warn("forwarded envelope on {} dropped: {}", topic, invalid.get());
-        } else {
-          counts.add(ForwardCounts.Received.ADMITTED);
-        }
+  private void checkAll() throws InterruptedException {
+    while (true) {
+      Held held = received.take();
+      Optional<String> invalid;
+      try {
+        invalid = admit.apply(held.envelope());
+      } finally {
+        held.budget().release(held.bytes());
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      if (invalid.isPresent()) {
+        counts.add(ForwardCounts.Received.INVALID);
+        LOG.warn("forwarded envelope on {} dropped: {}", topic, invalid.get());
+      } else {
+        counts.add(ForwardCounts.Received.ADMITTED);
+      }
     }
   }
 
   @Override
   public void close() {
     network.unregister(topic);
-    worker.interrupt();
+    worker.close();
   }
 }

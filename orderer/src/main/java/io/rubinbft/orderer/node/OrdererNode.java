@@ -18,6 +18,7 @@ import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.grpc.AtomicBroadcastService;
 import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.grpc.ListenerSettings;
 import io.rubinbft.orderer.grpc.OutboundSizeLimit;
 import io.rubinbft.orderer.http.HttpListener;
 import io.rubinbft.orderer.identity.SigningIdentity;
@@ -186,13 +187,14 @@ public final class OrdererNode implements AutoCloseable {
     admin.start();
     GrpcListener grpc =
         GrpcListener.start(
-            config.listen(),
-            config.tls(),
-            channels::clientTlsCas,
-            config.maxReceiveMessageBytes(),
-            config.keepalive(),
-            config.connections(),
-            channels::largestAbsoluteMaxBytes,
+            new ListenerSettings(
+                config.listen(),
+                config.tls(),
+                channels::clientTlsCas,
+                config.maxReceiveMessageBytes(),
+                config.keepalive(),
+                config.connections(),
+                channels::largestAbsoluteMaxBytes),
             List.of(broadcast));
     opened.addFirst(grpc);
     metrics.grpc().countConnectionsRefused(grpc::connectionRefusals);

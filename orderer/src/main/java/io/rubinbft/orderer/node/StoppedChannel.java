@@ -3,11 +3,10 @@ package io.rubinbft.orderer.node;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.channel.InvalidConfigException;
 import io.rubinbft.orderer.consensus.ConfigStates;
-import io.rubinbft.orderer.service.ServedChannel;
+import io.rubinbft.orderer.service.ReadOnlyChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
 import java.util.Optional;
-import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
  * A channel this node stopped serving for good because a switch between consenter and follower, or
@@ -16,7 +15,7 @@ import org.hyperledger.fabric.protos.common.Envelope;
  * it holds, under the configs along its chain, as a stopped replica's channel does. Broadcast is
  * refused with the reason.
  */
-final class StoppedChannel implements ServedChannel {
+final class StoppedChannel implements ReadOnlyChannel {
 
   private final String relation;
   private final ChannelLedger ledger;
@@ -75,16 +74,7 @@ final class StoppedChannel implements ServedChannel {
   }
 
   @Override
-  public SubmitOutcome submit(Envelope envelope, String txId) {
-    return stopped();
-  }
-
-  @Override
-  public SubmitOutcome submitConfigUpdate(Envelope update) {
-    return stopped();
-  }
-
-  private SubmitOutcome stopped() {
+  public SubmitOutcome refusal() {
     return new SubmitOutcome.NotServing(
         "this orderer stopped serving channel '"
             + ledger.name()

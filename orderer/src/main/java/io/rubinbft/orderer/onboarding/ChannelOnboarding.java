@@ -8,7 +8,7 @@ import io.rubinbft.ledger.InvalidBlockException;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.ConfigBlockReader;
 import io.rubinbft.orderer.channel.InvalidConfigException;
-import io.rubinbft.orderer.concurrent.Threads;
+import io.rubinbft.orderer.concurrent.Worker;
 import io.rubinbft.orderer.consensus.ConfigState;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -48,9 +48,8 @@ public final class ChannelOnboarding implements AutoCloseable {
   private final PendingJoins pending;
   private final BlockPuller puller;
   private final Outcome outcome;
-  private final Thread thread;
+  private final Worker worker;
   private volatile ChannelLedger ledger;
-  private volatile boolean closed;
 
   private ChannelOnboarding(
       ChannelConfig join,
@@ -70,7 +69,8 @@ public final class ChannelOnboarding implements AutoCloseable {
     this.ledger = store.channel(channelId).orElseGet(() -> store.createChannel(channelId));
     // The join block's config names the orderers of today; block 0's may be long gone.
     this.puller = new BlockPuller(channelId, () -> joinState, context);
-    this.thread = Thread.ofPlatform().name("onboarding-" + channelId).daemon().unstarted(this::run);
+    this.worker =
+        Worker.named("onboarding-" + channelId).wakeWith(puller::close).unstarted(self -> run());
   }
 
   /**
@@ -92,7 +92,7 @@ public final class ChannelOnboarding implements AutoCloseable {
         VerifyingAppender.configFactory(context.provider(), context.clock()).build(join);
     ChannelOnboarding onboarding =
         new ChannelOnboarding(join, joinBlock, joinState, context, store, pending, outcome);
-    onboarding.thread.start();
+    onboarding.worker.start();
     return onboarding;
   }
 
@@ -114,9 +114,7 @@ public final class ChannelOnboarding implements AutoCloseable {
   /** Stops onboarding (the node stops or the channel is removed); the ledger stays as it is. */
   @Override
   public void close() {
-    closed = true;
-    puller.close();
-    Threads.interruptAndJoin(thread);
+    worker.close();
   }
 
   private void run() {
@@ -129,7 +127,7 @@ public final class ChannelOnboarding implements AutoCloseable {
     } catch (InterruptedException e) {
       // closed
     } catch (InvalidConfigException | RuntimeException e) {
-      if (!closed) {
+      if (!worker.stopRequested()) {
         LOG.error("channel {}: onboarding failed", channelId, e);
         outcome.failed("onboarding failed: " + e.getMessage());
       }
@@ -140,7 +138,7 @@ public final class ChannelOnboarding implements AutoCloseable {
 
   /** True once the ledger holds the join block, false when closed first. */
   private boolean onboard() throws InterruptedException, InvalidConfigException {
-    while (!closed) {
+    while (!worker.stopRequested()) {
       if (holdsJoinBlock()) {
         return true;
       }

@@ -4,14 +4,13 @@ import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.HeightSubscription;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.InvalidConfigException;
-import io.rubinbft.orderer.concurrent.Threads;
+import io.rubinbft.orderer.concurrent.Worker;
 import io.rubinbft.orderer.consensus.ConfigStates;
-import io.rubinbft.orderer.service.ServedChannel;
+import io.rubinbft.orderer.service.ReadOnlyChannel;
 import io.rubinbft.orderer.service.SubmitOutcome;
 import io.rubinbft.orderer.validation.ChannelRules;
 import java.util.Optional;
 import org.hyperledger.fabric.protos.common.Block;
-import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -26,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Broadcast is refused: transactions go to consenters. When a pulled config block makes this node a
  * consenter, pulling stops and the node is told, so that it starts its replica on the same ledger.
  */
-public final class FollowerChannel implements ServedChannel, AutoCloseable {
+public final class FollowerChannel implements ReadOnlyChannel, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(FollowerChannel.class);
 
@@ -37,9 +36,7 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
   private final BlockPuller puller;
   private final PullContext context;
   private final Runnable becameConsenter;
-  private final Thread thread;
-  private volatile boolean stopped;
-  private volatile @Nullable String failure;
+  private final Worker worker;
   private @Nullable ChannelRules rulesFollowed;
   private @Nullable ChannelRules followerRules;
 
@@ -55,8 +52,14 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
     this.context = context;
     this.becameConsenter = becameConsenter;
     this.puller = new BlockPuller(ledger.name(), configs::committed, context);
-    this.thread =
-        Thread.ofPlatform().name("follower-" + ledger.name()).daemon().unstarted(this::run);
+    this.worker =
+        Worker.named("follower-" + ledger.name())
+            .wakeWith(
+                () -> {
+                  puller.close();
+                  commits.close();
+                })
+            .unstarted(self -> run());
   }
 
   /**
@@ -75,7 +78,7 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
             new VerifyingAppender(ledger, context.provider(), context.clock()),
             context,
             becameConsenter);
-    follower.thread.start();
+    follower.worker.start();
     return follower;
   }
 
@@ -85,7 +88,7 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
    * {@code /healthz} fails its "channels" check. Deliver still serves what the ledger holds.
    */
   public Optional<String> failure() {
-    return Optional.ofNullable(failure);
+    return worker.failure().map(e -> "following stopped: " + e);
   }
 
   /** What pulling has done so far, for the metrics. */
@@ -116,46 +119,24 @@ public final class FollowerChannel implements ServedChannel, AutoCloseable {
     return ledger;
   }
 
-  @Override
-  public SubmitOutcome submit(Envelope envelope, String txId) {
-    return notOrdering();
-  }
-
-  @Override
-  public SubmitOutcome submitConfigUpdate(Envelope update) {
-    return notOrdering();
-  }
-
   /** Stops pulling; the ledger stays as it is. */
   @Override
   public void close() {
-    stopped = true;
-    puller.close();
-    commits.close();
-    Threads.interruptAndJoin(thread);
+    worker.close();
   }
 
   /**
    * Fabric's answer on a channel its orderer follows: the Broadcast handler finds no chain of that
    * name (its followers are not chains), BAD_REQUEST "channel does not exist".
    */
-  private SubmitOutcome notOrdering() {
+  @Override
+  public SubmitOutcome refusal() {
     return new SubmitOutcome.Refused(Status.BAD_REQUEST, "channel does not exist");
   }
 
-  private void run() {
-    try {
-      puller.follow(ledger.height(), this::accept);
-    } catch (InterruptedException e) {
-      return;
-    } catch (RuntimeException e) {
-      if (!stopped) {
-        LOG.error("channel {}: following stopped", ledger.name(), e);
-        failure = "following stopped: " + e;
-      }
-      return;
-    }
-    if (!stopped && isConsenter()) {
+  private void run() throws InterruptedException {
+    puller.follow(ledger.height(), this::accept);
+    if (!worker.stopRequested() && isConsenter()) {
       LOG.info(
           "channel {}: config block {} makes this node a consenter",
           ledger.name(),

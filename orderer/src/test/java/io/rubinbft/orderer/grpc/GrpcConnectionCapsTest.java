@@ -46,12 +46,14 @@ class GrpcConnectionCapsTest {
   void start() throws IOException {
     listener =
         GrpcListener.start(
-            new HostPort("127.0.0.1", 0),
-            TlsSettings.plaintext(),
-            List::of,
-            1 << 20,
-            Keepalives.FABRIC_DEFAULTS,
-            LIMITS,
+            new ListenerSettings(
+                new HostPort("127.0.0.1", 0),
+                TlsSettings.plaintext(),
+                List::of,
+                1 << 20,
+                Keepalives.FABRIC_DEFAULTS,
+                LIMITS,
+                () -> GrpcListener.MAX_ORDERABLE_MESSAGE_BYTES),
             List.of());
     listener.health().setStatus("", HealthCheckResponse.ServingStatus.SERVING);
     client =

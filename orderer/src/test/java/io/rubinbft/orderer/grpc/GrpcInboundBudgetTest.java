@@ -60,13 +60,14 @@ class GrpcInboundBudgetTest {
     long absoluteMaxBytes = 512 << 10;
     listener =
         GrpcListener.start(
-            new HostPort("127.0.0.1", 0),
-            TlsSettings.plaintext(),
-            List::of,
-            MAX_RECV_MSG_SIZE,
-            Keepalives.FABRIC_DEFAULTS,
-            ConnectionLimits.DEFAULTS,
-            () -> absoluteMaxBytes,
+            new ListenerSettings(
+                new HostPort("127.0.0.1", 0),
+                TlsSettings.plaintext(),
+                List::of,
+                MAX_RECV_MSG_SIZE,
+                Keepalives.FABRIC_DEFAULTS,
+                ConnectionLimits.DEFAULTS,
+                () -> absoluteMaxBytes),
             List.of(new AnswersEveryEnvelope()));
     honest = client();
     long max = absoluteMaxBytes + GrpcListener.MESSAGE_MARGIN_BYTES;
@@ -159,12 +160,11 @@ class GrpcInboundBudgetTest {
    */
   private static GrpcListener listenerWith(InboundMessageBudget budget) throws IOException {
     return GrpcListener.start(
-        new HostPort("127.0.0.1", 0),
-        TlsSettings.plaintext(),
-        List::of,
-        (int) MAX_RECV_MSG_SIZE,
-        Keepalives.FABRIC_DEFAULTS,
-        ConnectionLimits.DEFAULTS,
+        ListenerSettings.of(
+            new HostPort("127.0.0.1", 0),
+            TlsSettings.plaintext(),
+            MAX_RECV_MSG_SIZE,
+            Keepalives.FABRIC_DEFAULTS),
         budget,
         List.of(new AnswersEveryEnvelope()));
   }

@@ -12,6 +12,7 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.StreamObserver;
+import io.rubinbft.orderer.config.ConnectionLimits;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.testing.FabricFixtures;
@@ -53,11 +54,14 @@ class GrpcListenerTest {
   void start() throws IOException {
     listener =
         GrpcListener.start(
-            new HostPort("127.0.0.1", 0),
-            FabricFixtures.ordererTls(1, true, List.of(NODE_TLS.resolve("ca.crt"))),
-            channelCas::get,
-            1 << 20,
-            Keepalives.FABRIC_DEFAULTS,
+            new ListenerSettings(
+                new HostPort("127.0.0.1", 0),
+                FabricFixtures.ordererTls(1, true, List.of(NODE_TLS.resolve("ca.crt"))),
+                channelCas::get,
+                1 << 20,
+                Keepalives.FABRIC_DEFAULTS,
+                ConnectionLimits.DEFAULTS,
+                () -> GrpcListener.MAX_ORDERABLE_MESSAGE_BYTES),
             List.of(new ReportsClientCertificate()));
     listener.health().setStatus("", HealthCheckResponse.ServingStatus.SERVING);
   }
@@ -115,11 +119,14 @@ class GrpcListenerTest {
     listener.close();
     listener =
         GrpcListener.start(
-            new HostPort("127.0.0.1", 0),
-            FabricFixtures.ordererServerTls(1),
-            channelCas::get,
-            1 << 20,
-            Keepalives.FABRIC_DEFAULTS,
+            new ListenerSettings(
+                new HostPort("127.0.0.1", 0),
+                FabricFixtures.ordererServerTls(1),
+                channelCas::get,
+                1 << 20,
+                Keepalives.FABRIC_DEFAULTS,
+                ConnectionLimits.DEFAULTS,
+                () -> GrpcListener.MAX_ORDERABLE_MESSAGE_BYTES),
             List.of(new ReportsClientCertificate()));
     // The client has the admin's certificate to offer, but the listener never asks for it.
     channel = connect(credentials(true));

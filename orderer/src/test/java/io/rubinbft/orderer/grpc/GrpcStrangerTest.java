@@ -50,11 +50,11 @@ class GrpcStrangerTest {
   void start() throws IOException {
     listener =
         GrpcListener.start(
-            new HostPort("127.0.0.1", 0),
-            FabricFixtures.ordererServerTls(1),
-            List::of,
-            100L << 20,
-            Keepalives.FABRIC_DEFAULTS,
+            ListenerSettings.of(
+                new HostPort("127.0.0.1", 0),
+                FabricFixtures.ordererServerTls(1),
+                100L << 20,
+                Keepalives.FABRIC_DEFAULTS),
             List.of(new HoldsEveryCall()));
     channel =
         Grpc.newChannelBuilderForAddress(
@@ -86,11 +86,11 @@ class GrpcStrangerTest {
   void aPlaintextConnectionThatNeverSendsThePrefaceIsClosedAtTheDeadline() throws IOException {
     try (GrpcListener plaintext =
         GrpcListener.start(
-            new HostPort("127.0.0.1", 0),
-            TlsSettings.plaintext(),
-            List::of,
-            100L << 20,
-            Keepalives.FABRIC_DEFAULTS,
+            ListenerSettings.of(
+                new HostPort("127.0.0.1", 0),
+                TlsSettings.plaintext(),
+                100L << 20,
+                Keepalives.FABRIC_DEFAULTS),
             List.of(new HoldsEveryCall()))) {
       assertClosedAtTheHandshakeDeadline(plaintext, "PRI * HTTP/2.0".getBytes(US_ASCII));
     }

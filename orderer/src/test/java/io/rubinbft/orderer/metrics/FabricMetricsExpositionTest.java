@@ -15,6 +15,7 @@ import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.consensus.ForwardCounts;
 import io.rubinbft.orderer.consensus.ReplicaProgressForTests;
 import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.grpc.ListenerSettings;
 import io.rubinbft.orderer.testing.Keepalives;
 import io.rubinbft.testdata.FabricTestData;
 import java.io.IOException;
@@ -228,11 +229,11 @@ class FabricMetricsExpositionTest {
     BindableService counted = () -> ServerInterceptors.intercept(echo, grpc.interceptor());
     try (GrpcListener server =
         GrpcListener.start(
-            new HostPort("127.0.0.1", 0),
-            TlsSettings.plaintext(),
-            List::of,
-            1 << 20,
-            Keepalives.FABRIC_DEFAULTS,
+            ListenerSettings.of(
+                new HostPort("127.0.0.1", 0),
+                TlsSettings.plaintext(),
+                1 << 20,
+                Keepalives.FABRIC_DEFAULTS),
             List.of(counted))) {
       ManagedChannel channel =
           GrpcClients.open(

@@ -20,6 +20,7 @@ import io.rubinbft.orderer.crypto.Fixtures;
 import io.rubinbft.orderer.crypto.Sha256;
 import io.rubinbft.orderer.grpc.AtomicBroadcastService;
 import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.grpc.ListenerSettings;
 import io.rubinbft.orderer.grpc.OutboundSizeLimit;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
@@ -129,11 +130,8 @@ final class ServiceNode implements AutoCloseable {
     BindableService service = () -> ServerInterceptors.intercept(broadcast, outbound);
     listener =
         GrpcListener.start(
-            new HostPort("127.0.0.1", 0),
-            tls,
-            List::of,
-            MAX_MESSAGE_BYTES,
-            Keepalives.FABRIC_DEFAULTS,
+            ListenerSettings.of(
+                new HostPort("127.0.0.1", 0), tls, MAX_MESSAGE_BYTES, Keepalives.FABRIC_DEFAULTS),
             List.of(service));
   }
 

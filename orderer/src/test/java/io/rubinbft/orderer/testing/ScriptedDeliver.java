@@ -7,6 +7,7 @@ import io.rubinbft.orderer.block.SignedBlocks;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.grpc.ListenerSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -74,7 +75,8 @@ public final class ScriptedDeliver implements AutoCloseable {
     server[0] =
         new ScriptedDeliver(
             GrpcListener.start(
-                address, tls, List::of, 100 << 20, Keepalives.FABRIC_DEFAULTS, List.of(service)));
+                ListenerSettings.of(address, tls, 100 << 20, Keepalives.FABRIC_DEFAULTS),
+                List.of(service)));
     server[0].lie(Lie.NONE, 0);
     return server[0];
   }

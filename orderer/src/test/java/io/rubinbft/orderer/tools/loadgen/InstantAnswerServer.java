@@ -7,6 +7,7 @@ import io.grpc.stub.StreamObserver;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.grpc.ListenerSettings;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import io.rubinbft.orderer.testing.Keepalives;
 import java.io.IOException;
@@ -49,11 +50,11 @@ public final class InstantAnswerServer {
     for (int n = 1; n <= orderers; n++) {
       listeners.add(
           GrpcListener.start(
-              new HostPort("127.0.0.1", 0),
-              serverTls(n),
-              List::of,
-              MAX_MESSAGE_BYTES,
-              Keepalives.FABRIC_DEFAULTS,
+              ListenerSettings.of(
+                  new HostPort("127.0.0.1", 0),
+                  serverTls(n),
+                  MAX_MESSAGE_BYTES,
+                  Keepalives.FABRIC_DEFAULTS),
               List.of(new Service(block))));
     }
     System.out.println(

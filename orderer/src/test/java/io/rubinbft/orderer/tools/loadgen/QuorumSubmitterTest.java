@@ -9,6 +9,7 @@ import io.rubinbft.orderer.client.GrpcClients;
 import io.rubinbft.orderer.config.HostPort;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.grpc.GrpcListener;
+import io.rubinbft.orderer.grpc.ListenerSettings;
 import io.rubinbft.orderer.testing.Keepalives;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -204,11 +205,11 @@ class QuorumSubmitterTest {
       scripts.add(script);
       GrpcListener server =
           GrpcListener.start(
-              new HostPort("127.0.0.1", 0),
-              TlsSettings.plaintext(),
-              List::of,
-              1 << 20,
-              Keepalives.FABRIC_DEFAULTS,
+              ListenerSettings.of(
+                  new HostPort("127.0.0.1", 0),
+                  TlsSettings.plaintext(),
+                  1 << 20,
+                  Keepalives.FABRIC_DEFAULTS),
               List.of(broadcast(script)));
       servers.add(server);
       channels.add(
