@@ -57,6 +57,7 @@ final class NormalCase {
     // view's, or a quorum's), and must not propose at or below it.
     while (ctx.log.lastDelivered() >= ctx.viewFloor
         && ctx.inWindow(nextProposal)
+        && roomForABatch()
         && ctx.chainDigest(nextProposal) != null
         && !ctx.followsEpochEnd(nextProposal)) {
       if (!ctx.pool.hasUnproposed()) {
@@ -87,6 +88,17 @@ final class NormalCase {
     }
   }
 
+  /**
+   * Whether the proposals above h and a full batch fit the window's bytes (W). Counted from h, as a
+   * backup at h counts; a backup one checkpoint behind holds one checkpoint interval more (less
+   * than W), which its budget allows (2W). The next checkpoint falls where the proposals since h
+   * reach W less a full batch, so a primary always reaches it.
+   */
+  private boolean roomForABatch() {
+    return ctx.chainBytes(nextProposal - 1) + ctx.config.batchMaxBytes()
+        <= ctx.config.windowBytes();
+  }
+
   /** How long the oldest pending request waits for a fuller batch: not at all when idle. */
   private int batchWaitTicks() {
     boolean nothingInFlight = nextProposal == ctx.log.lastDelivered() + 1;
@@ -113,6 +125,18 @@ final class NormalCase {
       if (!known.digest().equals(prePrepare.digest())) {
         ctx.drops.drop("equivocation: second pre-prepare at " + sequence + " in " + ctx.view);
       }
+      return;
+    }
+    long held = ctx.heldBytes();
+    if (held + prePrepare.proposal().requestBytes() > ctx.config.backupWindowBytes()) {
+      ctx.drops.drop(
+          "over window bytes: pre-prepare at "
+              + sequence
+              + " with "
+              + prePrepare.proposal().requestBytes()
+              + " request bytes beside "
+              + held
+              + " held");
       return;
     }
     slot.waiting = prePrepare;
