@@ -17,9 +17,9 @@ import java.util.OptionalLong;
  * its own heap with the same sums and warns ({@code node.ChannelHeapCheck}).
  *
  * <p>A plan is what the operator expects to serve: how many channels, their largest
- * BatchSize.AbsoluteMaxBytes and the consenters per channel. Per channel the node may hold a window
- * of proposals in flight and a window of decided blocks at the channel's proposal cap (the window
- * and the cap as {@link Pipeline#forChannel} derives them from the config), the ids of its last
+ * BatchSize.AbsoluteMaxBytes and the consenters per channel. Per channel the node may hold twice its
+ * window's bytes of proposals above its stable checkpoint and its retained decisions at the
+ * channel's proposal cap (as {@link Pipeline#forChannel} derives them from the config), the ids of its last
  * decided transactions, the client requests and each peer's messages (small and large, a lane each)
  * and forwarded envelopes waiting for its replica (each queue or lane its budget, or one item of
  * the channel's largest when that is larger); per node its own live data, the request pools of all
@@ -110,7 +110,7 @@ public final class HeapSize {
     long proposal = pipeline.batchMaxBytes();
     long request = pipeline.requestMaxBytes();
     int peers = consenters - 1;
-    long blocks = 2L * pipeline.window() * proposal;
+    long blocks = 2 * pipeline.windowBytes() + pipeline.retainedDecisions() * proposal;
     long queues =
         Math.max(budgets.clientInputBytes(), request)
             + peers * (budgets.peerInputBytes() + Math.max(budgets.peerInputBytes(), proposal))
