@@ -29,8 +29,8 @@ import java.util.List;
  * @param requestMaxBytes bytes of one request at most
  * @param windowBytes request bytes of the proposals above the stable checkpoint a primary keeps in
  *     flight at most (bft-core's W; a backup holds twice that at most)
- * @param retainedDecisions decisions kept in memory for peers catching up (older ones are read
- *     from the ledger)
+ * @param retainedDecisions decisions kept in memory for peers catching up (older ones are read from
+ *     the ledger)
  */
 public record Pipeline(
     int window,
@@ -125,12 +125,7 @@ public record Pipeline(
     long windowBytes = Math.max(leastWindowBytes, cap + Math.max(1, cap / 2));
     int retained = (int) Math.max(1, Math.min(chosen[0], windowBytes / cap));
     return new Pipeline(
-        chosen[0],
-        chosen[1],
-        cap,
-        (int) Math.min(requestMaxBytes, cap),
-        windowBytes,
-        retained);
+        chosen[0], chosen[1], cap, (int) Math.min(requestMaxBytes, cap), windowBytes, retained);
   }
 
   /**
