@@ -57,7 +57,6 @@ final class NormalCase {
     // view's, or a quorum's), and must not propose at or below it.
     while (ctx.log.lastDelivered() >= ctx.viewFloor
         && ctx.inWindow(nextProposal)
-        && roomForABatch()
         && ctx.chainDigest(nextProposal) != null
         && !ctx.followsEpochEnd(nextProposal)) {
       if (!ctx.pool.hasUnproposed()) {
@@ -67,7 +66,7 @@ final class NormalCase {
       }
       Proposal previous = ctx.previousProposal(nextProposal);
       BatchPolicy policy = ctx.services.assembler().batchPolicy(previous, configured);
-      if (!ctx.pool.batchReady(ctx.now, policy.maxCount(), batchWaitTicks())) {
+      if (!ctx.pool.batchReady(ctx.now, policy.maxCount(), batchWaitTicks()) || !roomForABatch()) {
         return;
       }
       List<Request> batch = ctx.pool.nextBatch(policy);
