@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.sim.Cluster;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,12 +19,23 @@ class WindowBytesScenarioTest {
 
   private static final int TOTAL = 200;
 
-  /** Everything decided; the stable checkpoint moves although the window never fills. */
+  /**
+   * Everything decided; the stable checkpoint moves although the window never fills, and it moves
+   * to checkpoints off the K grid (they fall by bytes).
+   */
   @Test
   void aClusterWhoseWindowBytesBindDecidesEverything() {
     Cluster cluster = Cluster.of(4, 71, bytesConfig());
     cluster.submit(TOTAL);
+    Set<Long> stable = new TreeSet<>();
+    for (int tick = 0; tick < 6_000 && cluster.decidedAt(0) < TOTAL; tick++) {
+      cluster.runTicks(1);
+      stable.add(cluster.status(0).lowWatermark());
+    }
     cluster.runUntilAllDecided(6_000);
+    assertThat(stable)
+        .as("stable checkpoints of replica 0; " + cluster.replay())
+        .anyMatch(h -> h % bytesConfig().checkpointInterval() != 0);
     cluster.runTicks(50);
     for (int replica = 0; replica < 4; replica++) {
       var status = cluster.status(replica);
