@@ -46,7 +46,8 @@ final class Checkpoints {
    * leave with the next retransmission.
    */
   void signDelivered() {
-    for (long sequence : ctx.log.checkpoints()) {
+    // A copy: with a quorum of one, signing makes the checkpoint stable, which counts them anew.
+    for (long sequence : List.copyOf(ctx.log.checkpoints())) {
       Digest digest = ctx.log.decidedDigest(sequence);
       if (digest != null) {
         signOwn(sequence, digest);
