@@ -30,6 +30,15 @@ public record Proposal(long sequence, Digest previous, List<Request> requests, b
     return new Proposal(sequence, previous, List.of(), NO_BODY);
   }
 
+  /** The request bytes this proposal orders ({@link Request#size()} summed): what budgets count. */
+  public long requestBytes() {
+    long bytes = 0;
+    for (Request request : requests) {
+      bytes += request.size();
+    }
+    return bytes;
+  }
+
   /** Whether this is a {@link #hollow} stand-in rather than a body. */
   public boolean isHollow() {
     return payload == NO_BODY;

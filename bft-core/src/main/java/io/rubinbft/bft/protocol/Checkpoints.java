@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Checkpoints (OSDI'99 section 4.3): every K decisions a replica signs the decided digest; a quorum
- * of matching checkpoints makes it stable, which moves the low watermark and garbage collects the
- * log below it.
+ * Checkpoints (OSDI'99 section 4.3): where the decided chain puts one ({@link SlotLog}: every K
+ * decisions, or earlier once their proposals hold enough bytes) a replica signs the decided digest;
+ * a quorum of matching checkpoints makes it stable, which moves the low watermark and garbage
+ * collects the log below it.
  *
  * <p>A replica that caught up by state transfer has delivered far beyond its low watermark, and the
  * others made their checkpoints stable long ago. So each replica keeps retransmitting its own
@@ -31,10 +32,10 @@ final class Checkpoints {
   }
 
   void onDelivered(long sequence, Digest digest) {
-    long unverifiable = sequence - ctx.config.retainedDecisions();
+    long unverifiable = sequence - ctx.log.digestMemory();
     received.headMap(unverifiable, true).clear();
     own.headMap(unverifiable, true).clear();
-    if (ctx.isCheckpoint(sequence)) {
+    if (ctx.log.isCheckpoint(sequence)) {
       ctx.out.broadcastDurable(signOwn(sequence, digest));
     }
   }
@@ -45,10 +46,8 @@ final class Checkpoints {
    * leave with the next retransmission.
    */
   void signDelivered() {
-    long interval = ctx.config.checkpointInterval();
-    for (long sequence = ctx.low + interval;
-        sequence <= ctx.log.lastDelivered();
-        sequence += interval) {
+    // A copy: with a quorum of one, signing makes the checkpoint stable, which counts them anew.
+    for (long sequence : List.copyOf(ctx.log.checkpoints())) {
       Digest digest = ctx.log.decidedDigest(sequence);
       if (digest != null) {
         signOwn(sequence, digest);
@@ -72,14 +71,13 @@ final class Checkpoints {
   boolean cannotCount(Checkpoint checkpoint) {
     long sequence = checkpoint.sequence();
     return sequence >= 1
-        && (sequence <= ctx.low
-            || sequence <= ctx.log.lastDelivered() - ctx.config.retainedDecisions());
+        && (sequence <= ctx.low || sequence <= ctx.log.lastDelivered() - ctx.log.digestMemory());
   }
 
   void onCheckpoint(Checkpoint checkpoint) {
     long delivered = ctx.log.lastDelivered();
     long sequence = checkpoint.sequence();
-    if (sequence <= ctx.low || sequence <= delivered - ctx.config.retainedDecisions()) {
+    if (sequence <= ctx.low || sequence <= delivered - ctx.log.digestMemory()) {
       return;
     }
     if (sequence > Math.max(ctx.low, delivered) + 2L * ctx.config.window()) {

@@ -69,7 +69,14 @@ final class Context {
     this.services = services;
     this.epoch = epoch;
     this.self = config.self();
-    this.log = new SlotLog(config.retainedDecisions(), epoch, anchorProposal);
+    this.log =
+        new SlotLog(
+            config.retainedDecisions(),
+            config.window(),
+            config.checkpointInterval(),
+            config.checkpointBytes(),
+            epoch,
+            anchorProposal);
     this.pool = new RequestPool(config.poolLimit(), config.decidedIdMemory());
     this.low = epoch.sequence();
     this.lowDigest = epoch.digest();
@@ -88,12 +95,6 @@ final class Context {
     return previous != null && services.assembler().endsEpoch(previous);
   }
 
-  /** Checkpoints fall every K sequences counted from the epoch's anchor. */
-  boolean isCheckpoint(long sequence) {
-    return sequence > epoch.sequence()
-        && (sequence - epoch.sequence()) % config.checkpointInterval() == 0;
-  }
-
   int primary(long ofView) {
     return (int) (ofView % config.replicas());
   }
@@ -108,6 +109,37 @@ final class Context {
 
   boolean inWindow(long sequence) {
     return sequence > low && sequence <= highWatermark();
+  }
+
+  /**
+   * Request bytes of the chain this replica knows in (h, {@code upTo}]: the decided proposals, then
+   * the pre-prepares accepted in the current view. A primary counts its proposals in flight with it
+   * ({@link ReplicaConfig#windowBytes}).
+   */
+  long chainBytes(long upTo) {
+    long bytes = 0;
+    for (long sequence = Math.max(low, log.lastDelivered()) + 1; sequence <= upTo; sequence++) {
+      Slot slot = sequence <= log.lastDelivered() ? null : log.existing(sequence);
+      if (slot != null && slot.accepted != null) {
+        bytes += slot.accepted.proposal().requestBytes();
+      }
+    }
+    return bytes + log.deliveredBytesAbove(low);
+  }
+
+  /**
+   * Request bytes of every proposal body this replica holds above h: decided ones, and per slot the
+   * pre-prepare accepted or waiting and a prepared proposal of another digest. A backup bounds it
+   * ({@link ReplicaConfig#backupWindowBytes}).
+   */
+  long heldBytes() {
+    long bytes = log.deliveredBytesAbove(low);
+    for (Slot slot : log.all()) {
+      if (slot.sequence > low) {
+        bytes += slot.heldBytes();
+      }
+    }
+    return bytes;
   }
 
   Digest digest(Proposal proposal) {

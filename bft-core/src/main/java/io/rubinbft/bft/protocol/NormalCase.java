@@ -75,7 +75,7 @@ final class NormalCase {
       }
       Proposal previous = ctx.previousProposal(nextProposal);
       BatchPolicy policy = ctx.services.assembler().batchPolicy(previous, configured);
-      if (!cutDue(policy)) {
+      if (!cutDue(policy) || !roomForABatch()) {
         return;
       }
       List<Request> batch = ctx.pool.nextBatch(policy);
@@ -109,6 +109,17 @@ final class NormalCase {
         && ctx.pool.oldestWaited(ctx.now, batchWaitTicks());
   }
 
+  /**
+   * Whether the proposals above h and a full batch fit the window's bytes (W). Counted from h, as a
+   * backup at h counts; a backup one checkpoint behind holds one checkpoint interval more (less
+   * than W), which its budget allows (2W). The next checkpoint falls where the proposals since h
+   * reach W less a full batch, so a primary always reaches it.
+   */
+  private boolean roomForABatch() {
+    return ctx.chainBytes(nextProposal - 1) + ctx.config.batchMaxBytes()
+        <= ctx.config.windowBytes();
+  }
+
   /** How long the oldest pending request waits for a fuller batch: not at all when idle. */
   private int batchWaitTicks() {
     boolean nothingInFlight = nextProposal == ctx.log.lastDelivered() + 1;
@@ -135,6 +146,18 @@ final class NormalCase {
       if (!known.digest().equals(prePrepare.digest())) {
         ctx.drops.drop("equivocation: second pre-prepare at " + sequence + " in " + ctx.view);
       }
+      return;
+    }
+    long held = ctx.heldBytes();
+    if (held + prePrepare.proposal().requestBytes() > ctx.config.backupWindowBytes()) {
+      ctx.drops.drop(
+          "over window bytes: pre-prepare at "
+              + sequence
+              + " with "
+              + prePrepare.proposal().requestBytes()
+              + " request bytes beside "
+              + held
+              + " held");
       return;
     }
     slot.waiting = prePrepare;

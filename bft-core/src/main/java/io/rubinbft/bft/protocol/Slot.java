@@ -98,6 +98,25 @@ final class Slot {
     return prepared == null ? null : prepared.prePrepare().proposal();
   }
 
+  /**
+   * Request bytes of the proposal bodies this slot holds: the accepted or waiting pre-prepare's,
+   * and the prepared one's when it has another digest.
+   */
+  long heldBytes() {
+    long bytes = 0;
+    Digest counted = null;
+    for (PrePrepare held : new PrePrepare[] {accepted, waiting}) {
+      if (held != null) {
+        bytes += held.proposal().requestBytes();
+        counted = held.digest();
+      }
+    }
+    if (prepared != null && !prepared.prePrepare().digest().equals(counted)) {
+      bytes += prepared.prePrepare().proposal().requestBytes();
+    }
+    return bytes;
+  }
+
   /** The proposal with this digest, if this replica knows it. */
   @Nullable Proposal proposalWith(Digest digest) {
     if (accepted != null && accepted.digest().equals(digest)) {

@@ -81,6 +81,53 @@ class ByzantinePrimaryFloodTest {
   }
 
   /**
+   * The same flood against a window counted in bytes that binds before the window in proposals
+   * does: the backup holds at most twice the window's bytes of proposals (three of the sixteen the
+   * window in sequences would allow), and drops the rest as over its budget.
+   */
+  @Test
+  void aFloodOfMaximalProposalsLeavesAtMostTheBackupsWindowBytesHeld() {
+    long windowBytes = (3L << 20) / 2;
+    ReplicaConfig config =
+        new ReplicaConfig(
+            4,
+            1,
+            BATCH_COUNT,
+            1L << 20,
+            2,
+            WINDOW,
+            4,
+            500,
+            64 << 10,
+            60,
+            20,
+            8,
+            1,
+            10_000,
+            Decisions.MAX_ANSWER_BYTES,
+            windowBytes);
+    Replica backup =
+        Replica.start(
+            config,
+            new ReplicaServices(
+                keys.crypto(1), keys.signer(1, new Random(1)), application, application));
+
+    flood(backup);
+
+    long held = reachableRequests();
+    assertThat(held * REQUEST_BYTES)
+        .as(
+            "request bytes of %d proposals reachable (replay: ./test.sh -pl bft-core"
+                + " -Dtest=ByzantinePrimaryFloodTest)",
+            held / BATCH_COUNT)
+        .isLessThanOrEqualTo(config.backupWindowBytes());
+    assertThat(held).as("the budget's proposals are held").isEqualTo(3 * BATCH_COUNT);
+    assertThat(backup.status().drops().keySet())
+        .anyMatch(reason -> reason.startsWith("over window bytes"))
+        .anyMatch(reason -> reason.startsWith("equivocation"));
+  }
+
+  /**
    * The primary's flood, in a method of its own so that none of it stays reachable from the test's
    * frame afterwards.
    */

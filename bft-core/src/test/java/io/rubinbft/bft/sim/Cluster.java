@@ -134,6 +134,35 @@ public final class Cluster {
         Decisions.MAX_ANSWER_BYTES);
   }
 
+  /**
+   * {@link #simConfig} with a window counted in bytes that binds before the window in sequences
+   * does (bft-core/README.md "Window in bytes"): the simulator's requests are ~20 bytes and its
+   * batches up to 4 of them; the window's bytes hold a full batch (1 KiB) and ~100 bytes more, so a
+   * primary keeps a few proposals in flight above its stable checkpoint, checkpoints fall by bytes
+   * (about every second proposal) before the K-th sequence, and two decisions are retained (the
+   * digests of a window are kept beside them).
+   */
+  public static ReplicaConfig windowBytesConfig(int replicas) {
+    ReplicaConfig sim = simConfig(replicas);
+    return new ReplicaConfig(
+        sim.replicas(),
+        sim.self(),
+        sim.batchMaxCount(),
+        sim.requestMaxBytes(),
+        sim.batchTimeoutTicks(),
+        sim.window(),
+        sim.checkpointInterval(),
+        sim.poolLimit(),
+        sim.requestMaxBytes(),
+        sim.requestTimeoutTicks(),
+        sim.viewChangeTimeoutTicks(),
+        sim.statusIntervalTicks(),
+        2,
+        sim.decidedIdMemory(),
+        sim.answerMaxBytes(),
+        sim.requestMaxBytes() + 100L);
+  }
+
   public int size() {
     return nodes.length;
   }

@@ -6,7 +6,8 @@ import java.util.Set;
 /**
  * One seed of the sweep: a random fault mix for {@link #FAULT_TICKS} ticks while clients submit,
  * then the faults stop (network healed and reliable, crashed replicas restarted; Byzantine ones, at
- * most f, go on) and every request must be decided within {@link #LIVENESS_BOUND_TICKS}.
+ * most f, go on) and every request must be decided within {@link #LIVENESS_BOUND_TICKS}. Every
+ * third seed runs with a window counted in bytes that binds ({@link Cluster#windowBytesConfig}).
  */
 public final class SweepRun {
 
@@ -23,7 +24,11 @@ public final class SweepRun {
     Random random = new Random(seed * 0x9E3779B97F4A7C15L + 17);
     int replicas = random.nextInt(5) == 0 ? 7 : 4;
     FaultMix mix = FaultMix.values()[random.nextInt(FaultMix.values().length)];
-    Cluster cluster = Cluster.of(replicas, seed);
+    Cluster cluster =
+        Cluster.of(
+            replicas,
+            seed,
+            seed % 3 == 0 ? Cluster.windowBytesConfig(replicas) : Cluster.simConfig(replicas));
     String byzantine = addByzantine(cluster, mix, random);
     boolean lossy = mix == FaultMix.LOSSY || mix == FaultMix.EVERYTHING;
     boolean partitions = mix == FaultMix.PARTITIONS || mix == FaultMix.EVERYTHING;

@@ -47,7 +47,6 @@ public final class ChannelReplicas {
       ChannelConfig channel, int self, Duration tick, MemoryBudgets budgets) {
     PbftSettings pbft = channel.pbft();
     Pipeline pipeline = pipeline(channel.consenters().size(), pbft);
-    int window = pipeline.window();
     int poolLimit = Math.max(pbft.batchMaxCount(), pbft.requestPoolSize());
     return new ReplicaConfig(
             channel.consenters().size(),
@@ -55,22 +54,23 @@ public final class ChannelReplicas {
             pbft.batchMaxCount(),
             pipeline.batchMaxBytes(),
             ticks(pbft.batchMaxInterval(), tick, 0),
-            window,
+            pipeline.window(),
             pipeline.checkpointInterval(),
             poolLimit,
             pipeline.requestMaxBytes(),
             ticks(pbft.requestTimeout(), tick, 1),
             ticks(pbft.viewChangeTimeout(), tick, 1),
             ticks(pbft.viewChangeResendInterval(), tick, 1),
-            // Decisions kept in memory to serve peers catching up: one window, the least bft-core
-            // allows (its checkpoints are verified against them); older ones are rebuilt from the
-            // ledger (LedgerDecisionArchive), which holds every block anyway. Each retained
-            // decision
-            // is a whole block on the heap, so more than one window would take much of a replica's
-            // heap (bench/journal/2026-11-21-08-memory-jit-light-load.md).
-            window,
+            // Decisions kept in memory to serve peers catching up: as many blocks at the cap as the
+            // window's bytes hold (bft-core keeps the digests of a window to verify checkpoints);
+            // older ones are rebuilt from the ledger (LedgerDecisionArchive), which holds every
+            // block
+            // anyway. Each retained decision is a whole block on the heap
+            // (bench/journal/2026-11-21-08-memory-jit-light-load.md).
+            pipeline.retainedDecisions(),
             Math.max(DECIDED_ID_MEMORY, Math.max(pbft.requestPoolSize(), poolLimit)),
-            MessageLimits.answerBytes(budgets))
+            MessageLimits.answerBytes(budgets),
+            pipeline.windowBytes())
         .withCutSpacingTicks(ticks(pbft.cutSpacing(), tick, 0));
   }
 

@@ -17,17 +17,17 @@ import java.util.OptionalLong;
  * its own heap with the same sums and warns ({@code node.ChannelHeapCheck}).
  *
  * <p>A plan is what the operator expects to serve: how many channels, their largest
- * BatchSize.AbsoluteMaxBytes and the consenters per channel. Per channel the node may hold a window
- * of proposals in flight and a window of decided blocks at the channel's proposal cap (the window
- * and the cap as {@link Pipeline#forChannel} derives them from the config), the ids of its last
- * decided transactions, its request pool ({@link PoolBytes#forChannel}: at least two proposals at
- * the cap), the client requests and each peer's messages (small and large, a lane each) and
- * forwarded envelopes waiting for its replica (each queue or lane its budget, or one item of the
- * channel's largest when that is larger); per node its own live data and, per peer, the small
- * frames waiting to be sent (the link budget), the large ones (one transport message's worth) and a
- * message being reassembled (up to the transport's limit). The old generation, a fraction {@link
- * #OLD_GENERATION_SIXTHS}/6 of the heap with the launcher's {@code -XX:NewRatio=5}, must hold all
- * of it.
+ * BatchSize.AbsoluteMaxBytes and the consenters per channel. Per channel the node may hold twice
+ * its window's bytes of proposals above its stable checkpoint and its retained decisions at the
+ * channel's proposal cap (as {@link Pipeline#forChannel} derives them from the config), the ids of
+ * its last decided transactions, its request pool ({@link PoolBytes#forChannel}: at least two
+ * proposals at the cap), the client requests and each peer's messages (small and large, a lane
+ * each) and forwarded envelopes waiting for its replica (each queue or lane its budget, or one item
+ * of the channel's largest when that is larger); per node its own live data and, per peer, the
+ * small frames waiting to be sent (the link budget), the large ones (one transport message's worth)
+ * and a message being reassembled (up to the transport's limit). The old generation, a fraction
+ * {@link #OLD_GENERATION_SIXTHS}/6 of the heap with the launcher's {@code -XX:NewRatio=5}, must
+ * hold all of it.
  */
 public final class HeapSize {
 
@@ -112,7 +112,7 @@ public final class HeapSize {
     long proposal = pipeline.batchMaxBytes();
     long request = pipeline.requestMaxBytes();
     int peers = consenters - 1;
-    long blocks = 2L * pipeline.window() * proposal;
+    long blocks = 2 * pipeline.windowBytes() + pipeline.retainedDecisions() * proposal;
     long queues =
         Math.max(budgets.clientInputBytes(), request)
             + peers * (budgets.peerInputBytes() + Math.max(budgets.peerInputBytes(), proposal))

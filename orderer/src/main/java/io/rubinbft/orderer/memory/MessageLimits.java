@@ -50,18 +50,18 @@ public final class MessageLimits {
       TRANSPORT_MAX_MESSAGE_BYTES - MAX_FRAME_HEADER_BYTES;
 
   /**
-   * The proposal bytes one channel's window may hold at its proposal cap: its window is the deepest
-   * whose proposals at the cap stay within this, and at least the protocol's least (2, a checkpoint
-   * at every sequence). A replica holds up to a window of proposals in flight and a window of
-   * decided blocks for peers catching up (bft-core verifies checkpoints against them), so a channel
-   * costs about twice this on the heap at most, and a node the sum over the channels it serves,
-   * which it checks when it joins one (orderer/docs/MEMORY.md "Sizing"). The window only has to
-   * keep the pipeline busy: small proposals keep the deepest window (64 up to 512 KiB), large ones
-   * are bandwidth-bound and need few in flight (2 of Fabric's 10 MB AbsoluteMaxBytes). Catching up
-   * does not depend on it: a state-transfer answer is cut by bytes ({@link #answerBytes}), not by
-   * the window.
+   * The least request bytes of proposals a primary keeps in flight above its stable checkpoint
+   * (bft-core's window in bytes, {@code Pipeline}): one and a half of Fabric's default
+   * AbsoluteMaxBytes (10 MB), and one and a half proposals at the channel's cap where that is more.
+   * A backup holds at most twice it above its stable checkpoint, and the decisions it retains for
+   * peers catching up fit it once, so a channel costs about three times this on the heap at most
+   * for its blocks (4 blocks of 10 MB, what its window of 2 held before), and a node the sum over
+   * the channels it serves, which it checks when it joins one (orderer/docs/MEMORY.md "Sizing").
+   * Small blocks keep the deepest window (64 in flight, a checkpoint every 8): it counts the bytes
+   * of the blocks actually cut, not of the cap. Catching up does not depend on it: a state-transfer
+   * answer is cut by bytes ({@link #answerBytes}).
    */
-  public static final long PROPOSALS_IN_FLIGHT_BYTES = 32L << 20;
+  public static final long WINDOW_BYTES_LEAST = 15L << 20;
 
   /**
    * Most bytes of decisions in a state-transfer answer that bft-core builds or decodes (at least

@@ -19,8 +19,9 @@ class PipelineTest {
   /**
    * Fabric's default BatchSize (AbsoluteMaxBytes 10 MB, so single envelopes of up to 10 MB) with 4,
    * 7 and 10 consenters: view changes name proposals by digest, so a 10 MB proposal fits whatever
-   * the consenter count (before, the cap was about 125, 157 and 225 KB), and the window is the
-   * deepest whose 10 MB proposals fit the channel's in-flight budget.
+   * the consenter count (before, the cap was about 125, 157 and 225 KB), and the window counts the
+   * bytes in flight: 64 sequences with a checkpoint at least every 8, within 15 MiB of proposals
+   * (before: a window of 2 at the cap and a checkpoint at every block), one decision retained.
    */
   @Test
   void fabricsTenMegabyteBatchesAreAcceptedWithFourSevenAndTenConsenters() {
@@ -32,8 +33,10 @@ class PipelineTest {
           .isLessThanOrEqualTo(MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES);
       assertThat(pipeline.batchMaxBytes()).as("%d consenters", consenters).isEqualTo(10 * MB);
       assertThat(pipeline.requestMaxBytes()).as("%d consenters", consenters).isEqualTo(10 * MB);
-      assertThat(pipeline.window()).as("%d consenters", consenters).isEqualTo(2);
-      assertThat(pipeline.checkpointInterval()).isEqualTo(1);
+      assertThat(pipeline.window()).as("%d consenters", consenters).isEqualTo(64);
+      assertThat(pipeline.checkpointInterval()).isEqualTo(8);
+      assertThat(pipeline.windowBytes()).isEqualTo(15 * MB);
+      assertThat(pipeline.retainedDecisions()).isEqualTo(1);
     }
   }
 
@@ -56,7 +59,8 @@ class PipelineTest {
     assertThat(largest(4, 10, pipeline))
         .isLessThanOrEqualTo(MessageLimits.CONSENSUS_MAX_MESSAGE_BYTES);
     assertThat(pipeline.batchMaxBytes()).isGreaterThan(10 * MB).isLessThan(16 * MB);
-    assertThat(pipeline.window()).isEqualTo(2);
+    assertThat(pipeline.windowBytes())
+        .isEqualTo(pipeline.batchMaxBytes() + pipeline.batchMaxBytes() / 2);
   }
 
   /** Any consenter count, block count and byte limits: the largest message fits, or none can. */
@@ -84,12 +88,14 @@ class PipelineTest {
           .as(replay)
           .isGreaterThanOrEqualTo(2 * pipeline.checkpointInterval());
       assertThat(pipeline.batchMaxBytes()).as(replay).isLessThanOrEqualTo(batchBytes);
+      assertThat(pipeline.windowBytes())
+          .as(replay + ": a primary always reaches the next checkpoint")
+          .isGreaterThan(pipeline.batchMaxBytes());
       assertThat(
-              pipeline.window() == 2
-                  || pipeline.window() * pipeline.batchMaxBytes()
-                      <= MessageLimits.PROPOSALS_IN_FLIGHT_BYTES)
-          .as(replay + ": the window's proposals fit the in-flight budget")
-          .isTrue();
+              2 * pipeline.windowBytes() + pipeline.retainedDecisions() * pipeline.batchMaxBytes())
+          .as(replay + ": what a backup holds stays within three windows' bytes")
+          .isLessThanOrEqualTo(3 * pipeline.windowBytes());
+      assertThat(pipeline.retainedDecisions()).as(replay).isBetween(1, pipeline.window());
       if (batchBytes <= 10 * MB) {
         assertThat(pipeline.batchMaxBytes()).as(replay).isEqualTo(batchBytes);
       }

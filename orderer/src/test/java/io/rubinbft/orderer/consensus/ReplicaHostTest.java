@@ -560,7 +560,8 @@ class ReplicaHostTest {
         Math.min(c.statusIntervalTicks(), ticks),
         c.retainedDecisions(),
         c.decidedIdMemory(),
-        c.answerMaxBytes());
+        c.answerMaxBytes(),
+        c.windowBytes());
   }
 
   private void submit(int count, List<Integer> to) throws Exception {

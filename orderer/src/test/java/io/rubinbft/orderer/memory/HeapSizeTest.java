@@ -21,22 +21,26 @@ class HeapSizeTest {
 
   /**
    * The sum, term by term, for the default plan: one channel with Fabric's 10 MB AbsoluteMaxBytes
-   * (a window of 2 proposals of up to 10 MiB, in flight and retained: 40 MiB), its ids, its request
-   * pool (21 MiB, more than two proposals at the cap) and queues (each queue at least one 10 MiB
-   * item), and per peer the node's link budget and two transport messages (one queued to send, one
-   * being reassembled); the old generation (5/6 of the heap) holds it all.
+   * (a window of 15 MiB of proposals, a backup holding twice that, and one retained decision of up
+   * to 10 MiB: 40 MiB, what a window of 2 proposals in flight and 2 retained held before), its ids,
+   * its request pool (21 MiB, more than two proposals at the cap) and queues (each queue at least
+   * one 10 MiB item), and per peer the node's link budget and two transport messages (one queued to
+   * send, one being reassembled); the old generation (5/6 of the heap) holds it all.
    */
   @Test
   void theDefaultPlansHeapIsTheSumOfItsBudgets() {
     Pipeline pipeline = Pipeline.forChannel(4, 500, 10 * MIB, 10 * MIB);
-    assertThat(pipeline.window()).isEqualTo(2);
+    assertThat(pipeline.window()).isEqualTo(64);
+    assertThat(pipeline.windowBytes()).isEqualTo(15 * MIB);
+    assertThat(pipeline.retainedDecisions()).isEqualTo(1);
     long cap = pipeline.batchMaxBytes();
     long request = pipeline.requestMaxBytes();
 
     HeapSize.Need need = HeapSize.need(HeapSize.Plan.DEFAULT, BUDGETS);
 
     long channel =
-        2 * 2 * cap
+        2 * 15 * MIB
+            + cap
             + 16 * MIB
             + 21 * MIB
             + Math.max(5376 << 10, request)
@@ -102,8 +106,8 @@ class HeapSizeTest {
   }
 
   /**
-   * Smaller blocks need less: 512 KiB blocks keep 64 of them in flight, still less than two of 10
-   * MB and a peer's queues holding one 10 MB item each.
+   * Smaller blocks need less: 512 KiB blocks keep 64 of them in flight within the same window's
+   * bytes, and a peer's queues hold one 512 KiB item instead of one of 10 MB.
    */
   @Test
   void smallerBlocksNeedLessHeap() {
