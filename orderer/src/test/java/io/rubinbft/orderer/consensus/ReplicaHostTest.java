@@ -82,6 +82,8 @@ class ReplicaHostTest {
   private final Queue<Long> newerEpochsSeen = new ConcurrentLinkedQueue<>();
   private FabricTestCluster fixture;
   private int requestTimeoutTicks;
+  // When positive, every host keeps this many decided blocks in memory for peers catching up.
+  private int retainedDecisions;
   private long epoch;
   private EnvelopeFactory client;
   // When set, every host's ledger reads for peers wait for it (a slow ledger).
@@ -260,10 +262,13 @@ class ReplicaHostTest {
    */
   @Test
   void anAnswerFromMemoryIsCutAsOneFromTheLedger() throws Exception {
+    // The fixture's 10 MB blocks keep one decision in memory (the window's bytes hold one block at
+    // the cap); an answer from memory is cut only when it could hold more.
+    retainedDecisions = 4;
     startCluster(ClusterTransport.TCP, 3);
     Queue<Answer> answers = answersTo(3);
-    // As many blocks as the replica keeps in memory (the window), each larger than an answer's
-    // bytes beyond its first block: an answer cut only at bft-core's 4 MiB would hold them all.
+    // As many blocks as the replica keeps in memory, each larger than an answer's bytes beyond its
+    // first block: an answer cut only at bft-core's 4 MiB would hold them all.
     int retained = hosts.get(0).epoch().replica().config().retainedDecisions();
     assertThat(retained).as("blocks kept in memory").isGreaterThanOrEqualTo(2);
     long answerBytes = MessageLimits.answerBytes(MemoryBudgets.standard());
@@ -474,6 +479,9 @@ class ReplicaHostTest {
     if (requestTimeoutTicks > 0) {
       config = withTimeouts(config, requestTimeoutTicks);
     }
+    if (retainedDecisions > 0) {
+      config = retaining(config, retainedDecisions);
+    }
     ConsensusLog.Opened log =
         ConsensusLog.open(
             WalConfig.defaults(data.resolve("wal-" + r)),
@@ -543,25 +551,48 @@ class ReplicaHostTest {
     };
   }
 
+  /** {@code c} keeping {@code decisions} decided blocks in memory for peers catching up. */
+  private static ReplicaConfig retaining(ReplicaConfig c, int decisions) {
+    return new ReplicaConfig(
+            c.replicas(),
+            c.self(),
+            c.batchMaxCount(),
+            c.batchMaxBytes(),
+            c.batchTimeoutTicks(),
+            c.window(),
+            c.checkpointInterval(),
+            c.poolLimit(),
+            c.requestMaxBytes(),
+            c.requestTimeoutTicks(),
+            c.viewChangeTimeoutTicks(),
+            c.statusIntervalTicks(),
+            decisions,
+            c.decidedIdMemory(),
+            c.answerMaxBytes(),
+            c.windowBytes())
+        .withCutSpacingTicks(c.cutSpacingTicks());
+  }
+
   /** The fixture's 20 s SmartBFT timeouts, shortened so a test sees a view change quickly. */
   private static ReplicaConfig withTimeouts(ReplicaConfig c, int ticks) {
     return new ReplicaConfig(
-        c.replicas(),
-        c.self(),
-        c.batchMaxCount(),
-        c.batchMaxBytes(),
-        c.batchTimeoutTicks(),
-        c.window(),
-        c.checkpointInterval(),
-        c.poolLimit(),
-        c.requestMaxBytes(),
-        ticks,
-        ticks,
-        Math.min(c.statusIntervalTicks(), ticks),
-        c.retainedDecisions(),
-        c.decidedIdMemory(),
-        c.answerMaxBytes(),
-        c.windowBytes());
+            c.replicas(),
+            c.self(),
+            c.batchMaxCount(),
+            c.batchMaxBytes(),
+            c.batchTimeoutTicks(),
+            c.window(),
+            c.checkpointInterval(),
+            c.poolLimit(),
+            c.requestMaxBytes(),
+            ticks,
+            ticks,
+            Math.min(c.statusIntervalTicks(), ticks),
+            c.retainedDecisions(),
+            c.decidedIdMemory(),
+            c.answerMaxBytes(),
+            c.windowBytes())
+        .withCutSpacingTicks(c.cutSpacingTicks());
   }
 
   private void submit(int count, List<Integer> to) throws Exception {
