@@ -153,7 +153,16 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
       counters.partialMessagesDiscarded++;
     }
     link.close();
+    if (pollHandler == null) {
+      freeMessageMemory();
+    } // else poll frees it once the handler, which may be reading a reassembled message, returns
     selector.onClosed(this);
+  }
+
+  /** Frees the direct memory of reassembly and of a staged message: the channel is closed. */
+  private void freeMessageMemory() {
+    reassembler.close();
+    outbound.close();
   }
 
   @Override
@@ -350,6 +359,9 @@ final class Connection implements Channel, FrameSink, BufferClaim.ClaimOwner {
       }
     } finally {
       pollHandler = null;
+      if (state == ChannelState.CLOSED) {
+        freeMessageMemory();
+      }
     }
     return polled;
   }

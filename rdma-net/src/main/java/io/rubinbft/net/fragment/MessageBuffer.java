@@ -1,7 +1,6 @@
 package io.rubinbft.net.fragment;
 
-import java.nio.ByteBuffer;
-import org.agrona.BufferUtil;
+import io.rubinbft.net.memory.DirectMemory;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.jspecify.annotations.Nullable;
 
@@ -11,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * exact size, freed as soon as {@link #release} says the message is done. A replica's links carry
  * proposals as large as a block (about 2 MB for 500 transactions of 3.5 KB): kept, such buffers
  * held megabytes per link that nothing used between proposals, which put a node over its memory
- * budget.
+ * budget. {@link #close} frees the kept buffer too, when the channel closes.
  */
 final class MessageBuffer {
 
@@ -25,17 +24,17 @@ final class MessageBuffer {
   private static final int INITIAL_BYTES = 64 * 1024;
 
   private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-  private @Nullable ByteBuffer storage;
+  private @Nullable DirectMemory storage;
 
   /** Makes {@link #view} at least {@code bytes} long, its contents undefined, and returns it. */
   UnsafeBuffer sized(int bytes) {
     if (capacity() < bytes) {
       free();
       int kept = Math.max(INITIAL_BYTES, Integer.highestOneBit(bytes - 1) << 1);
-      storage =
-          ByteBuffer.allocateDirect(
-              bytes > RETAINED_BYTES ? bytes : Math.min(kept, RETAINED_BYTES));
-      view.wrap(storage);
+      DirectMemory allocated =
+          new DirectMemory(bytes > RETAINED_BYTES ? bytes : Math.min(kept, RETAINED_BYTES));
+      storage = allocated;
+      view.wrap(allocated.buffer());
     }
     return view;
   }
@@ -47,12 +46,18 @@ final class MessageBuffer {
     }
   }
 
+  /** The channel is gone: whatever buffer is held is freed now (and allocated again if used). */
+  void close() {
+    free();
+  }
+
   // Freed at once rather than by the collector, which may not run for long on a quiet heap.
   private void free() {
-    if (storage != null) {
+    DirectMemory held = storage;
+    if (held != null) {
       view.wrap(0, 0);
-      BufferUtil.free(storage);
       storage = null;
+      held.close();
     }
   }
 
@@ -63,6 +68,7 @@ final class MessageBuffer {
 
   /** Direct bytes held now. */
   int capacity() {
-    return storage == null ? 0 : storage.capacity();
+    DirectMemory held = storage;
+    return held == null ? 0 : held.capacity();
   }
 }

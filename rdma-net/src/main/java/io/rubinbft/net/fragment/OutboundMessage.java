@@ -102,6 +102,16 @@ public final class OutboundMessage {
   }
 
   /**
+   * The channel is closed: the message being sent is abandoned and all direct memory freed now,
+   * also the buffer kept between messages.
+   */
+  public void close() {
+    busy = false;
+    source = null;
+    staging.close();
+  }
+
+  /**
    * Direct bytes held now (between large messages, at most {@link MessageBuffer#RETAINED_BYTES}).
    */
   int heldBytes() {

@@ -68,6 +68,16 @@ public final class Reassembler {
     return had;
   }
 
+  /**
+   * The channel is closed: abandons any message in progress and frees all direct memory now, also
+   * the buffer kept between messages. Not while the application still reads {@link #message()}.
+   */
+  public void close() {
+    inProgress = false;
+    length = 0;
+    storage.close();
+  }
+
   public DirectBuffer message() {
     return storage.view();
   }

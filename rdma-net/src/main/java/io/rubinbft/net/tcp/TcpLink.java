@@ -136,5 +136,7 @@ final class TcpLink implements Link {
     } catch (IOException e) {
       // Nothing left to do with a socket that cannot even be closed: the link is gone either way.
     }
+    sendRing.close();
+    receiveRing.close();
   }
 }

@@ -3,13 +3,16 @@ package io.rubinbft.net.tcp;
 import io.rubinbft.net.DropReason;
 import io.rubinbft.net.frame.FrameDescriptor;
 import io.rubinbft.net.frame.FrameFlyweight;
+import io.rubinbft.net.memory.DirectMemory;
 import io.rubinbft.net.transport.FrameSink;
 import io.rubinbft.net.transport.HeldFrameHandler;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ReadableByteChannel;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The receive side of a TCP link. Bytes are read into a staging buffer and frames are handed up in
@@ -22,6 +25,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * frames are refused and there are no slots (nothing is held before authentication): a stranger's
  * connection costs no more. {@link #authenticated} raises the frame limit at once and grows the
  * buffers before the next read.
+ *
+ * <p>The buffers are freed when the link closes ({@link #close}), not when the collector gets to
+ * them; the old ones at once when they grow. A close from inside {@link #receive} or {@link
+ * #deliverHeld} (the frame handed up made the channel fail) frees them when that call returns, as
+ * the frame handed up lies in them: nothing is read or handed up after the close.
  */
 final class TcpReceiveRing {
 
@@ -30,10 +38,11 @@ final class TcpReceiveRing {
   private final int fullFrameBytes;
   private int maxFrameBytes;
   private final int slotCount;
+  private DirectMemory stagingMemory;
   private ByteBuffer staging;
   private final UnsafeBuffer stagingView;
-  private ByteBuffer slots;
-  private final UnsafeBuffer slotsView;
+  private @Nullable DirectMemory slotsMemory;
+  private final UnsafeBuffer slotsView = new UnsafeBuffer(0, 0);
   private final FrameFlyweight frame = new FrameFlyweight();
   private final int[] heldOffset;
   private final int[] heldLength;
@@ -46,15 +55,16 @@ final class TcpReceiveRing {
   private int readLimit;
   private boolean drained;
   private boolean growPending;
+  private int callDepth;
+  private boolean closed;
 
   TcpReceiveRing(int slotCount, int maxFrameBytes, int handshakeFrameBytes) {
     this.fullFrameBytes = maxFrameBytes;
     this.maxFrameBytes = handshakeFrameBytes;
     this.slotCount = slotCount;
-    this.staging = ByteBuffer.allocateDirect(2 * handshakeFrameBytes);
+    this.stagingMemory = new DirectMemory(2 * handshakeFrameBytes);
+    this.staging = stagingMemory.buffer();
     this.stagingView = new UnsafeBuffer(staging);
-    this.slots = ByteBuffer.allocateDirect(0);
-    this.slotsView = new UnsafeBuffer(slots);
     this.heldOffset = new int[slotCount];
     this.heldLength = new int[slotCount];
     this.heldInStaging = new boolean[slotCount];
@@ -81,10 +91,18 @@ final class TcpReceiveRing {
    * readable, and hands up to {@code limit} whole frames to {@code sink}.
    */
   int receive(ReadableByteChannel channel, FrameSink sink, int limit) throws IOException {
-    if (!drained) {
-      read(channel);
+    if (closed) {
+      throw new ClosedChannelException();
     }
-    return parse(sink, limit);
+    callDepth++;
+    try {
+      if (!drained) {
+        read(channel);
+      }
+      return parse(sink, limit);
+    } finally {
+      returned();
+    }
   }
 
   private void read(ReadableByteChannel channel) throws IOException {
@@ -110,7 +128,7 @@ final class TcpReceiveRing {
 
   private int parse(FrameSink sink, int limit) {
     int handed = 0;
-    while (handed < limit && readLimit - parsePosition >= Integer.BYTES) {
+    while (!closed && handed < limit && readLimit - parsePosition >= Integer.BYTES) {
       int length = stagingView.getInt(parsePosition + FrameDescriptor.LENGTH_OFFSET);
       if (length < FrameDescriptor.OVERHEAD || length > maxFrameBytes) {
         sink.onUnframeable(
@@ -127,7 +145,7 @@ final class TcpReceiveRing {
         break;
       }
       frame.wrap(staging, parsePosition, length);
-      if (sink.onFrame(frame, length)) {
+      if (sink.onFrame(frame, length) && !closed) {
         hold(true, parsePosition, length);
       }
       parsePosition += length;
@@ -137,15 +155,27 @@ final class TcpReceiveRing {
   }
 
   boolean hasHeld() {
-    return heldCount > 0;
+    return !closed && heldCount > 0;
   }
 
   int deliverHeld(HeldFrameHandler handler, int limit) {
+    if (closed) {
+      return 0;
+    }
+    callDepth++;
+    try {
+      return deliverHeldFrames(handler, limit);
+    } finally {
+      returned();
+    }
+  }
+
+  private int deliverHeldFrames(HeldFrameHandler handler, int limit) {
     int delivered = 0;
-    while (delivered < limit && heldCount > 0) {
+    while (!closed && delivered < limit && heldCount > 0) {
       int length = heldLength[heldHead];
       boolean inStaging = heldInStaging[heldHead];
-      frame.wrap(inStaging ? staging : slots, heldOffset[heldHead], length);
+      frame.wrap(inStaging ? stagingView : slotsView, heldOffset[heldHead], length);
       heldHead = (heldHead + 1) % slotCount;
       heldCount--;
       if (!inStaging) {
@@ -191,14 +221,25 @@ final class TcpReceiveRing {
    * into slots and the unparsed bytes to the start of the new one.
    */
   private void grow() {
-    slots = ByteBuffer.allocateDirect(Math.multiplyExact(slotCount, fullFrameBytes));
-    slotsView.wrap(slots);
-    ByteBuffer grown = ByteBuffer.allocateDirect(Math.max(MIN_STAGING_BYTES, 2 * fullFrameBytes));
+    DirectMemory grownSlots = new DirectMemory(Math.multiplyExact(slotCount, fullFrameBytes));
+    DirectMemory grownStaging;
+    try {
+      grownStaging = new DirectMemory(Math.max(MIN_STAGING_BYTES, 2 * fullFrameBytes));
+    } catch (OutOfMemoryError e) {
+      grownSlots.close();
+      throw e;
+    }
+    slotsMemory = grownSlots;
+    slotsView.wrap(grownSlots.buffer());
     evacuateStaging();
     int remaining = readLimit - parsePosition;
+    ByteBuffer grown = grownStaging.buffer();
     new UnsafeBuffer(grown).putBytes(0, stagingView, parsePosition, remaining);
+    DirectMemory old = stagingMemory;
+    stagingMemory = grownStaging;
     staging = grown;
     stagingView.wrap(grown);
+    old.close();
     parsePosition = 0;
     readLimit = remaining;
     growPending = false;
@@ -212,5 +253,36 @@ final class TcpReceiveRing {
     }
     parsePosition = 0;
     readLimit = remaining;
+  }
+
+  /**
+   * The link is closed: held frames are dropped and the buffers freed now, or, when called from
+   * inside {@link #receive} or {@link #deliverHeld}, as soon as that call returns.
+   */
+  void close() {
+    closed = true;
+    heldCount = 0;
+    if (callDepth == 0) {
+      free();
+    }
+  }
+
+  private void returned() {
+    callDepth--;
+    if (closed && callDepth == 0) {
+      free();
+    }
+  }
+
+  private void free() {
+    frame.wrap(0, 0);
+    stagingView.wrap(0, 0);
+    slotsView.wrap(0, 0);
+    stagingMemory.close();
+    DirectMemory heldSlots = slotsMemory;
+    if (heldSlots != null) {
+      slotsMemory = null;
+      heldSlots.close();
+    }
   }
 }

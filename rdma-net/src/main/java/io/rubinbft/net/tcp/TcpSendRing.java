@@ -1,10 +1,13 @@
 package io.rubinbft.net.tcp;
 
 import io.rubinbft.net.frame.FrameFlyweight;
+import io.rubinbft.net.memory.DirectMemory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.WritableByteChannel;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The send side of a TCP link: frames are written in place, back to back, into one buffer of {@code
@@ -12,32 +15,39 @@ import org.agrona.concurrent.UnsafeBuffer;
  * needs a whole frame of contiguous space; when the socket is slow the buffer fills and claims
  * fail, which the channel reports as back-pressure. Until the peer has authenticated the buffer
  * holds only two handshake-sized frames (a stranger's connection costs no more); {@link
- * #authenticated} grows it to its full size.
+ * #authenticated} grows it to its full size, freeing the small one at once. {@link #close} frees
+ * the buffer when the link closes, not when the collector gets to it; the frame last claimed is
+ * wrapped empty first, so a write into it after the close fails on its bounds check.
  */
 final class TcpSendRing {
 
   private final int slotCount;
   private final int fullFrameBytes;
   private int maxFrameBytes;
+  private DirectMemory memory;
   private ByteBuffer buffer;
   private final UnsafeBuffer view;
+  private @Nullable FrameFlyweight claimed;
   private int head;
   private int tail;
+  private boolean closed;
 
   TcpSendRing(int slotCount, int maxFrameBytes, int handshakeFrameBytes) {
     this.slotCount = slotCount;
     this.fullFrameBytes = maxFrameBytes;
     this.maxFrameBytes = handshakeFrameBytes;
-    this.buffer = ByteBuffer.allocateDirect(2 * handshakeFrameBytes);
+    this.memory = new DirectMemory(2 * handshakeFrameBytes);
+    this.buffer = memory.buffer();
     this.view = new UnsafeBuffer(buffer);
   }
 
   /** Grows the buffer to {@code slotCount} full-sized frames, keeping what is not yet written. */
   void authenticated() {
-    if (maxFrameBytes == fullFrameBytes) {
+    if (maxFrameBytes == fullFrameBytes || closed) {
       return;
     }
-    ByteBuffer grown = ByteBuffer.allocateDirect(Math.multiplyExact(slotCount, fullFrameBytes));
+    DirectMemory grownMemory = new DirectMemory(Math.multiplyExact(slotCount, fullFrameBytes));
+    ByteBuffer grown = grownMemory.buffer();
     UnsafeBuffer grownView = new UnsafeBuffer(grown);
     grownView.putBytes(0, view, head, tail - head);
     tail -= head;
@@ -45,13 +55,19 @@ final class TcpSendRing {
     buffer = grown;
     view.wrap(grown);
     maxFrameBytes = fullFrameBytes;
+    DirectMemory old = memory;
+    memory = grownMemory;
+    old.close();
   }
 
   boolean canClaim() {
-    return buffer.capacity() - (tail - head) >= maxFrameBytes;
+    return !closed && buffer.capacity() - (tail - head) >= maxFrameBytes;
   }
 
   boolean claim(FrameFlyweight frame) {
+    if (closed) {
+      return false;
+    }
     if (buffer.capacity() - tail < maxFrameBytes) {
       if (!canClaim()) {
         return false;
@@ -62,10 +78,14 @@ final class TcpSendRing {
       head = 0;
     }
     frame.wrap(buffer, tail, maxFrameBytes);
+    claimed = frame;
     return true;
   }
 
   void commit(int frameLength) {
+    if (closed) {
+      return; // The link is gone, and the frame with it.
+    }
     if (frameLength > maxFrameBytes || tail + frameLength > buffer.capacity()) {
       throw new IllegalStateException(
           "committing " + frameLength + " bytes at " + tail + " of " + buffer.capacity());
@@ -75,6 +95,9 @@ final class TcpSendRing {
 
   /** Writes what the socket takes; returns true when nothing is left. */
   boolean flush(WritableByteChannel channel) throws IOException {
+    if (closed) {
+      throw new ClosedChannelException();
+    }
     if (head == tail) {
       return true;
     }
@@ -86,5 +109,22 @@ final class TcpSendRing {
       return true;
     }
     return false;
+  }
+
+  /** The link is closed: frees the buffer now; nothing is claimed or written after this. */
+  void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    FrameFlyweight lastClaimed = claimed;
+    if (lastClaimed != null) {
+      lastClaimed.wrap(0, 0);
+      claimed = null;
+    }
+    view.wrap(0, 0);
+    head = 0;
+    tail = 0;
+    memory.close();
   }
 }

@@ -67,9 +67,10 @@ public final class TcpTransport implements Transport {
   @Override
   public Link connect(InetSocketAddress address, LinkSizes sizes) throws IOException {
     SocketChannel socket = SocketChannel.open();
+    TcpLink link = null;
     try {
       configure(socket);
-      TcpLink link = new TcpLink(socket, sizes, address);
+      link = new TcpLink(socket, sizes, address);
       boolean connected = socket.connect(address);
       int ops = connected ? SelectionKey.OP_READ : SelectionKey.OP_CONNECT;
       link.registered(socket.register(nioSelector, ops, link));
@@ -79,6 +80,9 @@ public final class TcpTransport implements Transport {
       return link;
     } catch (IOException e) {
       socket.close();
+      if (link != null) {
+        link.close(); // its rings' direct memory, now rather than when the collector runs
+      }
       throw e;
     }
   }
@@ -151,7 +155,7 @@ public final class TcpTransport implements Transport {
       if (socket == null) {
         return;
       }
-      TcpLink link;
+      TcpLink link = null;
       try {
         configure(socket);
         link = new TcpLink(socket, listener.sizes(), (InetSocketAddress) socket.getRemoteAddress());
@@ -159,6 +163,9 @@ public final class TcpTransport implements Transport {
       } catch (IOException e) {
         // The peer reset the connection as soon as it was made: its loss alone.
         socket.close();
+        if (link != null) {
+          link.close();
+        }
         continue;
       }
       events.accepted(listener, link);

@@ -8,13 +8,17 @@ import io.rubinbft.net.ChannelState;
 import io.rubinbft.net.DropReason;
 import io.rubinbft.net.Messages;
 import io.rubinbft.net.Received;
+import io.rubinbft.net.SendResult;
 import io.rubinbft.net.TamperingTransport.Injection;
 import io.rubinbft.net.transport.Transport;
 import java.io.IOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 /** The channel contract over TCP sockets on loopback, and what only a stream transport does. */
@@ -23,6 +27,47 @@ class TcpChannelContractTest extends ChannelContractTest {
   @Override
   protected Transport newTransport() throws IOException {
     return TcpTransport.open();
+  }
+
+  /**
+   * Attack: a peer holding a consenter's keys reconnects again and again. Each link's rings, and
+   * the reassembly and staging buffers of its messages (one kept between messages, one of a large
+   * message left half sent), are freed when the link closes, not when the collector gets to them:
+   * the direct memory in use stays where it was after every link, with no {@code System.gc}.
+   */
+  @Test
+  void freesEachLinksDirectMemoryWhenItClosesNotWhenTheCollectorRuns() throws IOException {
+    connectSendAndClose(); // whatever the selectors keep for their life is allocated now
+    long before = directBytesUsed();
+    for (int i = 1; i <= 100; i++) {
+      connectSendAndClose();
+      assertThat(directBytesUsed() - before)
+          .as("direct bytes still held after %d links came and went", i)
+          .isLessThan(1L << 20);
+    }
+  }
+
+  private void connectSendAndClose() throws IOException {
+    Channel[] pair = connectPair();
+    Received received = new Received();
+    send(pair[0], Messages.message(21, 0, 200 * 1024), pair[1], received);
+    receive(pair[1], received, 1);
+    UnsafeBuffer large = Messages.message(21, 1, 4 << 20);
+    assertThat(pair[0].offer(large, 0, large.capacity())).isEqualTo(SendResult.SENT);
+    for (int turn = 0; turn < 10; turn++) {
+      pump.turn();
+      pair[1].poll(received, Integer.MAX_VALUE);
+    }
+    assertThat(received.count()).as("the large message is still in flight").isEqualTo(1);
+    pair[0].close();
+    pump.until("the server side closed", () -> pair[1].state() == ChannelState.CLOSED);
+  }
+
+  private static long directBytesUsed() {
+    return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+        .filter(pool -> pool.getName().equals("direct"))
+        .mapToLong(BufferPoolMXBean::getMemoryUsed)
+        .sum();
   }
 
   /**
