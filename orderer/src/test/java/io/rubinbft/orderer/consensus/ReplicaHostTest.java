@@ -476,12 +476,7 @@ class ReplicaHostTest {
     long consenterId = fixture.channel.consenters().consenters().get(r).id();
     ReplicaConfig config =
         ChannelReplicas.replicaConfig(fixture.channel, r, TICK, MemoryBudgets.standard());
-    if (requestTimeoutTicks > 0) {
-      config = withTimeouts(config, requestTimeoutTicks);
-    }
-    if (retainedDecisions > 0) {
-      config = retaining(config, retainedDecisions);
-    }
+    config = forTest(config, requestTimeoutTicks, retainedDecisions);
     ConsensusLog.Opened log =
         ConsensusLog.open(
             WalConfig.defaults(data.resolve("wal-" + r)),
@@ -551,8 +546,18 @@ class ReplicaHostTest {
     };
   }
 
-  /** {@code c} keeping {@code decisions} decided blocks in memory for peers catching up. */
-  private static ReplicaConfig retaining(ReplicaConfig c, int decisions) {
+  /**
+   * {@code c} with the test's settings: the fixture's 20 s SmartBFT timeouts shortened to {@code
+   * timeoutTicks} so a test sees a view change quickly (when positive), and {@code retained}
+   * decided blocks kept in memory for peers catching up (when positive).
+   */
+  private static ReplicaConfig forTest(ReplicaConfig c, int timeoutTicks, int retained) {
+    int timeout = timeoutTicks > 0 ? timeoutTicks : c.requestTimeoutTicks();
+    int viewChange = timeoutTicks > 0 ? timeoutTicks : c.viewChangeTimeoutTicks();
+    int status =
+        timeoutTicks > 0
+            ? Math.min(c.statusIntervalTicks(), timeoutTicks)
+            : c.statusIntervalTicks();
     return new ReplicaConfig(
             c.replicas(),
             c.self(),
@@ -563,32 +568,10 @@ class ReplicaHostTest {
             c.checkpointInterval(),
             c.poolLimit(),
             c.requestMaxBytes(),
-            c.requestTimeoutTicks(),
-            c.viewChangeTimeoutTicks(),
-            c.statusIntervalTicks(),
-            decisions,
-            c.decidedIdMemory(),
-            c.answerMaxBytes(),
-            c.windowBytes())
-        .withCutSpacingTicks(c.cutSpacingTicks());
-  }
-
-  /** The fixture's 20 s SmartBFT timeouts, shortened so a test sees a view change quickly. */
-  private static ReplicaConfig withTimeouts(ReplicaConfig c, int ticks) {
-    return new ReplicaConfig(
-            c.replicas(),
-            c.self(),
-            c.batchMaxCount(),
-            c.batchMaxBytes(),
-            c.batchTimeoutTicks(),
-            c.window(),
-            c.checkpointInterval(),
-            c.poolLimit(),
-            c.requestMaxBytes(),
-            ticks,
-            ticks,
-            Math.min(c.statusIntervalTicks(), ticks),
-            c.retainedDecisions(),
+            timeout,
+            viewChange,
+            status,
+            retained > 0 ? retained : c.retainedDecisions(),
             c.decidedIdMemory(),
             c.answerMaxBytes(),
             c.windowBytes())
