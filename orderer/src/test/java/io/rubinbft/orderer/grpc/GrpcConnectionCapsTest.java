@@ -15,6 +15,7 @@ import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.testing.Keepalives;
 import io.rubinbft.orderer.testing.StrangerSockets;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -149,15 +150,35 @@ class GrpcConnectionCapsTest {
     return socket;
   }
 
-  /** A connection that finished HTTP/2's handshake: the node's SETTINGS came back. */
+  /**
+   * A connection that finished HTTP/2's handshake as the node counts it: the node acknowledged our
+   * SETTINGS. Its own SETTINGS come first, sent as it accepts, before it read our preface; gRPC
+   * calls the transport ready while it reads our SETTINGS, before the acknowledgement is flushed.
+   * Waiting only for the node's SETTINGS raced: a connection still counted as handshaking was
+   * evicted by the next one over the handshaking cap, and made room under the cap on open ones.
+   */
   private Socket handshakenFrom(String source) throws IOException {
     Socket socket = connectFrom(source);
     socket.getOutputStream().write(PREFACE_AND_SETTINGS);
     socket.setSoTimeout(5_000);
-    byte[] frameHeader = socket.getInputStream().readNBytes(9);
+    InputStream in = socket.getInputStream();
+    byte[] frameHeader = in.readNBytes(9);
     assertThat(frameHeader).hasSize(9);
     assertThat(frameHeader[3]).as("the node's first frame is its SETTINGS").isEqualTo((byte) 4);
+    while (!isSettingsAck(frameHeader)) {
+      int length =
+          ((frameHeader[0] & 0xff) << 16)
+              | ((frameHeader[1] & 0xff) << 8)
+              | (frameHeader[2] & 0xff);
+      in.skipNBytes(length);
+      frameHeader = in.readNBytes(9);
+      assertThat(frameHeader).as("the node acknowledges our SETTINGS").hasSize(9);
+    }
     return socket;
+  }
+
+  private static boolean isSettingsAck(byte[] frameHeader) {
+    return frameHeader[3] == 4 && (frameHeader[4] & 1) != 0;
   }
 
   private static byte[] prefaceAndSettings() {
