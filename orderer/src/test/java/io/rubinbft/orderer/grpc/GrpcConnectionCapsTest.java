@@ -80,7 +80,7 @@ class GrpcConnectionCapsTest {
     }
     for (int i = 0; i < idle.size(); i++) {
       boolean oldest = i < 3;
-      assertThat(StrangerSockets.closedByTheNode(idle.get(i), oldest ? 3_000 : 500))
+      assertThat(StrangerSockets.closedByTheNode(idle.get(i), oldest ? 10_000 : 500))
           .as(
               "connection %d of %d closed (the %d oldest must be) %s",
               i, idle.size(), 3, listener.connectionRefusals())
@@ -101,7 +101,7 @@ class GrpcConnectionCapsTest {
     }
     int over = idle.size() - LIMITS.maxHandshaking();
     for (int i = 0; i < idle.size(); i++) {
-      assertThat(StrangerSockets.closedByTheNode(idle.get(i), i < over ? 3_000 : 500))
+      assertThat(StrangerSockets.closedByTheNode(idle.get(i), i < over ? 10_000 : 500))
           .as("connection %d closed", i)
           .isEqualTo(i < over);
     }
@@ -117,7 +117,7 @@ class GrpcConnectionCapsTest {
       handshaken.add(handshakenFrom("127.0.0.2"));
     }
     Socket overItsAddress = connectFrom("127.0.0.2");
-    assertThat(StrangerSockets.closedByTheNode(overItsAddress, 3_000)).isTrue();
+    assertThat(StrangerSockets.closedByTheNode(overItsAddress, 10_000)).isTrue();
     assertThat(listener.connectionRefusals()).containsEntry("per_address", 1L);
 
     for (int i = LIMITS.maxPerAddress(); i < LIMITS.max() - 1; i++) {
@@ -125,7 +125,7 @@ class GrpcConnectionCapsTest {
     }
     assertServing(); // the honest client's connection is the last one under the total cap
     Socket overTheTotal = connectFrom("127.0.0.4");
-    assertThat(StrangerSockets.closedByTheNode(overTheTotal, 3_000)).isTrue();
+    assertThat(StrangerSockets.closedByTheNode(overTheTotal, 10_000)).isTrue();
     assertThat(listener.connectionRefusals()).containsEntry("total", 1L);
     for (Socket open : handshaken) {
       assertThat(StrangerSockets.closedByTheNode(open, 50))
