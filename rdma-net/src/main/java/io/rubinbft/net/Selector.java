@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -221,12 +222,16 @@ public final class Selector implements AutoCloseable {
 
   private void dutyCycles() {
     for (int i = 0; i < connections.size(); i++) {
-      Connection connection = connections.get(i);
-      try {
-        connection.dutyCycle();
-      } catch (RuntimeException e) {
-        failOnError(connection, e);
-      }
+      guarded(connections.get(i), Connection::dutyCycle);
+    }
+  }
+
+  /** Runs {@code step} of {@code connection}'s handling, closing only that channel if it throws. */
+  private void guarded(Connection connection, Consumer<Connection> step) {
+    try {
+      step.accept(connection);
+    } catch (RuntimeException e) {
+      failOnError(connection, e);
     }
   }
 
@@ -390,21 +395,12 @@ public final class Selector implements AutoCloseable {
       makeRoomForAccept(link.remoteAddress().getAddress());
       Connection connection = newConnection(link, Role.ACCEPTOR, listener.authenticator());
       awaitingAccept.put(connection, listener);
-      try {
-        connection.onLinkEstablished();
-      } catch (RuntimeException e) {
-        failOnError(connection, e);
-      }
+      guarded(connection, Connection::onLinkEstablished);
     }
 
     @Override
     public void established(Link link) {
-      Connection connection = (Connection) link.attachment();
-      try {
-        connection.onLinkEstablished();
-      } catch (RuntimeException e) {
-        failOnError(connection, e);
-      }
+      guarded((Connection) link.attachment(), Connection::onLinkEstablished);
     }
 
     @Override
@@ -414,22 +410,12 @@ public final class Selector implements AutoCloseable {
 
     @Override
     public void readable(Link link) {
-      Connection connection = (Connection) link.attachment();
-      try {
-        connection.onReadable();
-      } catch (RuntimeException e) {
-        failOnError(connection, e);
-      }
+      guarded((Connection) link.attachment(), Connection::onReadable);
     }
 
     @Override
     public void writable(Link link) {
-      Connection connection = (Connection) link.attachment();
-      try {
-        connection.dutyCycle();
-      } catch (RuntimeException e) {
-        failOnError(connection, e);
-      }
+      guarded((Connection) link.attachment(), Connection::dutyCycle);
     }
 
     @Override

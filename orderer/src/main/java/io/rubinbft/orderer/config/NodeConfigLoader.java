@@ -26,15 +26,7 @@ public final class NodeConfigLoader {
   public static NodeConfig load(Path file, Map<String, String> environment) {
     SettingValues values = SettingValues.load(file, environment);
     SettingParser p = new SettingParser(values);
-    TlsSettings tls =
-        tls(
-            p,
-            Settings.TLS_ENABLED,
-            Settings.TLS_CERTIFICATE,
-            Settings.TLS_PRIVATE_KEY,
-            Settings.TLS_ROOT_CAS,
-            Settings.TLS_CLIENT_AUTH,
-            Settings.TLS_CLIENT_ROOT_CAS);
+    TlsSettings tls = tls(p, Settings.TLS);
     Path ledger = p.path(Settings.LEDGER_LOCATION);
     return new NodeConfig(
         new HostPort(p.string(Settings.LISTEN_ADDRESS), p.integer(Settings.LISTEN_PORT, 0, 65535)),
@@ -160,20 +152,11 @@ public final class NodeConfigLoader {
   }
 
   private static AdminSettings admin(SettingParser p) {
-    TlsSettings tls =
-        tls(
-            p,
-            Settings.ADMIN_TLS_ENABLED,
-            Settings.ADMIN_TLS_CERTIFICATE,
-            Settings.ADMIN_TLS_PRIVATE_KEY,
-            Settings.TLS_ROOT_CAS,
-            Settings.ADMIN_TLS_CLIENT_AUTH,
-            Settings.ADMIN_TLS_CLIENT_ROOT_CAS);
-    requireClientRoots(p, tls, Settings.ADMIN_TLS_CLIENT_ROOT_CAS);
+    TlsSettings tls = endpointTls(p, Settings.ADMIN_TLS);
     boolean enabled = p.bool(Settings.PARTICIPATION_ENABLED);
     if (enabled && tls.enabled() && !tls.clientAuthRequired()) {
       throw p.fail(
-          Settings.ADMIN_TLS_CLIENT_AUTH,
+          Settings.ADMIN_TLS.clientAuth(),
           "false",
           "the channel participation API requires mutual TLS, as Fabric's does");
     }
@@ -185,16 +168,7 @@ public final class NodeConfigLoader {
   }
 
   private static OperationsSettings operations(SettingParser p) {
-    TlsSettings tls =
-        tls(
-            p,
-            Settings.OPERATIONS_TLS_ENABLED,
-            Settings.OPERATIONS_TLS_CERTIFICATE,
-            Settings.OPERATIONS_TLS_PRIVATE_KEY,
-            Settings.TLS_ROOT_CAS,
-            Settings.OPERATIONS_TLS_CLIENT_AUTH,
-            Settings.OPERATIONS_TLS_CLIENT_ROOT_CAS);
-    requireClientRoots(p, tls, Settings.OPERATIONS_TLS_CLIENT_ROOT_CAS);
+    TlsSettings tls = endpointTls(p, Settings.OPERATIONS_TLS);
     String provider = p.string(Settings.METRICS_PROVIDER).toLowerCase(Locale.ROOT);
     if (!provider.equals("prometheus") && !provider.equals("disabled")) {
       throw p.fail(Settings.METRICS_PROVIDER, provider, "must be prometheus or disabled");
@@ -204,34 +178,31 @@ public final class NodeConfigLoader {
   }
 
   /**
-   * The admin and operations listeners trust only their ClientRootCAs. (Broadcast/Deliver under
-   * mutual TLS also trusts the served channels' TLS CAs, so there, as in Fabric, none is fine.)
+   * The admin or operations endpoint's TLS: these listeners trust only their ClientRootCAs, so
+   * client authentication needs one named. (Broadcast/Deliver under mutual TLS also trusts the
+   * served channels' TLS CAs, so there, as in Fabric, none is fine.)
    */
-  private static void requireClientRoots(SettingParser p, TlsSettings tls, Setting clientRootCas) {
+  private static TlsSettings endpointTls(SettingParser p, Settings.Tls keys) {
+    TlsSettings tls = tls(p, keys);
     if (tls.clientAuthRequired() && tls.clientRootCas().isEmpty()) {
-      throw p.fail(clientRootCas, "", "must name at least one CA when client authentication is on");
+      throw p.fail(
+          keys.clientRootCas(), "", "must name at least one CA when client authentication is on");
     }
+    return tls;
   }
 
-  private static TlsSettings tls(
-      SettingParser p,
-      Setting enabled,
-      Setting certificate,
-      Setting key,
-      Setting rootCas,
-      Setting clientAuth,
-      Setting clientRootCas) {
-    if (!p.bool(enabled)) {
+  private static TlsSettings tls(SettingParser p, Settings.Tls keys) {
+    if (!p.bool(keys.enabled())) {
       return TlsSettings.plaintext();
     }
-    Path cert = p.path(certificate);
-    Path privateKey = p.path(key);
-    requireFile(p, certificate, cert);
-    requireFile(p, key, privateKey);
-    boolean mutual = p.bool(clientAuth);
-    List<Path> clientRoots = p.paths(clientRootCas);
-    clientRoots.forEach(root -> requireFile(p, clientRootCas, root));
-    return new TlsSettings(true, cert, privateKey, p.paths(rootCas), mutual, clientRoots);
+    Path cert = p.path(keys.certificate());
+    Path privateKey = p.path(keys.privateKey());
+    requireFile(p, keys.certificate(), cert);
+    requireFile(p, keys.privateKey(), privateKey);
+    boolean mutual = p.bool(keys.clientAuth());
+    List<Path> clientRoots = p.paths(keys.clientRootCas());
+    clientRoots.forEach(root -> requireFile(p, keys.clientRootCas(), root));
+    return new TlsSettings(true, cert, privateKey, p.paths(keys.rootCas()), mutual, clientRoots);
   }
 
   private static HostPort address(SettingParser p, Setting setting) {

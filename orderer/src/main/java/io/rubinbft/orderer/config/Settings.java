@@ -8,6 +8,7 @@ import static io.rubinbft.orderer.config.SettingType.PATH;
 import static io.rubinbft.orderer.config.SettingType.PATH_LIST;
 import static io.rubinbft.orderer.config.SettingType.STRING;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -19,14 +20,33 @@ import org.jspecify.annotations.Nullable;
  */
 final class Settings {
 
+  /**
+   * The keys of one endpoint's TLS.
+   *
+   * @param rootCas the CAs that make the chains of this node's certificates complete (the admin and
+   *     operations endpoints take General.TLS's)
+   */
+  record Tls(
+      Setting enabled,
+      Setting certificate,
+      Setting privateKey,
+      Setting rootCas,
+      Setting clientAuth,
+      Setting clientRootCas) {}
+
+  // Filled by of() as the settings below are made: first, so that it exists before them.
+  private static final List<Setting> DECLARED = new ArrayList<>();
+
   static final Setting LISTEN_ADDRESS = of("General.ListenAddress", STRING, "127.0.0.1");
   static final Setting LISTEN_PORT = of("General.ListenPort", INT, "7050");
-  static final Setting TLS_ENABLED = of("General.TLS.Enabled", BOOLEAN, "true");
-  static final Setting TLS_PRIVATE_KEY = of("General.TLS.PrivateKey", PATH, "tls/server.key");
-  static final Setting TLS_CERTIFICATE = of("General.TLS.Certificate", PATH, "tls/server.crt");
-  static final Setting TLS_ROOT_CAS = of("General.TLS.RootCAs", PATH_LIST, "tls/ca.crt");
-  static final Setting TLS_CLIENT_AUTH = of("General.TLS.ClientAuthRequired", BOOLEAN, "false");
-  static final Setting TLS_CLIENT_ROOT_CAS = of("General.TLS.ClientRootCAs", PATH_LIST, "");
+  static final Tls TLS =
+      tls(
+          "General.TLS",
+          "true",
+          "tls/server.crt",
+          "tls/server.key",
+          of("General.TLS.RootCAs", PATH_LIST, "tls/ca.crt"),
+          "false");
   static final Setting MSP_DIR = of("General.LocalMSPDir", PATH, "msp");
   static final Setting MSP_ID = of("General.LocalMSPID", STRING, null);
   static final Setting AUTH_TIME_WINDOW = of("General.Authentication.TimeWindow", DURATION, "15m");
@@ -82,83 +102,43 @@ final class Settings {
   static final Setting WAL_DIR = of("Consensus.WALDir", PATH, null);
 
   static final Setting ADMIN_LISTEN_ADDRESS = of("Admin.ListenAddress", STRING, "127.0.0.1:9443");
-  static final Setting ADMIN_TLS_ENABLED = of("Admin.TLS.Enabled", BOOLEAN, "true");
-  static final Setting ADMIN_TLS_CERTIFICATE = of("Admin.TLS.Certificate", PATH, "tls/server.crt");
-  static final Setting ADMIN_TLS_PRIVATE_KEY = of("Admin.TLS.PrivateKey", PATH, "tls/server.key");
-  static final Setting ADMIN_TLS_CLIENT_AUTH = of("Admin.TLS.ClientAuthRequired", BOOLEAN, "true");
-  static final Setting ADMIN_TLS_CLIENT_ROOT_CAS = of("Admin.TLS.ClientRootCAs", PATH_LIST, "");
+  static final Tls ADMIN_TLS =
+      tls("Admin.TLS", "true", "tls/server.crt", "tls/server.key", TLS.rootCas(), "true");
   static final Setting PARTICIPATION_ENABLED = of("ChannelParticipation.Enabled", BOOLEAN, "true");
   static final Setting PARTICIPATION_MAX_BODY =
       of("ChannelParticipation.MaxRequestBodySize", BYTES, "1MB");
 
   static final Setting OPERATIONS_LISTEN_ADDRESS =
       of("Operations.ListenAddress", STRING, "127.0.0.1:8443");
-  static final Setting OPERATIONS_TLS_ENABLED = of("Operations.TLS.Enabled", BOOLEAN, "false");
-  static final Setting OPERATIONS_TLS_CERTIFICATE = of("Operations.TLS.Certificate", PATH, null);
-  static final Setting OPERATIONS_TLS_PRIVATE_KEY = of("Operations.TLS.PrivateKey", PATH, null);
-  static final Setting OPERATIONS_TLS_CLIENT_AUTH =
-      of("Operations.TLS.ClientAuthRequired", BOOLEAN, "false");
-  static final Setting OPERATIONS_TLS_CLIENT_ROOT_CAS =
-      of("Operations.TLS.ClientRootCAs", PATH_LIST, "");
+  static final Tls OPERATIONS_TLS =
+      tls("Operations.TLS", "false", null, null, TLS.rootCas(), "false");
   static final Setting METRICS_PROVIDER = of("Metrics.Provider", STRING, "prometheus");
 
-  static final List<Setting> ALL =
-      List.of(
-          LISTEN_ADDRESS,
-          LISTEN_PORT,
-          TLS_ENABLED,
-          TLS_PRIVATE_KEY,
-          TLS_CERTIFICATE,
-          TLS_ROOT_CAS,
-          TLS_CLIENT_AUTH,
-          TLS_CLIENT_ROOT_CAS,
-          MSP_DIR,
-          MSP_ID,
-          AUTH_TIME_WINDOW,
-          MAX_RECV_MSG_SIZE,
-          MAX_SEND_MSG_SIZE,
-          NO_EXPIRATION_CHECKS,
-          KEEPALIVE_SERVER_MIN_INTERVAL,
-          KEEPALIVE_SERVER_INTERVAL,
-          KEEPALIVE_SERVER_TIMEOUT,
-          CONNECTIONS_MAX,
-          CONNECTIONS_MAX_PER_ADDRESS,
-          CONNECTIONS_MAX_HANDSHAKING,
-          CONNECTIONS_MAX_HANDSHAKING_PER_ADDRESS,
-          THROTTLING_RATE,
-          THROTTLING_INACTIVITY_TIMEOUT,
-          CLUSTER_TRANSPORT,
-          CLUSTER_LISTEN_ADDRESS,
-          CLUSTER_LISTEN_PORT,
-          CLUSTER_CERTIFICATE,
-          CLUSTER_PRIVATE_KEY,
-          CLUSTER_SHM_DIRECTORY,
-          CLUSTER_RDMA_DEVICE,
-          CLUSTER_RDMA_PORT,
-          CLUSTER_RDMA_GID_INDEX,
-          CLUSTER_REPLICATION_PULL_TIMEOUT,
-          CLUSTER_REPLICATION_RETRY_TIMEOUT,
-          LEDGER_LOCATION,
-          WAL_DIR,
-          ADMIN_LISTEN_ADDRESS,
-          ADMIN_TLS_ENABLED,
-          ADMIN_TLS_CERTIFICATE,
-          ADMIN_TLS_PRIVATE_KEY,
-          ADMIN_TLS_CLIENT_AUTH,
-          ADMIN_TLS_CLIENT_ROOT_CAS,
-          PARTICIPATION_ENABLED,
-          PARTICIPATION_MAX_BODY,
-          OPERATIONS_LISTEN_ADDRESS,
-          OPERATIONS_TLS_ENABLED,
-          OPERATIONS_TLS_CERTIFICATE,
-          OPERATIONS_TLS_PRIVATE_KEY,
-          OPERATIONS_TLS_CLIENT_AUTH,
-          OPERATIONS_TLS_CLIENT_ROOT_CAS,
-          METRICS_PROVIDER);
+  /** Every setting, in the order made above. */
+  static final List<Setting> ALL = List.copyOf(DECLARED);
 
   private Settings() {}
 
   private static Setting of(String key, SettingType type, @Nullable String defaultValue) {
-    return new Setting(key, type, defaultValue);
+    Setting setting = new Setting(key, type, defaultValue);
+    DECLARED.add(setting);
+    return setting;
+  }
+
+  /** The TLS keys below {@code section}, with their defaults; its client roots default to none. */
+  private static Tls tls(
+      String section,
+      String enabled,
+      @Nullable String certificate,
+      @Nullable String privateKey,
+      Setting rootCas,
+      String clientAuth) {
+    return new Tls(
+        of(section + ".Enabled", BOOLEAN, enabled),
+        of(section + ".Certificate", PATH, certificate),
+        of(section + ".PrivateKey", PATH, privateKey),
+        rootCas,
+        of(section + ".ClientAuthRequired", BOOLEAN, clientAuth),
+        of(section + ".ClientRootCAs", PATH_LIST, ""));
   }
 }

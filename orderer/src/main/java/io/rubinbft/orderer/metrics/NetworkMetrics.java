@@ -180,12 +180,6 @@ final class NetworkMetrics {
         .register(registry);
   }
 
-  /** A callback metric's sink: a value with its label values. */
-  @FunctionalInterface
-  private interface LabelledSink {
-    void call(double value, String... labelValues);
-  }
-
   /** Hands {@code field}, summed per peer and direction, to {@code sink}. */
   private void eachPeer(ToLongFunction<ChannelStats> field, LabelledSink sink) {
     traffic

@@ -29,9 +29,7 @@ final class PerChannel<V> {
         .name(name)
         .help(help)
         .labelNames("channel")
-        .callback(
-            callback ->
-                views.get().forEach(v -> callback.call(value.applyAsDouble(v), channel.apply(v))))
+        .callback(callback -> sample(value, callback::call))
         .register(registry);
   }
 
@@ -40,9 +38,12 @@ final class PerChannel<V> {
         .name(name)
         .help(help)
         .labelNames("channel")
-        .callback(
-            callback ->
-                views.get().forEach(v -> callback.call(value.applyAsDouble(v), channel.apply(v))))
+        .callback(callback -> sample(value, callback::call))
         .register(registry);
+  }
+
+  /** One sample of {@code value} per channel view, labelled with its channel. */
+  private void sample(ToDoubleFunction<V> value, LabelledSink sink) {
+    views.get().forEach(v -> sink.call(value.applyAsDouble(v), channel.apply(v)));
   }
 }

@@ -183,19 +183,7 @@ final class ShmQueuePair implements QueuePair {
       throw new VerbsException(
           "queue pair " + number + " is not connected yet: post sends after it is established");
     }
-    long outstanding = sendPosted - sendFreed;
-    if (outstanding + count > sendRequests.capacity()) {
-      throw new VerbsException(
-          "send queue of queue pair "
-              + number
-              + " is full: "
-              + outstanding
-              + " of "
-              + sendRequests.capacity()
-              + " outstanding, "
-              + count
-              + " more posted");
-    }
+    checkRoom("send", sendPosted - sendFreed, "outstanding", count, sendRequests.capacity());
     for (int i = 0; i < count; i++) {
       writeSend(sendPosted + i, i);
     }
@@ -223,19 +211,8 @@ final class ShmQueuePair implements QueuePair {
   @Override
   public void postReceive(int count) throws VerbsException {
     checkPostable(count, receiveRequests, "receive");
-    long outstanding = receivePosted - receiveReaped;
-    if (outstanding + count > receiveRequests.capacity()) {
-      throw new VerbsException(
-          "receive queue of queue pair "
-              + number
-              + " is full: "
-              + outstanding
-              + " of "
-              + receiveRequests.capacity()
-              + " posted, "
-              + count
-              + " more posted");
-    }
+    checkRoom(
+        "receive", receivePosted - receiveReaped, "posted", count, receiveRequests.capacity());
     for (int i = 0; i < count; i++) {
       long position = receivePosted + i;
       int slot = (int) (position % receiveIds.length);
@@ -259,6 +236,26 @@ final class ShmQueuePair implements QueuePair {
     if (count < 0 || count > requests.capacity()) {
       throw new VerbsException(
           "cannot post " + count + " " + kind + " requests: the list holds " + requests.capacity());
+    }
+  }
+
+  /** Refuses a post of {@code count} more when {@code held} already fill the queue's capacity. */
+  private void checkRoom(String kind, long held, String heldAs, int count, int capacity)
+      throws VerbsException {
+    if (held + count > capacity) {
+      throw new VerbsException(
+          kind
+              + " queue of queue pair "
+              + number
+              + " is full: "
+              + held
+              + " of "
+              + capacity
+              + " "
+              + heldAs
+              + ", "
+              + count
+              + " more posted");
     }
   }
 

@@ -1,9 +1,9 @@
 package io.rubinbft.net.tcp;
 
 import io.rubinbft.net.frame.FrameFlyweight;
+import io.rubinbft.net.transport.AbstractLink;
 import io.rubinbft.net.transport.FrameSink;
 import io.rubinbft.net.transport.HeldFrameHandler;
-import io.rubinbft.net.transport.Link;
 import io.rubinbft.net.transport.LinkSizes;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -15,24 +15,18 @@ import java.nio.channels.SocketChannel;
  * A link over one non-blocking TCP socket, with its send and receive rings: handshake-sized until
  * the peer has authenticated, full-sized after.
  */
-final class TcpLink implements Link {
+final class TcpLink extends AbstractLink {
 
   private final SocketChannel socket;
-  private final LinkSizes sizes;
-  private final InetSocketAddress remoteAddress;
   private final TcpSendRing sendRing;
   private final TcpReceiveRing receiveRing;
 
   @SuppressWarnings("NullAway.Init") // registered right after creation, before any use
   private SelectionKey selectionKey;
 
-  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
-  private Object attachment;
-
   TcpLink(SocketChannel socket, LinkSizes sizes, InetSocketAddress remoteAddress) {
+    super(sizes, remoteAddress);
     this.socket = socket;
-    this.sizes = sizes;
-    this.remoteAddress = remoteAddress;
     this.sendRing =
         new TcpSendRing(sizes.sendSlots(), sizes.maxFrameBytes(), sizes.handshakeFrameBytes());
     this.receiveRing =
@@ -52,26 +46,6 @@ final class TcpLink implements Link {
 
   SocketChannel socket() {
     return socket;
-  }
-
-  @Override
-  public LinkSizes sizes() {
-    return sizes;
-  }
-
-  @Override
-  public InetSocketAddress remoteAddress() {
-    return remoteAddress;
-  }
-
-  @Override
-  public void attach(Object value) {
-    this.attachment = value;
-  }
-
-  @Override
-  public Object attachment() {
-    return attachment;
   }
 
   @Override

@@ -1,6 +1,6 @@
 package io.rubinbft.net.tcp;
 
-import io.rubinbft.net.transport.LinkListener;
+import io.rubinbft.net.transport.AbstractLinkListener;
 import io.rubinbft.net.transport.LinkSizes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,18 +8,14 @@ import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 
 /** A listening TCP socket; accepted sockets become links of its sizes. */
-final class TcpListener implements LinkListener {
+final class TcpListener extends AbstractLinkListener {
 
   private final ServerSocketChannel server;
-  private final LinkSizes sizes;
   private final InetSocketAddress localAddress;
 
-  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
-  private Object attachment;
-
   TcpListener(ServerSocketChannel server, LinkSizes sizes) throws IOException {
+    super(sizes);
     this.server = server;
-    this.sizes = sizes;
     this.localAddress = (InetSocketAddress) server.getLocalAddress();
   }
 
@@ -27,23 +23,9 @@ final class TcpListener implements LinkListener {
     return server;
   }
 
-  LinkSizes sizes() {
-    return sizes;
-  }
-
   @Override
   public InetSocketAddress localAddress() {
     return localAddress;
-  }
-
-  @Override
-  public void attach(Object value) {
-    this.attachment = value;
-  }
-
-  @Override
-  public Object attachment() {
-    return attachment;
   }
 
   @Override

@@ -3,11 +3,9 @@ package io.rubinbft.orderer.tools.loadgen;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
-import io.rubinbft.orderer.testing.FabricFixtures;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
@@ -41,21 +39,9 @@ public final class GatewayStreamCost {
     long transactions = args.length > 1 ? Long.parseLong(args[1]) : 2_000;
     CryptoProvider provider = CryptoProvider.preferNative();
     provider.installFirst();
-    SigningIdentity client =
-        SigningIdentity.fromMspDirectory(
-            FabricFixtures.root()
-                .resolve("crypto/peerOrganizations/org1.example.com/users/User1@org1.example.com")
-                .resolve("msp"),
-            "Org1MSP",
-            provider);
+    SigningIdentity client = BenchEnvelopes.client(provider);
     EnvelopeFactory factory = new EnvelopeFactory(client, Clock.systemUTC());
-    Random random = new Random(1);
-    List<Envelope> envelopes = new ArrayList<>();
-    for (int i = 0; i < POOL; i++) {
-      byte[] payload = new byte[TransactionFloorBenchmark.PAYLOAD_BYTES];
-      random.nextBytes(payload);
-      envelopes.add(factory.transaction(CHANNEL, payload).envelope());
-    }
+    List<Envelope> envelopes = BenchEnvelopes.transactions(factory, CHANNEL, POOL);
     List<String> server = new ArrayList<>(TransactionFloorBenchmark.LAUNCHER);
     server.addAll(TransactionFloorBenchmark.NODE);
     server.add(TransactionFloorBenchmark.C1_ONLY);

@@ -3,12 +3,9 @@ package io.rubinbft.orderer.tools.loadgen;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.identity.SigningIdentity;
-import io.rubinbft.orderer.testing.FabricFixtures;
 import java.lang.management.ManagementFactory;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.hyperledger.fabric.protos.common.Envelope;
 
 /**
@@ -40,15 +37,9 @@ public final class TransactionFloorRun {
   public static void main(String[] args) throws Exception {
     String loadBefore = JavaProcess.loadAverages();
     CryptoProvider provider = CryptoProvider.preferNative();
-    SigningIdentity client =
-        SigningIdentity.fromMspDirectory(
-            FabricFixtures.root()
-                .resolve("crypto/peerOrganizations/org1.example.com/users/User1@org1.example.com")
-                .resolve("msp"),
-            "Org1MSP",
-            provider);
+    SigningIdentity client = BenchEnvelopes.client(provider);
     EnvelopeFactory factory = new EnvelopeFactory(client, Clock.systemUTC());
-    List<Envelope> envelopes = envelopes(factory);
+    List<Envelope> envelopes = BenchEnvelopes.transactions(factory, CHANNEL, POOL);
     int envelopeBytes = envelopes.getFirst().getSerializedSize();
 
     // A node's work first: nodes do not put the native provider first; the load generator does.
@@ -84,16 +75,5 @@ public final class TransactionFloorRun {
     new FloorReport(
             sign, verify, validate, blockSign, broadcast, deliver, ORDERERS, QUORUM, BUDGET_MICROS)
         .print(System.out, CORES_MICROS);
-  }
-
-  private static List<Envelope> envelopes(EnvelopeFactory factory) {
-    Random random = new Random(1);
-    List<Envelope> envelopes = new ArrayList<>();
-    for (int i = 0; i < POOL; i++) {
-      byte[] payload = new byte[TransactionFloorBenchmark.PAYLOAD_BYTES];
-      random.nextBytes(payload);
-      envelopes.add(factory.transaction(CHANNEL, payload).envelope());
-    }
-    return envelopes;
   }
 }

@@ -1,9 +1,9 @@
 package io.rubinbft.net.verbs.provider;
 
 import io.rubinbft.net.frame.FrameFlyweight;
+import io.rubinbft.net.transport.AbstractLink;
 import io.rubinbft.net.transport.FrameSink;
 import io.rubinbft.net.transport.HeldFrameHandler;
-import io.rubinbft.net.transport.Link;
 import io.rubinbft.net.transport.LinkSizes;
 import io.rubinbft.net.verbs.QueuePair;
 import io.rubinbft.net.verbs.RegisteredMemory;
@@ -24,10 +24,8 @@ import org.jspecify.annotations.Nullable;
  * <p>A link is closed from inside {@link #receive} when a frame makes the channel fail; from then
  * on it never touches its registered memory again (a binding may unmap it at once, as shm does).
  */
-final class VerbsLink implements Link {
+final class VerbsLink extends AbstractLink {
 
-  private final LinkSizes sizes;
-  private final InetSocketAddress remoteAddress;
   private final QueuePair queuePair;
   private final RegisteredMemory sendMemory;
   private final RegisteredMemory receiveMemory;
@@ -52,9 +50,6 @@ final class VerbsLink implements Link {
   private int repostCount;
   private final Runnable onClose;
 
-  @SuppressWarnings("NullAway.Init") // attached right after creation, before any event
-  private Object attachment;
-
   private boolean up;
   private boolean closed;
   private @Nullable String failure;
@@ -69,9 +64,8 @@ final class VerbsLink implements Link {
       int maxInlineBytes,
       Runnable onClose)
       throws VerbsException {
+    super(sizes, remoteAddress);
     this.onClose = onClose;
-    this.sizes = sizes;
-    this.remoteAddress = remoteAddress;
     this.queuePair = queuePair;
     this.sendMemory = sendMemory;
     this.receiveMemory = receiveMemory;
@@ -98,10 +92,10 @@ final class VerbsLink implements Link {
    * they are released, not ring order, so the completion says which one filled.
    */
   void onReceived(long slot, int byteLength) {
-    if (arrived - handedUp >= sizes.receiveSlots()) {
+    if (arrived - handedUp >= sizes().receiveSlots()) {
       throw new IllegalStateException("more receives completed than were posted");
     }
-    int index = (int) (arrived % sizes.receiveSlots());
+    int index = (int) (arrived % sizes().receiveSlots());
     arrivedSlots[index] = (int) slot;
     arrivedLengths[index] = byteLength;
     arrived++;
@@ -151,7 +145,7 @@ final class VerbsLink implements Link {
 
   @Override
   public boolean canClaim() {
-    return !closed && sendCommitted - sendCompleted < sizes.sendSlots();
+    return !closed && sendCommitted - sendCompleted < sizes().sendSlots();
   }
 
   @Override
@@ -159,14 +153,14 @@ final class VerbsLink implements Link {
     if (!canClaim()) {
       return false;
     }
-    int slot = (int) (sendCommitted % sizes.sendSlots());
-    target.wrap(sendBytes, slot * sizes.maxFrameBytes(), sizes.maxFrameBytes());
+    int slot = (int) (sendCommitted % sizes().sendSlots());
+    target.wrap(sendBytes, slot * sizes().maxFrameBytes(), sizes().maxFrameBytes());
     return true;
   }
 
   @Override
   public void commit(int frameLength) {
-    sendLengths[(int) (sendCommitted % sizes.sendSlots())] = frameLength;
+    sendLengths[(int) (sendCommitted % sizes().sendSlots())] = frameLength;
     sendCommitted++;
   }
 
@@ -181,14 +175,14 @@ final class VerbsLink implements Link {
       int batch = (int) Math.min(requests.capacity(), sendCommitted - sendPosted);
       for (int i = 0; i < batch; i++) {
         long position = sendPosted + i;
-        int slot = (int) (position % sizes.sendSlots());
+        int slot = (int) (position % sizes().sendSlots());
         int length = sendLengths[slot];
         boolean signaled = i == batch - 1 || position % signalInterval == signalInterval - 1;
         requests.set(
             i,
             position,
             sendMemory,
-            (long) slot * sizes.maxFrameBytes(),
+            (long) slot * sizes().maxFrameBytes(),
             length,
             signaled,
             length <= maxInlineBytes);
@@ -211,8 +205,8 @@ final class VerbsLink implements Link {
           i,
           slot,
           receiveMemory,
-          (long) slot * sizes.maxFrameBytes(),
-          sizes.maxFrameBytes(),
+          (long) slot * sizes().maxFrameBytes(),
+          sizes().maxFrameBytes(),
           true,
           false);
     }
@@ -224,14 +218,14 @@ final class VerbsLink implements Link {
   public int receive(FrameSink sink, int limit) {
     int handed = 0;
     while (handed < limit && handedUp < arrived && !closed) {
-      int index = (int) (handedUp % sizes.receiveSlots());
+      int index = (int) (handedUp % sizes().receiveSlots());
       int slot = arrivedSlots[index];
       int length = arrivedLengths[index];
       handedUp++;
       handed++;
-      frame.wrap(receiveBytes, slot * sizes.maxFrameBytes(), length);
+      frame.wrap(receiveBytes, slot * sizes().maxFrameBytes(), length);
       if (sink.onFrame(frame, length)) {
-        int held = (heldHead + heldCount) % sizes.receiveSlots();
+        int held = (heldHead + heldCount) % sizes().receiveSlots();
         heldSlots[held] = slot;
         heldLengths[held] = length;
         heldCount++;
@@ -253,9 +247,9 @@ final class VerbsLink implements Link {
     while (delivered < limit && heldCount > 0 && !closed) {
       int slot = heldSlots[heldHead];
       int length = heldLengths[heldHead];
-      heldHead = (heldHead + 1) % sizes.receiveSlots();
+      heldHead = (heldHead + 1) % sizes().receiveSlots();
       heldCount--;
-      frame.wrap(receiveBytes, slot * sizes.maxFrameBytes(), length);
+      frame.wrap(receiveBytes, slot * sizes().maxFrameBytes(), length);
       handler.onFrame(frame, length);
       release(slot);
       delivered++;
@@ -266,26 +260,6 @@ final class VerbsLink implements Link {
   /** Queues a slot to be posted again at the next flush (one batch, one doorbell). */
   private void release(int slot) {
     repostSlots[repostCount++] = slot;
-  }
-
-  @Override
-  public LinkSizes sizes() {
-    return sizes;
-  }
-
-  @Override
-  public InetSocketAddress remoteAddress() {
-    return remoteAddress;
-  }
-
-  @Override
-  public void attach(Object value) {
-    this.attachment = value;
-  }
-
-  @Override
-  public Object attachment() {
-    return attachment;
   }
 
   @Override
