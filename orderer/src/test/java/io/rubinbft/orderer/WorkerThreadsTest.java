@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
  * Rule 'one-worker-abstraction' (docs/ARCHITECTURE.md): the node's long-lived threads are {@link
  * Worker}s (named, stopped with a deadline, their failure kept for {@code /healthz}); no other
  * class starts a thread by hand. Named exceptions, each a thread that is not a long-lived worker of
- * a component: the channel lifecycle's single-thread executor and its one-shot catch-up tasks
- * ({@code node.ChannelLifecycle}, which reports every result back to that executor), the JVM's
+ * a component: the channel lifecycle's single-thread executor ({@code node.ChannelLifecycle}; its
+ * one-shot catch-up tasks are {@link Worker}s, kept by {@code node.ChannelTasks}), the JVM's
  * shutdown hook ({@code cli.StartCommand}), one virtual thread per Deliver request ({@link
  * DeliverSession}) and per refused inbound message's close ({@code grpc.InboundMessageBudget}), and
  * the tooling ({@code io.rubinbft.orderer.tools}, not the node's runtime).

@@ -75,6 +75,14 @@ public final class BroadcastThrottle implements AutoCloseable {
     return new BroadcastThrottle(Optional.of(new Limiters(clients, orgs, refills)));
   }
 
+  /**
+   * Why the refills stopped, if they did: every throttled stream would then wait for ever once it
+   * used its share, so {@code /healthz} fails its "broadcast" check.
+   */
+  public Optional<String> failure() {
+    return limiters.flatMap(l -> l.refills().failure()).map(e -> "throttle refills stopped: " + e);
+  }
+
   /** The turn-taking of a stream whose connection presented {@code clientCertificate}. */
   public Turn turnOf(Optional<X509Certificate> clientCertificate) {
     if (limiters.isEmpty() || clientCertificate.isEmpty()) {

@@ -55,6 +55,8 @@ public final class Worker implements AutoCloseable {
     private Runnable wake = () -> {};
     private Consumer<Throwable> onFailure = failure -> {};
     private Duration stopDeadline = DEFAULT_STOP_DEADLINE;
+    private @Nullable WorkerGroup group;
+    private String role = "";
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name);
@@ -90,6 +92,16 @@ public final class Worker implements AutoCloseable {
     /** Told of a failure, on the worker's thread as it ends; must not block. */
     public Builder onFailure(Consumer<Throwable> onFailure) {
       this.onFailure = Objects.requireNonNull(onFailure);
+      return this;
+    }
+
+    /**
+     * Joins {@code group}, which reports this worker's failure as {@code "<role> stopped: ..."}
+     * (e.g. role "ledger writer").
+     */
+    public Builder partOf(WorkerGroup group, String role) {
+      this.group = Objects.requireNonNull(group);
+      this.role = Objects.requireNonNull(role);
       return this;
     }
 
@@ -133,6 +145,9 @@ public final class Worker implements AutoCloseable {
         builder.virtual
             ? Thread.ofVirtual().name(name).unstarted(this::runBody)
             : Thread.ofPlatform().name(name).daemon().unstarted(this::runBody);
+    if (builder.group != null) {
+      builder.group.join(this, builder.role);
+    }
   }
 
   /** A worker whose thread is named {@code name}. */

@@ -4,6 +4,7 @@ import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.orderer.concurrent.Worker;
+import io.rubinbft.orderer.concurrent.WorkerGroup;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,10 +46,18 @@ final class ArchiveReader implements AutoCloseable {
   private boolean open = true;
   private final Worker worker;
 
-  ArchiveReader(String channel, Answers answers) {
+  /**
+   * @param group the workers the channel's replica needs, which this reader joins: a read that
+   *     throws is logged and the next served, but an {@link Error} ends the reader
+   */
+  ArchiveReader(String channel, Answers answers, WorkerGroup group) {
     this.channel = channel;
     this.answers = answers;
-    this.worker = Worker.named("archive-" + channel).wakeWith(this::endWaits).start(self -> run());
+    this.worker =
+        Worker.named("archive-" + channel)
+            .wakeWith(this::endWaits)
+            .partOf(group, "archive reader")
+            .start(self -> run());
   }
 
   /** Hands {@code reads} of {@code epoch}'s replica over; returns at once. */

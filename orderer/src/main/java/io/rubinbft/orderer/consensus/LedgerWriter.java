@@ -5,6 +5,7 @@ import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
 import io.rubinbft.orderer.block.ProposalBlocks;
 import io.rubinbft.orderer.concurrent.Worker;
+import io.rubinbft.orderer.concurrent.WorkerGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,6 +25,8 @@ final class LedgerWriter implements AutoCloseable {
 
   private static final int QUEUE = 4096;
 
+  private static final String ROLE = "ledger writer";
+
   private final ChannelLedger ledger;
   private final OrderedTransactions ordered;
   private final BlockingQueue<Decision> decisions = new ArrayBlockingQueue<>(QUEUE);
@@ -31,12 +34,17 @@ final class LedgerWriter implements AutoCloseable {
 
   /**
    * @param ordered told of each decision once its block is in the ledger
+   * @param group the workers the channel's replica needs, which this writer joins
    */
-  LedgerWriter(ChannelLedger ledger, OrderedTransactions ordered) {
+  LedgerWriter(ChannelLedger ledger, OrderedTransactions ordered, WorkerGroup group) {
     this.ledger = ledger;
     this.ordered = ordered;
     // Not interrupted: an interrupt closes the ledger's file channels under an append.
-    this.worker = Worker.named("ledger-" + ledger.name()).notInterrupted().start(this::run);
+    this.worker =
+        Worker.named("ledger-" + ledger.name())
+            .notInterrupted()
+            .partOf(group, ROLE)
+            .start(this::run);
   }
 
   /** Hands a decision over; blocks while the writer is a full queue behind (back-pressure). */
@@ -46,7 +54,7 @@ final class LedgerWriter implements AutoCloseable {
 
   /** Why the writer stopped, if it did: the node must stop serving the channel. */
   Optional<String> failure() {
-    return worker.failure().map(e -> "ledger writer stopped: " + e);
+    return worker.failure().map(e -> ROLE + " stopped: " + e);
   }
 
   @Override

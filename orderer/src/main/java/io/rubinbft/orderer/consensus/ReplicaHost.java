@@ -23,6 +23,7 @@ import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.PbftSettings;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.concurrent.Worker;
+import io.rubinbft.orderer.concurrent.WorkerGroup;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.memory.NodeMemory;
 import io.rubinbft.orderer.memory.PoolBytes;
@@ -120,6 +121,7 @@ public final class ReplicaHost implements AutoCloseable {
   private final ForwardCounts forwards = new ForwardCounts();
   private final PendingForwards pendingForwards;
   private final ArchiveReader archiveReader;
+  private final WorkerGroup workers;
   private final Worker worker;
   private volatile EpochReplica epoch;
   // The members of the epoch before this one: told of the new epoch when they send old frames.
@@ -147,6 +149,9 @@ public final class ReplicaHost implements AutoCloseable {
    *     without this node
    * @param memory the budgets of this host's input queue, and the request-pool account it shares
    *     with the node's other channels
+   * @param workers the workers the channel needs besides the replica's own (its ledger writer and
+   *     archive reader join it here, the owner adds others): the replica stops on the first failure
+   *     among them, so that {@link #failure} reports it and {@link #onFailure} is told
    */
   public ReplicaHost(
       EpochReplica first,
@@ -158,7 +163,8 @@ public final class ReplicaHost implements AutoCloseable {
       Runnable viewChangeStalled,
       Runnable leftConsenters,
       Duration tick,
-      NodeMemory memory) {
+      NodeMemory memory,
+      WorkerGroup workers) {
     this.inputs =
         new ReplicaInputs<>(memory.budgets().clientInputBytes(), memory.budgets().peerInputBytes());
     this.budgets = memory.budgets();
@@ -168,7 +174,8 @@ public final class ReplicaHost implements AutoCloseable {
     this.network = network;
     this.ledger = ledger;
     this.ordered = ordered;
-    this.ledgerWriter = new LedgerWriter(ledger, ordered);
+    this.workers = workers;
+    this.ledgerWriter = new LedgerWriter(ledger, ordered, workers);
     this.newerEpochSeen = newerEpochSeen;
     this.viewChangeStalled = viewChangeStalled;
     this.leftConsenters = leftConsenters;
@@ -187,7 +194,8 @@ public final class ReplicaHost implements AutoCloseable {
     this.archiveReader =
         new ArchiveReader(
             channel,
-            (asked, replica, answer) -> send(asked, List.of(Outbound.toReplica(replica, answer))));
+            (asked, replica, answer) -> send(asked, List.of(Outbound.toReplica(replica, answer))),
+            workers);
     network.register(channel, this::onPeerMessage);
     // A broken invariant inside bft-core (or an unusable WAL) ends the thread: never vote on. Not
     // interrupted on close: an interrupt closes the consensus WAL's file channel under a write.
@@ -467,9 +475,9 @@ public final class ReplicaHost implements AutoCloseable {
         }
         stepAll(batch, tick);
         batch.clear();
-        Optional<String> ledgerFailed = ledgerWriter.failure();
-        if (ledgerFailed.isPresent()) {
-          throw new IllegalStateException(ledgerFailed.get());
+        Optional<String> workerFailed = workers.failure();
+        if (workerFailed.isPresent()) {
+          throw new IllegalStateException(workerFailed.get());
         }
       }
     } finally {

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.node;
 
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.concurrent.Worker;
 import io.rubinbft.orderer.node.lifecycle.ChannelAction;
 import io.rubinbft.orderer.node.lifecycle.ChannelAction.Refuse;
 import io.rubinbft.orderer.node.lifecycle.ChannelEvent;
@@ -40,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * one piece of news per handle transition (a handle reports each once, or, for a stalled view
  * change, once per several view-change timeouts) and one timer per restarting channel. Blocking
  * work that is not a start (asking orderers for their newest blocks, pulling for a catch-up) runs
- * on threads of its own and reports back.
+ * as one-shot {@link Worker}s that report back. This thread keeps them per channel and stops them
+ * (each within {@link Worker#DEFAULT_STOP_DEADLINE}) before a removed channel's ledger is deleted
+ * and when the node stops, so that none writes to a ledger that is gone or closed.
  */
 final class ChannelLifecycle implements AutoCloseable {
 
@@ -54,6 +57,7 @@ final class ChannelLifecycle implements AutoCloseable {
 
   // Read and written on the lifecycle thread only.
   private final TreeMap<String, ChannelEntry> entries = new TreeMap<>();
+  private final ChannelTasks tasks = new ChannelTasks();
   private long tags;
 
   private volatile ChannelSnapshot snapshot = ChannelSnapshot.EMPTY;
@@ -191,6 +195,7 @@ final class ChannelLifecycle implements AutoCloseable {
         yield null;
       }
       case ChannelAction.Discard discard -> {
+        tasks.stop(name);
         starts.discard(name);
         yield null;
       }
@@ -266,34 +271,36 @@ final class ChannelLifecycle implements AutoCloseable {
       String name, ChannelEntry entry, ChannelAction.AskForNewerConfig ask) {
     ChannelLedger ledger = ledgerOf(name, entry);
     long joinTag = entry.joinTag();
-    Thread.ofVirtual()
-        .name("catch-up-probe-" + name)
-        .start(
-            () -> {
-              try {
-                Thread.sleep(ask.grace());
-                if (starts.newerConfigClaimed(ledger)) {
-                  tell(
-                      name,
-                      joinTag,
-                      e ->
-                          new ChannelEvent.NewerConfigClaimed(
-                              ask.why(),
-                              e.runtime().map(ChannelStarts::stillBehind).orElse(false)));
-                } else {
-                  LOG.info(
-                      "channel {}: {}, but no orderer claims a config block newer than block {}:"
-                          + " not catching up",
-                      name,
-                      ask.why(),
-                      ledger.height() - 1);
-                }
-              } catch (InterruptedException e) {
-                LOG.info("channel {}: catch-up ({}) ended early", name, ask.why());
-              } catch (InvalidConfigException | RuntimeException e) {
-                LOG.error("channel {}: catch-up ({}) failed", name, ask.why(), e);
-              }
-            });
+    tasks.start(
+        name,
+        Worker.named("catch-up-probe-" + name)
+            .virtual()
+            .unstarted(
+                self -> {
+                  try {
+                    Thread.sleep(ask.grace());
+                    if (starts.newerConfigClaimed(ledger)) {
+                      tell(
+                          name,
+                          joinTag,
+                          e ->
+                              new ChannelEvent.NewerConfigClaimed(
+                                  ask.why(),
+                                  e.runtime().map(ChannelStarts::stillBehind).orElse(false)));
+                    } else {
+                      LOG.info(
+                          "channel {}: {}, but no orderer claims a config block newer than block {}:"
+                              + " not catching up",
+                          name,
+                          ask.why(),
+                          ledger.height() - 1);
+                    }
+                  } catch (InterruptedException e) {
+                    LOG.info("channel {}: catch-up ({}) ended early", name, ask.why());
+                  } catch (InvalidConfigException | RuntimeException e) {
+                    failed(self, name, ask.why(), e);
+                  }
+                }));
   }
 
   /**
@@ -312,23 +319,38 @@ final class ChannelLifecycle implements AutoCloseable {
     long tag = ++tags;
     entries.put(name, entry.withHandle(catchUp, tag, ledger));
     LOG.info("channel {}: catching up by pulling blocks: {}", name, why);
-    Thread.ofVirtual()
-        .name("catch-up-" + name)
-        .start(
-            () -> {
-              try {
-                LOG.info(
-                    "channel {}: caught up to config block {}",
-                    name,
-                    catchUp.toNewestConfigBlock());
-              } catch (InterruptedException e) {
-                LOG.info("channel {}: catch-up ({}) ended early", name, why);
-              } catch (RuntimeException e) {
-                LOG.error("channel {}: catch-up ({}) failed", name, why, e);
-              }
-              tell(name, tag, e -> new ChannelEvent.CaughtUp());
-            });
+    tasks.start(
+        name,
+        Worker.named("catch-up-" + name)
+            .virtual()
+            // Not interrupted: an interrupt closes the ledger's file channels under an append.
+            .notInterrupted()
+            .wakeWith(catchUp::close)
+            .unstarted(
+                self -> {
+                  try {
+                    LOG.info(
+                        "channel {}: caught up to config block {}",
+                        name,
+                        catchUp.toNewestConfigBlock());
+                  } catch (InterruptedException e) {
+                    LOG.info("channel {}: catch-up ({}) ended early", name, why);
+                  } catch (RuntimeException e) {
+                    failed(self, name, why, e);
+                  } finally {
+                    tell(name, tag, e -> new ChannelEvent.CaughtUp());
+                  }
+                }));
     return null;
+  }
+
+  /** A task's failure, logged unless the task was being stopped (its ledger or pull closed). */
+  private static void failed(Worker task, String name, String why, Exception e) {
+    if (task.stopRequested()) {
+      LOG.info("channel {}: catch-up ({}) stopped: {}", name, why, e.toString());
+    } else {
+      LOG.error("channel {}: catch-up ({}) failed", name, why, e);
+    }
   }
 
   private ChannelLedger ledgerOf(String name, ChannelEntry entry) {
@@ -352,6 +374,7 @@ final class ChannelLifecycle implements AutoCloseable {
           .submit(
               () -> {
                 entries.values().forEach(entry -> closeQuietly(entry.handle()));
+                tasks.stopAll();
                 entries.clear();
                 publish();
               })

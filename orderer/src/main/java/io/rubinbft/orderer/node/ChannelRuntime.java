@@ -6,6 +6,7 @@ import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.HeightSubscription;
 import io.rubinbft.orderer.channel.ChannelConfig;
 import io.rubinbft.orderer.channel.InvalidConfigException;
+import io.rubinbft.orderer.concurrent.WorkerGroup;
 import io.rubinbft.orderer.configtx.ConfigEnvelopeSigner;
 import io.rubinbft.orderer.configtx.ConfigUpdateException;
 import io.rubinbft.orderer.consensus.Admission;
@@ -124,6 +125,9 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
             ChainState.proposals(genesis, configs, ordered, sha256),
             transitions::epochStarted);
     NewerEpochs newerEpochs = new NewerEpochs(channel, transitions::behindReconfiguration);
+    // The workers the channel needs: a failure of any ends the replica, which the registry then
+    // reports ("consensus") and restarts.
+    WorkerGroup workers = new WorkerGroup();
     Optional<ReplicaHost> host =
         epochs
             .recover()
@@ -139,7 +143,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
                         transitions::viewChangeStalled,
                         transitions::leftConsenters,
                         node.tick(),
-                        node.memory()));
+                        node.memory(),
+                        workers));
     host.ifPresent(h -> h.progress().listen(node.metrics().decisions(channel)));
     return new ChannelRuntime(
         ledger,
@@ -156,7 +161,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
                 () -> host.filter(ReplicaHost::member).map(ReplicaHost::epoch),
                 host.map(ReplicaHost::forwards).orElseGet(ForwardCounts::new),
                 admit,
-                node.memory().budgets().peerInputBytes()));
+                node.memory().budgets().peerInputBytes(),
+                workers));
   }
 
   /**
@@ -337,7 +343,8 @@ public final class ChannelRuntime implements ServedChannel, AutoCloseable {
   }
 
   /**
-   * Why this channel's replica stopped for good, if it did (a broken invariant, an unusable WAL):
+   * Why this channel's replica stopped for good, if it did (a broken invariant, an unusable WAL, or
+   * a worker the channel needs stopped: its ledger writer, archive reader or envelope forwarding):
    * {@code /healthz}'s "consensus" check.
    */
   public Optional<String> replicaFailure() {

@@ -2,6 +2,7 @@ package io.rubinbft.orderer.node;
 
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.concurrent.Worker;
+import io.rubinbft.orderer.concurrent.WorkerGroup;
 import io.rubinbft.orderer.consensus.EpochReplica;
 import io.rubinbft.orderer.consensus.ForwardCounts;
 import io.rubinbft.orderer.consensus.ReplicaHost;
@@ -51,6 +52,9 @@ final class EnvelopeForwarding implements AutoCloseable {
    * @param epoch the consensus epoch this node orders in; empty while it follows the channel
    * @param admit checks a received envelope and offers it to the pool; answers why it is invalid
    * @param senderBudget bytes of envelopes from one sender that may wait for their check
+   * @param workers the workers the channel needs, which the checking worker joins: if a check
+   *     throws, the channel's replica stops and restarts, so that forwarded envelopes are checked
+   *     again rather than dropped unseen
    */
   EnvelopeForwarding(
       String channel,
@@ -58,14 +62,19 @@ final class EnvelopeForwarding implements AutoCloseable {
       Supplier<Optional<EpochReplica>> epoch,
       ForwardCounts counts,
       Function<byte[], Optional<String>> admit,
-      long senderBudget) {
+      long senderBudget,
+      WorkerGroup workers) {
     this.senderBudget = senderBudget;
     this.topic = ReplicaHost.forwardTopic(channel);
     this.network = network;
     this.epoch = epoch;
     this.counts = counts;
     this.admit = admit;
-    this.worker = Worker.named("forwarded-" + channel).virtual().start(self -> checkAll());
+    this.worker =
+        Worker.named("forwarded-" + channel)
+            .virtual()
+            .partOf(workers, "envelope forwarding")
+            .start(self -> checkAll());
     network.register(topic, this::onReceived);
   }
 

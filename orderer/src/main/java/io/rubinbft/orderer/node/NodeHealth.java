@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.node;
 
 import io.rubinbft.ledger.ChannelLedger;
+import io.rubinbft.orderer.broadcast.BroadcastThrottle;
 import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.consensus.ReplicaHost;
 import io.rubinbft.orderer.node.ChannelFailure.Check;
@@ -18,10 +19,23 @@ import java.util.function.Function;
 /**
  * The node's {@code /healthz} checks, each naming the failing channel: "ledger" (the channel's
  * ledger writer stopped, or its block store cannot be read), "consensus" (the channel's replica
- * stopped), "channels" (the node stopped following, onboarding or serving the channel), and
- * "cluster" (the network thread stopped, or a channel lacks a quorum's connections for longer than
- * {@link #CONNECTIVITY_GRACE}). Every channel the participation API reports "failed" fails one of
- * the first three: both read {@link ChannelEntry#failure} of one {@link ChannelSnapshot}.
+ * stopped), "channels" (the node stopped following, onboarding or serving the channel), "cluster"
+ * (the network thread stopped, or a channel lacks a quorum's connections for longer than {@link
+ * #CONNECTIVITY_GRACE}) and "broadcast" (the Broadcast throttle's refills stopped). Every channel
+ * the participation API reports "failed" fails one of the first three: both read {@link
+ * ChannelEntry#failure} of one {@link ChannelSnapshot}.
+ *
+ * <p>Where each {@link io.rubinbft.orderer.concurrent.Worker}'s failure shows
+ * (orderer/docs/HEALTH.md, "Which worker reports where"): the node's own workers fail a check the
+ * probes keep, since the node is of no use without them and a restart starts them again (the
+ * cluster network: "cluster"; the Broadcast throttle, without whose refills every throttled client
+ * waits for ever: "broadcast"). A channel's workers fail its participation status ("failed") and
+ * one check: the replica and every worker it needs, which join its {@link
+ * io.rubinbft.orderer.concurrent.WorkerGroup} (ledger writer, archive reader, envelope forwarding)
+ * and stop the replica when one fails, "consensus", which the probes keep and the node clears by
+ * restarting the channel; a follower's pulling and an onboarding, "channels", which the probes
+ * leave out, as a restart would only retry that channel. A catch-up task's failure fails nothing:
+ * the channel is served again as it is.
  */
 final class NodeHealth {
 
@@ -35,7 +49,11 @@ final class NodeHealth {
 
   private NodeHealth() {}
 
-  static HealthChecks of(ChannelRegistry channels, ClusterNetwork network, InstantSource clock) {
+  static HealthChecks of(
+      ChannelRegistry channels,
+      ClusterNetwork network,
+      BroadcastThrottle throttle,
+      InstantSource clock) {
     HealthChecks health = new HealthChecks();
     health.register(
         Check.LEDGER.component(),
@@ -60,6 +78,7 @@ final class NodeHealth {
             clock,
             CONNECTIVITY_GRACE);
     health.register("cluster", () -> network.failure().or(connectivity::failure));
+    health.register("broadcast", throttle::failure);
     return health;
   }
 

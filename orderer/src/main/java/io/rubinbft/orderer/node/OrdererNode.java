@@ -130,7 +130,7 @@ public final class OrdererNode implements AutoCloseable {
       BroadcastThrottle throttle = BroadcastThrottle.start(config.throttling(), Clock.systemUTC());
       opened.addFirst(throttle);
       BindableService counted = atomicBroadcast(config, channels, provider, metrics, throttle);
-      return listen(config, channels, network, counted, metrics, logs, opened);
+      return listen(config, channels, network, throttle, counted, metrics, logs, opened);
     } catch (InvalidConfigException e) {
       closeAll(opened);
       throw new ConfigException("cannot resume a channel: " + e.getMessage(), e);
@@ -169,6 +169,7 @@ public final class OrdererNode implements AutoCloseable {
       NodeConfig config,
       ChannelRegistry channels,
       ClusterNetwork network,
+      BroadcastThrottle throttle,
       BindableService broadcast,
       OrdererMetrics metrics,
       LogLevels logs,
@@ -205,7 +206,7 @@ public final class OrdererNode implements AutoCloseable {
         OperationsServer.start(
             config.operations(),
             metrics.registry(),
-            NodeHealth.of(channels, network, Clock.systemUTC()),
+            NodeHealth.of(channels, network, throttle, Clock.systemUTC()),
             logs,
             VersionInfo.ofThisBuild(),
             Clock.systemUTC());

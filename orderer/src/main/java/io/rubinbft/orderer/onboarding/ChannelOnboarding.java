@@ -70,7 +70,11 @@ public final class ChannelOnboarding implements AutoCloseable {
     // The join block's config names the orderers of today; block 0's may be long gone.
     this.puller = new BlockPuller(channelId, () -> joinState, context);
     this.worker =
-        Worker.named("onboarding-" + channelId).wakeWith(puller::close).unstarted(self -> run());
+        Worker.named("onboarding-" + channelId)
+            .wakeWith(puller::close)
+            // What run() does not catch (an Error) fails the onboarding as well.
+            .onFailure(e -> outcome.failed("onboarding stopped: " + e))
+            .unstarted(self -> run());
   }
 
   /**

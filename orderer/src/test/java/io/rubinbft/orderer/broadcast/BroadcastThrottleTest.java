@@ -10,6 +10,9 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -34,6 +37,45 @@ class BroadcastThrottleTest {
       assertThat(off.turnOf(Optional.of(CLIENT))).isSameAs(BroadcastThrottle.Turn.NONE);
       assertThat(on.turnOf(Optional.empty())).isSameAs(BroadcastThrottle.Turn.NONE);
       assertThat(on.turnOf(Optional.of(CLIENT))).isNotSameAs(BroadcastThrottle.Turn.NONE);
+    }
+  }
+
+  /**
+   * The refilling thread ended by its clock failing: every throttled stream would wait for ever, so
+   * the throttle says why, for {@code /healthz}'s "broadcast" check. Running, it says nothing.
+   */
+  @Test
+  void refillsStoppedByAFailingClockAreReported() throws Exception {
+    Clock failing =
+        new Clock() {
+          @Override
+          public ZoneId getZone() {
+            return ZoneOffset.UTC;
+          }
+
+          @Override
+          public Clock withZone(ZoneId zone) {
+            return this;
+          }
+
+          @Override
+          public Instant instant() {
+            throw new IllegalStateException("no time");
+          }
+        };
+    try (BroadcastThrottle healthy =
+            BroadcastThrottle.start(
+                new ThrottlingSettings(10, Duration.ofSeconds(5)), Clock.systemUTC());
+        BroadcastThrottle broken =
+            BroadcastThrottle.start(new ThrottlingSettings(10, Duration.ofSeconds(5)), failing)) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (broken.failure().isEmpty() && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+
+      assertThat(broken.failure())
+          .contains("throttle refills stopped: java.lang.IllegalStateException: no time");
+      assertThat(healthy.failure()).isEmpty();
     }
   }
 

@@ -9,6 +9,7 @@ import io.rubinbft.ledger.BlockStore;
 import io.rubinbft.ledger.BlockStoreConfig;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.ledger.Durability;
+import io.rubinbft.orderer.concurrent.WorkerGroup;
 import io.rubinbft.orderer.testing.FabricFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,8 @@ class LedgerWriterTest {
 
   @Test
   void aDecisionThatCannotBeWrittenEndsTheWriterAndNamesWhy() throws Exception {
-    LedgerWriter writer = new LedgerWriter(ledger, new OrderedTransactions(ledger));
+    LedgerWriter writer =
+        new LedgerWriter(ledger, new OrderedTransactions(ledger), new WorkerGroup());
     assertThat(writer.failure()).isEmpty();
 
     Proposal notABlock = new Proposal(1, Digest.GENESIS, List.of(), new byte[] {1, 2, 3});
@@ -69,7 +71,8 @@ class LedgerWriterTest {
 
   @Test
   void closedWithNothingQueuedTheWriterHasNoFailure() {
-    LedgerWriter writer = new LedgerWriter(ledger, new OrderedTransactions(ledger));
+    LedgerWriter writer =
+        new LedgerWriter(ledger, new OrderedTransactions(ledger), new WorkerGroup());
 
     writer.close();
 

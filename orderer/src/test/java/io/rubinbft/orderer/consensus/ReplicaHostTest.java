@@ -28,6 +28,7 @@ import io.rubinbft.orderer.cluster.ClusterNetwork;
 import io.rubinbft.orderer.cluster.ClusterPeersForTests;
 import io.rubinbft.orderer.cluster.ClusterSettingsForTests;
 import io.rubinbft.orderer.cluster.ClusterTransports;
+import io.rubinbft.orderer.concurrent.WorkerGroup;
 import io.rubinbft.orderer.config.ClusterTransport;
 import io.rubinbft.orderer.crypto.EcKeys;
 import io.rubinbft.orderer.crypto.EcdsaSigner;
@@ -89,6 +90,8 @@ class ReplicaHostTest {
   // When set, every host's ledger reads for peers wait for it (a slow ledger).
   private @Nullable CountDownLatch slowArchive;
   private final CountDownLatch archiveReadStarted = new CountDownLatch(1);
+  // When set, every host's ledger reads for peers throw it (past the reader's per-read catch).
+  private @Nullable Error archiveError;
 
   @AfterEach
   void stop() {
@@ -323,6 +326,37 @@ class ReplicaHostTest {
     assertSameValidChains(List.of(0, 1, 2));
   }
 
+  /**
+   * A worker the channel needs (here the archive reader, ended by an {@link Error} from its ledger
+   * read) stops the replica: its failure names the worker, its owner is told, so {@code /healthz}
+   * reports it and the node restarts the channel. Before the workers of a channel were one group,
+   * the reader's thread died unnoticed and the replica ran on.
+   */
+  @Test
+  void aStoppedArchiveReaderStopsTheReplicaAndSaysWhy() throws Exception {
+    archiveError = new AssertionError("a broken invariant in the archive");
+    startCluster(ClusterTransport.TCP, 3);
+    CompletableFuture<Void> told = new CompletableFuture<>();
+    hosts.get(0).onFailure(() -> told.complete(null));
+    int retained = hosts.get(0).epoch().replica().config().retainedDecisions();
+    while (ledgers.get(0).height() <= retained + 2) {
+      submitLarge(100);
+    }
+    assertThat(hosts.get(0).failure()).isEmpty();
+
+    fetchFrom(0, 1);
+
+    told.get(30, TimeUnit.SECONDS);
+    assertThat(hosts.get(0).failure())
+        .hasValueSatisfying(
+            reason ->
+                assertThat(reason)
+                    .isEqualTo(
+                        "replica stopped: java.lang.IllegalStateException: archive reader stopped:"
+                            + " java.lang.AssertionError: a broken invariant in the archive"));
+    assertThat(hosts.get(1).failure()).isEmpty();
+  }
+
   private record Answer(Decisions decisions, int frameBytes) {}
 
   /** The state-transfer answers that reach consenter {@code r}'s network (no host runs there). */
@@ -504,6 +538,13 @@ class ReplicaHostTest {
             services.crypto(),
             new Sha256(FabricTestCluster.PROVIDER));
     DecisionArchive archive = slowArchive == null ? ledgerArchive : slowly(ledgerArchive);
+    Error readError = archiveError;
+    if (readError != null) {
+      archive =
+          read -> {
+            throw readError;
+          };
+    }
     EpochReplica genesisEpoch =
         new EpochReplica(
             epoch,
@@ -528,7 +569,8 @@ class ReplicaHostTest {
           throw new IllegalStateException("this test orders no config block");
         },
         TICK,
-        NodeMemory.standard());
+        NodeMemory.standard(),
+        new WorkerGroup());
   }
 
   /** {@code archive}, each read held up until {@link #slowArchive} opens. */
