@@ -18,8 +18,9 @@ import org.rocksdb.WriteBatch;
  * transaction) and of ids it did, with RocksDB's prefix Bloom filters of the tx index off and on,
  * and with the heap filter ({@link TxIdFilter}) off and on, at each history size given. Ids are
  * Fabric's shape (64 hex digits), written in blocks of 500; the database is opened again before
- * measuring, so the history is in table files as on a node that restarted. Prints one row per
- * combination: the lookup thread's CPU per lookup (RocksDB's background threads left out).
+ * measuring, so the history is in table files as on a node that restarted, and measured once
+ * compactions settled (a directory left by an earlier run is measured again as it is). Prints one
+ * row per combination: the lookup thread's CPU per lookup (RocksDB's background threads left out).
  *
  * <p>Usage (test classpath): {@code TxIdLookupBenchmark <empty-work-dir> <lookups> <ids>...}, e.g.
  * {@code /tmp/txid-bench 200000 100000 3000000}; see ledger/README.md for the command.
@@ -46,8 +47,10 @@ public final class TxIdLookupBenchmark {
       for (boolean rocksdbFilters : new boolean[] {false, true}) {
         Path directory = work.resolve(ids + (rocksdbFilters ? "-filters" : "-plain"));
         long fill = System.nanoTime();
-        try (LedgerDatabase db = LedgerDatabase.open(directory, rocksdbFilters)) {
-          fill(db, ids);
+        if (!Files.exists(directory)) {
+          try (LedgerDatabase db = LedgerDatabase.open(directory, rocksdbFilters)) {
+            fill(db, ids);
+          }
         }
         System.out.printf(
             Locale.ROOT,
@@ -56,6 +59,8 @@ public final class TxIdLookupBenchmark {
             (System.nanoTime() - fill) / 1e9,
             tableFiles(directory));
         try (LedgerDatabase db = LedgerDatabase.open(directory, rocksdbFilters)) {
+          System.out.printf(
+              Locale.ROOT, "# %d table files once compactions settled%n", settled(directory));
           for (boolean heapFilter : new boolean[] {false, true}) {
             TxIndex index =
                 heapFilter
@@ -127,6 +132,18 @@ public final class TxIdLookupBenchmark {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** Waits until RocksDB's background compactions leave the table files alone for 10 s. */
+  private static long settled(Path directory) throws Exception {
+    long files = tableFiles(directory);
+    for (int quiet = 0, waited = 0; quiet < 10 && waited < 300; waited++) {
+      Thread.sleep(1000);
+      long now = tableFiles(directory);
+      quiet = now == files ? quiet + 1 : 0;
+      files = now;
+    }
+    return files;
   }
 
   private static long tableFiles(Path directory) throws java.io.IOException {
