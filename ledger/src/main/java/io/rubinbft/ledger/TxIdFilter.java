@@ -17,10 +17,10 @@ import org.jspecify.annotations.Nullable;
  * in the index. An append whose write fails leaves its ids in the filter, which only costs seeks.
  *
  * <p>Bounded: sized for {@code minIds} ids, rebuilt from the index four times as large when appends
- * fill it, and dropped (every lookup seeks, as without a filter) once the channel holds more than
- * {@code maxIds}; at {@value #FALSE_POSITIVES} false positives an id costs ~10 bits. Guava's filter
- * is lock-free and thread-safe: lookups run on the callers' threads while the append lock's holder
- * adds.
+ * fill it, and dropped once the channel holds more than {@code maxIds} (every lookup then seeks,
+ * and RocksDB's prefix filters of the index answer, see {@link LedgerDatabase}); at {@value
+ * #FALSE_POSITIVES} false positives an id costs ~10 bits. Guava's filter is lock-free and
+ * thread-safe: lookups run on the callers' threads while the append lock's holder adds.
  */
 final class TxIdFilter {
 

@@ -72,6 +72,29 @@ class TxIndexPrefixFilterTest {
     }
   }
 
+  /**
+   * A ledger written before the filters existed (its table files have none, its memtables none) and
+   * opened with them: the old files are read as they are, the new ones filtered.
+   */
+  @Test
+  void aLedgerWrittenWithoutFiltersIsReadRightlyWithThem() throws RocksDBException {
+    List<String> shaped = shapedIds(new Random(SEED + 1));
+    Map<String, Long> alpha = new HashMap<>();
+    try (LedgerDatabase db = LedgerDatabase.open(dir, false)) {
+      append(db, withoutHeapFilter(db, "alpha", 1), 0, shaped, alpha);
+    }
+    List<String> later = fabricIds(BLOCK_IDS);
+    try (LedgerDatabase db = LedgerDatabase.open(dir)) {
+      TxIndex index = withoutHeapFilter(db, "alpha", 1);
+      assertExactly(index, alpha, shaped, "written without filters");
+      append(db, index, 1, later, alpha);
+      assertExactly(index, alpha, shaped, "and more with them");
+    }
+    try (LedgerDatabase db = LedgerDatabase.open(dir)) {
+      assertExactly(withoutHeapFilter(db, "alpha", 1), alpha, shaped, "after a restart");
+    }
+  }
+
   /** An index whose heap filter is dropped at its first append: lookups go to RocksDB. */
   private static TxIndex withoutHeapFilter(LedgerDatabase db, String channel, int id) {
     return new TxIndex(db, channel, id, 1, 1);
