@@ -16,6 +16,13 @@ public record BlockStoreConfig(
   /** Fabric's gRPC limit on a message, so any block Fabric can deliver fits. */
   public static final int DEFAULT_MAX_BLOCK_BYTES = 100 * 1024 * 1024;
 
+  /**
+   * The heap each channel's tx id filter holds at most (a Bloom filter of up to 1 Mi tx ids in
+   * front of RocksDB's; past them the channel's lookups are answered by RocksDB's filters, which
+   * live in the block cache of the ledger's native budget).
+   */
+  public static final long TX_ID_FILTER_HEAP_BYTES = TxIdFilter.MAX_HEAP_BYTES;
+
   public BlockStoreConfig {
     if (maxBlockBytes <= 0 || maxChannels <= 0 || maxHeightListeners <= 0) {
       throw new IllegalArgumentException(

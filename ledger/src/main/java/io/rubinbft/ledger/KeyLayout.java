@@ -27,6 +27,14 @@ final class KeyLayout {
   static final String TX_INDEX_FAMILY = "tx-index";
   static final int MAX_TX_ID_BYTES = 255;
 
+  /**
+   * The tx index keys' prefix that RocksDB's Bloom filters hold: channel id, tx id length and the
+   * tx id's first 9 bytes (36 bits of a Fabric tx id's 64 hex digits). Every key is at least this
+   * long (a 1-byte tx id and a block number make 14 bytes), so every key is in the filters; a
+   * lookup of a shorter tx id is not filtered (see {@link LedgerDatabase#seekTxId}).
+   */
+  static final int TX_FILTER_PREFIX_BYTES = Integer.BYTES + 1 + 9;
+
   private static final byte[] CHANNEL_PREFIX = "channel/".getBytes(StandardCharsets.UTF_8);
   private static final byte[] NEXT_CHANNEL_ID = "next-channel-id".getBytes(StandardCharsets.UTF_8);
 

@@ -17,10 +17,10 @@ import org.jspecify.annotations.Nullable;
  * in the index. An append whose write fails leaves its ids in the filter, which only costs seeks.
  *
  * <p>Bounded: sized for {@code minIds} ids, rebuilt from the index four times as large when appends
- * fill it, and dropped (every lookup seeks, as without a filter) once the channel holds more than
- * {@code maxIds}; at {@value #FALSE_POSITIVES} false positives an id costs ~10 bits. Guava's filter
- * is lock-free and thread-safe: lookups run on the callers' threads while the append lock's holder
- * adds.
+ * fill it, and dropped once the channel holds more than {@code maxIds} (every lookup then seeks,
+ * and RocksDB's prefix filters of the index answer, see {@link LedgerDatabase}); at {@value
+ * #FALSE_POSITIVES} false positives an id costs ~10 bits. Guava's filter is lock-free and
+ * thread-safe: lookups run on the callers' threads while the append lock's holder adds.
  */
 final class TxIdFilter {
 
@@ -30,7 +30,13 @@ final class TxIdFilter {
   /** The most ids a channel's filter holds; past them it is dropped. */
   static final int MAX_IDS = 1 << 20;
 
-  private static final double FALSE_POSITIVES = 0.01;
+  static final double FALSE_POSITIVES = 0.01;
+
+  /**
+   * The heap a channel's filter holds at most: the largest filter, and while it is built the one it
+   * replaces.
+   */
+  static final long MAX_HEAP_BYTES = heapBytes(MAX_IDS) + heapBytes(MAX_IDS / 4);
 
   /** The ids the index holds now, read in full (a rebuild's source). */
   interface Source {
@@ -58,6 +64,15 @@ final class TxIdFilter {
     this.index = index;
     this.maxIds = maxIds;
     rebuild(minIds);
+  }
+
+  /**
+   * The bytes of a filter sized for {@code ids}: Guava's bit array (its optimal bits for the false
+   * positive rate, in longs) and a few objects around it.
+   */
+  static long heapBytes(long ids) {
+    double bits = -ids * Math.log(FALSE_POSITIVES) / (Math.log(2) * Math.log(2));
+    return Math.ceilDiv((long) bits, Long.SIZE) * Long.BYTES + 256;
   }
 
   /** False only if {@code txId} was never added: the index does not hold it. */

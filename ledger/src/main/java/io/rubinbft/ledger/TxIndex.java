@@ -54,8 +54,8 @@ final class TxIndex {
       return Optional.empty();
     }
     byte[] prefix = KeyLayout.txIdPrefix(channelId, id);
-    return db.scan(
-        db.txIndex(),
+    return db.seekTxId(
+        prefix,
         "tx index lookup of '" + txId + "'",
         it -> {
           it.seek(prefix);

@@ -2,7 +2,11 @@ package io.rubinbft.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.common.hash.BloomFilter;
+import com.google.common.hash.Funnels;
 import io.rubinbft.ledger.cli.SyntheticChain;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,6 +81,25 @@ class TxIdFilterTest {
         assertThat(beta.locate(txId)).as("alpha's id in beta").isEmpty();
       }
     }
+  }
+
+  /**
+   * The heap the memory plan counts for a filter is at least its bit array as Guava sizes it (its
+   * serialized form: 6 bytes of header, then the array), at every size a filter takes.
+   */
+  @Test
+  void theHeapCountedForAFilterHoldsGuavasBitArray() throws IOException {
+    for (int ids = TxIdFilter.MIN_IDS; ids <= TxIdFilter.MAX_IDS; ids *= 4) {
+      ByteArrayOutputStream serialized = new ByteArrayOutputStream();
+      BloomFilter.create(Funnels.byteArrayFunnel(), ids, TxIdFilter.FALSE_POSITIVES)
+          .writeTo(serialized);
+      long bitArray = serialized.size() - 6L;
+      assertThat(TxIdFilter.heapBytes(ids)).isBetween(bitArray, bitArray + 1024);
+    }
+    assertThat(BlockStoreConfig.TX_ID_FILTER_HEAP_BYTES)
+        .isEqualTo(
+            TxIdFilter.heapBytes(TxIdFilter.MAX_IDS)
+                + TxIdFilter.heapBytes(TxIdFilter.MAX_IDS / 4));
   }
 
   private static int absentAnsweredByTheFilter(TxIndex index) {

@@ -1,6 +1,7 @@
 package io.rubinbft.orderer.memory;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.rubinbft.ledger.BlockStoreConfig;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -20,18 +21,24 @@ import java.util.OptionalLong;
  * BatchSize.AbsoluteMaxBytes and the consenters per channel. Per channel the node may hold twice
  * its window's bytes of proposals above its stable checkpoint and its retained decisions at the
  * channel's proposal cap (as {@link Pipeline#forChannel} derives them from the config), the ids of
- * its last decided transactions, its request pool ({@link PoolBytes#forChannel}: at least two
- * proposals at the cap), the client requests and each peer's messages (small and large, a lane
- * each) and forwarded envelopes waiting for its replica (each queue or lane its budget, or one item
- * of the channel's largest when that is larger); per node its own live data and, per peer, the
- * small frames waiting to be sent (the link budget), the large ones (one transport message's worth)
- * and a message being reassembled (up to the transport's limit). The old generation, a fraction
- * {@link #OLD_GENERATION_SIXTHS}/6 of the heap with the launcher's {@code -XX:NewRatio=5}, must
- * hold all of it.
+ * its last decided transactions, its ledger's tx id filter, its request pool ({@link
+ * PoolBytes#forChannel}: at least two proposals at the cap), the client requests and each peer's
+ * messages (small and large, a lane each) and forwarded envelopes waiting for its replica (each
+ * queue or lane its budget, or one item of the channel's largest when that is larger); per node its
+ * own live data and, per peer, the small frames waiting to be sent (the link budget), the large
+ * ones (one transport message's worth) and a message being reassembled (up to the transport's
+ * limit). The old generation, a fraction {@link #OLD_GENERATION_SIXTHS}/6 of the heap with the
+ * launcher's {@code -XX:NewRatio=5}, must hold all of it.
  */
 public final class HeapSize {
 
   static final long MIB = 1L << 20;
+
+  /**
+   * One channel's tx id filter in the ledger at its largest (a Bloom filter of up to 1 Mi tx ids in
+   * front of RocksDB's, which are in {@link #LEDGER_NATIVE_BYTES_PER_CHANNEL}).
+   */
+  static final long TX_ID_FILTER_BYTES = BlockStoreConfig.TX_ID_FILTER_HEAP_BYTES;
 
   /** The node's own live data besides its queues and channels (classes, gRPC, metrics, TLS). */
   static final long NODE_BASE_BYTES = 16 * MIB;
@@ -57,7 +64,10 @@ public final class HeapSize {
    */
   public static final long DIRECT_BASE_BYTES = 96 * MIB;
 
-  /** RocksDB's budget for each channel's ledger, outside the heap (BlockStoreConfig). */
+  /**
+   * RocksDB's budget for each channel's ledger, outside the heap (ledger LedgerDatabase): its block
+   * cache, which holds the memtables and the tx index's Bloom filters too.
+   */
   static final long LEDGER_NATIVE_BYTES_PER_CHANNEL = 16 * MIB;
 
   /** The old generation's sixths of the heap ({@code -XX:NewRatio=5}). */
@@ -93,8 +103,8 @@ public final class HeapSize {
   }
 
   /**
-   * The heap bytes one channel needs at most: its windows of blocks, its request pool and every
-   * queue of it.
+   * The heap bytes one channel needs at most: its windows of blocks, its decided ids and tx id
+   * filter, its request pool and every queue of it.
    *
    * @param consenters the channel's consenters
    * @param batchMaxCount its MaxMessageCount
@@ -118,7 +128,7 @@ public final class HeapSize {
             + peers * (budgets.peerInputBytes() + Math.max(budgets.peerInputBytes(), proposal))
             + peers * Math.max(budgets.peerInputBytes(), request);
     long pool = PoolBytes.forChannel(budgets, pipeline, batchMaxCount).limit();
-    return blocks + DECIDED_IDS_BYTES + pool + queues;
+    return blocks + DECIDED_IDS_BYTES + TX_ID_FILTER_BYTES + pool + queues;
   }
 
   /** The heap bytes a node needs besides its channels' own. */
@@ -190,7 +200,8 @@ public final class HeapSize {
       return String.format(
           Locale.ROOT,
           "%d channel%s with blocks of at most %d bytes on %d consenters need%s a heap of %d MiB"
-              + " (%d MiB per channel: its windows of blocks, decided ids, request pool and queues;"
+              + " (%d MiB per channel: its windows of blocks, decided ids, tx id filter, request pool"
+              + " and queues;"
               + " %d MiB for the node: peer links, its own data; the old generation is %d/6"
               + " of the heap) and %d MiB outside it (%d MiB of direct memory at most: a block"
               + " per channel being delivered), %d MiB in all",

@@ -23,9 +23,11 @@ class HeapSizeTest {
    * The sum, term by term, for the default plan: one channel with Fabric's 10 MB AbsoluteMaxBytes
    * (a window of 15 MiB of proposals, a backup holding twice that, and one retained decision of up
    * to 10 MiB: 40 MiB, what a window of 2 proposals in flight and 2 retained held before), its ids,
-   * its request pool (21 MiB, more than two proposals at the cap) and queues (each queue at least
-   * one 10 MiB item), and per peer the node's link budget and two transport messages (one queued to
-   * send, one being reassembled); the old generation (5/6 of the heap) holds it all.
+   * its ledger's tx id filter (1 Mi ids at 1 % false positives and the quarter-size filter it
+   * replaces while it grows), its request pool (21 MiB, more than two proposals at the cap) and
+   * queues (each queue at least one 10 MiB item), and per peer the node's link budget and two
+   * transport messages (one queued to send, one being reassembled); the old generation (5/6 of the
+   * heap) holds it all.
    */
   @Test
   void theDefaultPlansHeapIsTheSumOfItsBudgets() {
@@ -42,6 +44,7 @@ class HeapSizeTest {
         2 * 15 * MIB
             + cap
             + 16 * MIB
+            + 1_570_936
             + 21 * MIB
             + Math.max(5376 << 10, request)
             + 3 * ((1344 << 10) + cap)
