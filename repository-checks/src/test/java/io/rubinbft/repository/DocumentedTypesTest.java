@@ -93,6 +93,12 @@ class DocumentedTypesTest {
 
   private static final Pattern SETTING = Pattern.compile("of\\(\\s*\"([A-Za-z][\\w.]*)\"");
 
+  /** A helper of {@code config.Settings} that makes the keys below a section it is given. */
+  private static final Pattern SECTION_HELPER = Pattern.compile("(\\w+)\\(\\s*String section\\b");
+
+  /** A key a section helper makes below its section: {@code section + ".Enabled"}. */
+  private static final Pattern SECTION_KEY = Pattern.compile("section\\s*\\+\\s*\"(\\.\\w+)\"");
+
   @Test
   void everyTypeTheDesignDocumentsNameExists() throws IOException {
     Path root = RepositoryFiles.root();
@@ -286,9 +292,25 @@ class DocumentedTypesTest {
     Set<String> keys = new TreeSet<>();
     for (DeclaredType settings : sources.named("Settings")) {
       if (settings.production()) {
-        Matcher key = SETTING.matcher(sources.text(settings.file()));
+        String text = sources.text(settings.file());
+        Matcher key = SETTING.matcher(text);
         while (key.find()) {
           keys.add(key.group(1));
+        }
+        List<String> sectionKeys = new ArrayList<>();
+        Matcher sectionKey = SECTION_KEY.matcher(text);
+        while (sectionKey.find()) {
+          sectionKeys.add(sectionKey.group(1));
+        }
+        Matcher helper = SECTION_HELPER.matcher(text);
+        while (helper.find()) {
+          Matcher section =
+              Pattern.compile("\\b" + helper.group(1) + "\\(\\s*\"([A-Z][\\w.]*)\"").matcher(text);
+          while (section.find()) {
+            for (String suffix : sectionKeys) {
+              keys.add(section.group(1) + suffix);
+            }
+          }
         }
       }
     }
