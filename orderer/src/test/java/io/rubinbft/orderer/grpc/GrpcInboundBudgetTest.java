@@ -129,11 +129,7 @@ class GrpcInboundBudgetTest {
     int message = 1_000_000;
     long nodeBudget = 2 << 20;
     // After a grace of 1 s a message must have come at 64 KiB/s at least on average.
-    InboundMessageBudget budget =
-        new InboundMessageBudget(
-            () -> message + 1024, nodeBudget, nodeBudget, Duration.ofSeconds(1), 64 << 10);
-    listener = listenerWith(budget);
-    honest = client();
+    InboundMessageBudget budget = serving(message, nodeBudget, Duration.ofSeconds(1), 64 << 10);
     // Twenty streams of 100 kB each, then nothing: the node's whole budget held by small partial
     // messages, so an honest envelope larger than each of them is the largest and gives way.
     int streams = 20;
@@ -191,11 +187,7 @@ class GrpcInboundBudgetTest {
     int message = 3_000_000;
     long nodeBudget = 4 << 20;
     // 1.5 MB is overdue after 0.5 s plus 1.5 MB at 4 MiB/s, under a second.
-    InboundMessageBudget budget =
-        new InboundMessageBudget(
-            () -> message + 1024, nodeBudget, nodeBudget, Duration.ofMillis(500), 4 << 20);
-    listener = listenerWith(budget);
-    honest = client();
+    InboundMessageBudget budget = serving(message, nodeBudget, Duration.ofMillis(500), 4 << 20);
     SlowGrpcStream stream = slowStream(message);
     stream.send(1_500_000, 10_000);
     // Under half the node's budget: overdue, but costing nobody, it is not cut off.
@@ -239,6 +231,20 @@ class GrpcInboundBudgetTest {
         .as("outcomes of 160 calls: %s", outcomes)
         .containsOnly(Status.Code.OK, Status.Code.RESOURCE_EXHAUSTED)
         .contains(Status.Code.RESOURCE_EXHAUSTED);
+  }
+
+  /**
+   * Starts {@link #listener} and {@link #honest} with a budget taking messages of {@code message}
+   * bytes (plus 1 KiB), {@code nodeBudget} on a connection and on the node; returns the budget.
+   */
+  private InboundMessageBudget serving(
+      int message, long nodeBudget, Duration grace, long minBytesPerSecond) throws IOException {
+    InboundMessageBudget budget =
+        new InboundMessageBudget(
+            () -> message + 1024, nodeBudget, nodeBudget, grace, minBytesPerSecond);
+    listener = listenerWith(budget);
+    honest = client();
+    return budget;
   }
 
   /**
