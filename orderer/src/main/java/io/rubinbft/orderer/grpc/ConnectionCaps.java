@@ -3,13 +3,11 @@ package io.rubinbft.orderer.grpc;
 import io.rubinbft.orderer.config.ConnectionLimits;
 import java.net.InetAddress;
 import java.time.Clock;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,28 +19,18 @@ import org.slf4j.LoggerFactory;
  * oldest handshaking one, of its source if that source is over its cap, else of all, so that idle
  * connections give way to clients that handshake at once. Every refusal is counted by reason (the
  * metric {@code grpc_server_connections_refused_total}) and logged, at most one line per {@value
- * #LOG_INTERVAL_MILLIS} ms. Thread-safe.
+ * RefusalCounter#LOG_INTERVAL_MILLIS} ms. Thread-safe.
  *
  * @param <C> a connection
  */
 final class ConnectionCaps<C> {
 
-  /** Why a connection was refused or closed; the label is the metric's reason. */
+  /** Why a connection was refused or closed; its label ({@link RefusalCounter}) the metric's. */
   enum Refusal {
-    TOTAL("total"),
-    PER_ADDRESS("per_address"),
-    HANDSHAKING("handshaking"),
-    HANDSHAKING_PER_ADDRESS("handshaking_per_address");
-
-    private final String label;
-
-    Refusal(String label) {
-      this.label = label;
-    }
-
-    String label() {
-      return label;
-    }
+    TOTAL,
+    PER_ADDRESS,
+    HANDSHAKING,
+    HANDSHAKING_PER_ADDRESS
   }
 
   /**
@@ -54,21 +42,18 @@ final class ConnectionCaps<C> {
   record Admission<C>(Optional<Refusal> refused, Optional<C> evicted) {}
 
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionCaps.class);
-  private static final long LOG_INTERVAL_MILLIS = 10_000;
 
   private final ConnectionLimits limits;
-  private final Clock clock;
   private final Map<C, InetAddress> open = new HashMap<>();
   private final Map<InetAddress, Integer> openFrom = new HashMap<>();
   // Handshaking connections, oldest first.
   private final LinkedHashMap<C, InetAddress> handshaking = new LinkedHashMap<>();
   private final Map<InetAddress, Integer> handshakingFrom = new HashMap<>();
-  private final Map<Refusal, Long> refusals = new EnumMap<>(Refusal.class);
-  private long lastLogMillis = Long.MIN_VALUE;
+  private final RefusalCounter<Refusal> refusals;
 
   ConnectionCaps(ConnectionLimits limits, Clock clock) {
     this.limits = limits;
-    this.clock = clock;
+    this.refusals = new RefusalCounter<>(Refusal.class, clock::millis);
   }
 
   /** Counts {@code connection}, just accepted from {@code source}, unless it is refused. */
@@ -110,12 +95,8 @@ final class ConnectionCaps<C> {
   }
 
   /** Connections refused or closed so far, by the metric's reason label. */
-  synchronized Map<String, Long> refusals() {
-    Map<String, Long> labelled = new TreeMap<>();
-    for (Refusal reason : Refusal.values()) {
-      labelled.put(reason.label(), refusals.getOrDefault(reason, 0L));
-    }
-    return labelled;
+  Map<String, Long> refusals() {
+    return refusals.byLabel();
   }
 
   synchronized int open() {
@@ -147,19 +128,17 @@ final class ConnectionCaps<C> {
   }
 
   private void count(Refusal reason, InetAddress source) {
-    long total = refusals.merge(reason, 1L, Long::sum);
-    long now = clock.millis();
-    if (lastLogMillis == Long.MIN_VALUE || now - lastLogMillis >= LOG_INTERVAL_MILLIS) {
-      lastLogMillis = now;
-      LOG.warn(
-          "gRPC connection from {} closed: over the cap of {} ({} open, {} handshaking; {} closed"
-              + " for this reason so far; General.Connections)",
-          source.getHostAddress(),
-          describe(reason),
-          open.size(),
-          handshaking.size(),
-          total);
-    }
+    refusals.count(
+        reason,
+        total ->
+            LOG.warn(
+                "gRPC connection from {} closed: over the cap of {} ({} open, {} handshaking; {}"
+                    + " closed for this reason so far; General.Connections)",
+                source.getHostAddress(),
+                describe(reason),
+                open.size(),
+                handshaking.size(),
+                total));
   }
 
   private String describe(Refusal reason) {

@@ -45,8 +45,9 @@ import java.util.function.Supplier;
  * largest AbsoluteMaxBytes of the served channels plus {@link #MESSAGE_MARGIN_BYTES}, refused as
  * its bytes arrive; the messages being received hold at most {@link #CONNECTION_INBOUND_BYTES} per
  * connection and {@link #NODE_INBOUND_BYTES} on the node, and one not whole after {@link
- * #MESSAGE_GRACE} plus its bytes' time at {@link #MIN_MESSAGE_BYTES_PER_SECOND} is cut off ({@link
- * InboundMessageBudget}); clients pinging more often than {@code
+ * #MESSAGE_GRACE} plus its bytes' time at {@link #MIN_MESSAGE_BYTES_PER_SECOND} gives way to any
+ * message that needs its room, and is cut off while the node's budget is more than half held
+ * ({@link InboundMessageBudget}); clients pinging more often than {@code
  * General.Keepalive.ServerMinInterval} are sent GOAWAY; connections are capped per source address
  * and in total, and those still handshaking more tightly ({@link ConnectionCaps}, {@code
  * General.Connections}).
@@ -90,18 +91,19 @@ public final class GrpcListener implements AutoCloseable {
 
   /**
    * How long any message may be in progress before it must keep {@link
-   * #MIN_MESSAGE_BYTES_PER_SECOND}.
+   * #MIN_MESSAGE_BYTES_PER_SECOND} not to be overdue.
    */
   static final Duration MESSAGE_GRACE = Duration.ofSeconds(10);
 
   /**
    * Beyond {@link #MESSAGE_GRACE}, the average rate since its first byte below which a message in
-   * progress is cut off: the largest message a channel orders then has over a minute, and a client
-   * holding the node's budget must keep sending.
+   * progress is overdue (it gives way to those that need its room): the largest message a channel
+   * orders then has over a minute, and a client holding the node's budget from others must keep
+   * sending.
    */
   static final long MIN_MESSAGE_BYTES_PER_SECOND = 256 << 10;
 
-  /** How often messages in progress are checked against their deadline. */
+  /** How often overdue messages are cut off while the node's budget is more than half held. */
   private static final long DEADLINE_CHECK_MILLIS = 500;
 
   private final Server server;

@@ -18,7 +18,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -43,38 +42,45 @@ import org.slf4j.LoggerFactory;
  *       a client holding partial messages cannot keep out others' small ones: they push out its
  *       large ones.
  *   <li>a message still in progress after a grace period plus the time its bytes so far would take
- *       at a minimum rate is cut off ({@link #cutOffOverdue}, called periodically), with
- *       RESOURCE_EXHAUSTED, freeing what it held. So a client cannot hold the budget with partial
- *       messages it never finishes: holding it costs sending at the minimum rate, and messages
- *       smaller than the grace's worth give way at the grace.
+ *       at a minimum rate is <em>overdue</em>; it is cut off (RESOURCE_EXHAUSTED, freeing what it
+ *       held) only when holding its bytes costs someone: when another message needs room in its
+ *       connection's or the node's budget, overdue messages give way first (the longest overdue
+ *       first), before the largest rule above; and while the node's messages in progress hold more
+ *       than half its budget, {@link #cutOffOverdue} (called periodically) cuts off every overdue
+ *       message. An honest client sending a large message slowly to a node with room to spare (an
+ *       overloaded machine, a slow link) is therefore served however slow it is.
  * </ul>
  *
- * Each refusal is counted by reason and logged, at most one line per {@value #LOG_INTERVAL_MILLIS}
- * ms. Install it both as the server's stream tracer and as an interceptor of every service (the
- * interceptor hands each message's tracer the call to close).
+ * <p>What a client holding partial messages it never finishes (slowloris) can pin: never more than
+ * the connection's budget per connection and the node's budget in all, as above. Against others who
+ * need the room, each of its messages for at most the grace plus its bytes' time at the minimum
+ * rate (then it gives way at once), so holding the node's budget from others costs sending at the
+ * minimum rate, and messages smaller than the grace's worth give way at the grace. Bytes nobody
+ * needs it may hold indefinitely, but only while the node's messages in progress hold at most half
+ * its budget: beyond that its overdue messages are cut off within the check's period.
+ *
+ * <p>Each call is closed once: a message refused as it arrives by the transport (the tracer throws,
+ * grpc-java ends the stream), one made to give way or cut off by the budget through its call, on a
+ * thread of its own; the bytes that still arrive for it until that close lands (it is queued at
+ * once) are ignored, not refused again, since a second close racing the first ends the whole
+ * connection.
+ *
+ * <p>Each refusal is counted by reason and logged, at most one line per {@value
+ * RefusalCounter#LOG_INTERVAL_MILLIS} ms ({@link RefusalCounter}). Install it both as the server's
+ * stream tracer and as an interceptor of every service (the interceptor hands each message's tracer
+ * the call to close).
  */
 final class InboundMessageBudget extends ServerStreamTracer.Factory implements ServerInterceptor {
 
-  /** Why a message was refused; the label is the metric's reason. */
+  /** Why a message was refused; its label ({@link RefusalCounter}) the metric's. */
   enum Refusal {
-    TOO_LARGE("too_large"),
-    CONNECTION_BUDGET("connection_budget"),
-    NODE_BUDGET("node_budget"),
-    TOO_SLOW("too_slow");
-
-    private final String label;
-
-    Refusal(String label) {
-      this.label = label;
-    }
-
-    String label() {
-      return label;
-    }
+    TOO_LARGE,
+    CONNECTION_BUDGET,
+    NODE_BUDGET,
+    TOO_SLOW
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(InboundMessageBudget.class);
-  private static final long LOG_INTERVAL_MILLIS = 10_000;
   private static final Context.Key<Receiving> RECEIVING = Context.key("rubin-inbound-message");
 
   private final LongSupplier maxMessageBytes;
@@ -84,10 +90,9 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
   private final long minBytesPerSecond;
   private final Set<Receiving> inProgress = new HashSet<>();
   private final Map<Object, Long> byConnection = new HashMap<>();
-  private final Map<Refusal, Long> refusals = new TreeMap<>();
+  private final RefusalCounter<Refusal> refusals =
+      new RefusalCounter<>(Refusal.class, () -> System.nanoTime() / 1_000_000);
   private long total;
-  private long lastLogNanos;
-  private boolean logged;
 
   /**
    * @param maxMessageBytes the largest message taken now (it follows the served channels' configs)
@@ -95,9 +100,9 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
    *     largest message
    * @param nodeBytes the most all connections' messages in progress may hold, at least {@code
    *     connectionBytes}
-   * @param grace how long any message may be in progress
+   * @param grace how long any message may be in progress before it is overdue
    * @param minBytesPerSecond beyond the grace, the rate a message in progress must have come at on
-   *     average since its first byte
+   *     average since its first byte not to be overdue
    */
   InboundMessageBudget(
       LongSupplier maxMessageBytes,
@@ -144,12 +149,8 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
   }
 
   /** Messages refused so far, by the metric's reason label. */
-  synchronized Map<String, Long> refusals() {
-    Map<String, Long> labelled = new TreeMap<>();
-    for (Refusal reason : Refusal.values()) {
-      labelled.put(reason.label(), refusals.getOrDefault(reason, 0L));
-    }
-    return labelled;
+  Map<String, Long> refusals() {
+    return refusals.byLabel();
   }
 
   /** Bytes of messages in progress on the node now. */
@@ -158,35 +159,47 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
   }
 
   /**
-   * Cuts off every message in progress for longer than the grace plus the time its bytes so far
-   * would take at the minimum rate: its call ends with RESOURCE_EXHAUSTED and what it held is
-   * freed.
+   * While the node's messages in progress hold more than half its budget, cuts off every overdue
+   * message (in progress for longer than the grace plus the time its bytes so far would take at the
+   * minimum rate): its call ends with RESOURCE_EXHAUSTED and what it held is freed. With room to
+   * spare it cuts off nothing: an overdue message gives way only to one that needs its room.
    */
   void cutOffOverdue() {
     List<Receiving> overdue = new ArrayList<>();
     synchronized (this) {
+      if (total <= nodeBytes / 2) {
+        return;
+      }
       long now = System.nanoTime();
       for (Receiving message : List.copyOf(inProgress)) {
-        long allowedNanos = graceNanos + message.bytes * 1_000_000_000L / minBytesPerSecond;
-        long elapsedNanos = now - message.startedNanos;
-        if (elapsedNanos > allowedNanos) {
-          refuse(
-              message,
-              Refusal.TOO_SLOW,
-              "grpc: message not received in time: "
-                  + message.bytes
-                  + " bytes in "
-                  + elapsedNanos / 1_000_000
-                  + " ms, under "
-                  + minBytesPerSecond
-                  + " bytes/s after a grace of "
-                  + graceNanos / 1_000_000
-                  + " ms");
-          overdue.add(message);
+        if (overdueNanos(message, now) > 0) {
+          refuseOverdue(message, now);
+          markForClosing(message, overdue);
         }
       }
     }
     closeOffThisThread(overdue);
+  }
+
+  /** How long {@code message} has been in progress beyond its allowance (not overdue if <= 0). */
+  private long overdueNanos(Receiving message, long now) {
+    long allowedNanos = graceNanos + message.bytes * 1_000_000_000L / minBytesPerSecond;
+    return now - message.startedNanos - allowedNanos;
+  }
+
+  private Status refuseOverdue(Receiving message, long now) {
+    return refuse(
+        message,
+        Refusal.TOO_SLOW,
+        "grpc: message not received in time: "
+            + message.bytes
+            + " bytes in "
+            + (now - message.startedNanos) / 1_000_000
+            + " ms, under "
+            + minBytesPerSecond
+            + " bytes/s after a grace of "
+            + graceNanos / 1_000_000
+            + " ms, when its room was wanted");
   }
 
   /**
@@ -199,7 +212,13 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
     Status refused = null;
     synchronized (this) {
       if (message.refused) {
-        // Given way already, its close still on its way: nothing more of it is held.
+        if (message.closedByBudget) {
+          // Given way to another, its call's close on its way from the budget: nothing more of it
+          // is held. Not thrown: the transport would close the stream too, and a second close
+          // racing the first fails the whole connection (netty's "Stream N in unexpected state
+          // HALF_CLOSED_LOCAL" when the second trailers follow the first).
+          return;
+        }
         throw message.refusal.asRuntimeException();
       }
       long size = message.bytes + bytes;
@@ -230,8 +249,9 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
   }
 
   /**
-   * Closes the calls of messages refused. Closing a call takes its lock: never under this one, nor
-   * on a thread that may hold it (a call's request may deframe into take).
+   * Closes the calls of messages refused, the one close of each: their transports' later bytes are
+   * ignored rather than refused again ({@link #take}). Closing a call takes its lock: never under
+   * this one, nor on a thread that may hold it (a call's request may deframe into take).
    */
   private static void closeOffThisThread(List<Receiving> refused) {
     for (Receiving message : refused) {
@@ -240,11 +260,18 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
   }
 
   /**
-   * Evicts the largest messages in progress until {@code bytes} more of {@code message} fit, or
-   * returns why {@code message} itself gives way (it is the largest).
+   * Evicts overdue messages in progress, then the largest, until {@code bytes} more of {@code
+   * message} fit, or returns why {@code message} itself gives way (it is the largest).
    */
   private @Nullable Status makeRoom(Receiving message, long bytes, List<Receiving> evicted) {
+    long now = System.nanoTime();
     while (byConnection.getOrDefault(message.connection, 0L) + bytes > connectionBytes) {
+      Receiving overdue = longestOverdue(message.connection, message, now);
+      if (overdue != null) {
+        refuseOverdue(overdue, now);
+        markForClosing(overdue, evicted);
+        continue;
+      }
       Receiving largest = largest(message.connection);
       if (largest == null || largest.bytes <= message.bytes + bytes) {
         return refuse(
@@ -253,6 +280,12 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
       evict(largest, Refusal.CONNECTION_BUDGET, connectionBytes, evicted);
     }
     while (total + bytes > nodeBytes) {
+      Receiving overdue = longestOverdue(null, message, now);
+      if (overdue != null) {
+        refuseOverdue(overdue, now);
+        markForClosing(overdue, evicted);
+        continue;
+      }
       Receiving largest = largest(null);
       if (largest == null || largest.bytes <= message.bytes + bytes) {
         return refuse(message, Refusal.NODE_BUDGET, budgetText("this node", nodeBytes));
@@ -260,6 +293,19 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
       evict(largest, Refusal.NODE_BUDGET, nodeBytes, evicted);
     }
     return null;
+  }
+
+  /**
+   * The overdue message in progress on {@code connection} (on the node when it is null) other than
+   * {@code needing} that has been overdue longest, if any.
+   */
+  private @Nullable Receiving longestOverdue(
+      @Nullable Object connection, Receiving needing, long now) {
+    return inProgress.stream()
+        .filter(r -> r != needing && (connection == null || r.connection.equals(connection)))
+        .filter(r -> overdueNanos(r, now) > 0)
+        .max(Comparator.comparingLong(r -> overdueNanos(r, now)))
+        .orElse(null);
   }
 
   /** The largest message in progress on {@code connection}, or on the node when it is null. */
@@ -273,7 +319,16 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
   private void evict(Receiving victim, Refusal reason, long budget, List<Receiving> evicted) {
     String where = reason == Refusal.NODE_BUDGET ? "this node" : "this connection";
     refuse(victim, reason, budgetText(where, budget));
-    evicted.add(victim);
+    markForClosing(victim, evicted);
+  }
+
+  /**
+   * Marks {@code refused}'s call as closed by the budget (under this lock, before its transport can
+   * see the refusal) and adds it to {@code toClose}, for {@link #closeOffThisThread}.
+   */
+  private static void markForClosing(Receiving refused, List<Receiving> toClose) {
+    refused.closedByBudget = true;
+    toClose.add(refused);
   }
 
   private static String budgetText(String where, long budget) {
@@ -288,17 +343,14 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
     release(message);
     message.refused = true;
     message.refusal = Status.RESOURCE_EXHAUSTED.withDescription(text);
-    long count = refusals.merge(reason, 1L, Long::sum);
-    long now = System.nanoTime();
-    if (!logged || now - lastLogNanos >= LOG_INTERVAL_MILLIS * 1_000_000) {
-      logged = true;
-      lastLogNanos = now;
-      LOG.warn(
-          "gRPC message from {} refused: {} ({} refused for this reason so far)",
-          message.connection,
-          text,
-          count);
-    }
+    refusals.count(
+        reason,
+        count ->
+            LOG.warn(
+                "gRPC message from {} refused: {} ({} refused for this reason so far)",
+                message.connection,
+                text,
+                count));
     return message.refusal;
   }
 
@@ -320,6 +372,7 @@ final class InboundMessageBudget extends ServerStreamTracer.Factory implements S
     private long bytes;
     private long startedNanos;
     private boolean refused;
+    private boolean closedByBudget;
     private Status refusal = Status.RESOURCE_EXHAUSTED;
     private volatile @Nullable ClosableCall<?, ?> call;
 

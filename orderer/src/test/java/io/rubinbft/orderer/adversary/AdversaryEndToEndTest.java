@@ -626,9 +626,10 @@ class AdversaryEndToEndTest {
 
   /**
    * To every honest node, 8 TLS connections each announcing a Broadcast message of 10 MiB and
-   * sending 256 KiB of it, then nothing: the node cuts each off once it is overdue (the grace of
-   * {@code grpc.GrpcListener.MESSAGE_GRACE} plus 256 KiB at its minimum rate, 11 s), counted as
-   * {@code too_slow}, freeing what it held, while the load's envelopes get through.
+   * sending 2.5 MiB of it, then nothing: 20 MiB in progress, over half the node's 34 MiB budget of
+   * messages being received, so the node cuts each off once it is overdue (the grace of {@code
+   * grpc.GrpcListener.MESSAGE_GRACE} plus 2.5 MiB at its minimum rate, 20 s), counted as {@code
+   * too_slow}, freeing what it held, while the load's envelopes get through.
    */
   private AutoCloseable unfinishedGrpcMessages() throws IOException, InterruptedException {
     List<SlowGrpcStream> streams = new ArrayList<>();
@@ -640,7 +641,7 @@ class AdversaryEndToEndTest {
                 node(index).tlsCaCert(),
                 10 << 20);
         streams.add(stream);
-        stream.send(256 << 10, 10_000);
+        stream.send(5 << 19, 10_000);
       }
     }
     return () -> {

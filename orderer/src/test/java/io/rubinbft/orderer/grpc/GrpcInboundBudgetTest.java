@@ -17,7 +17,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.hyperledger.fabric.protos.common.Envelope;
@@ -127,11 +129,7 @@ class GrpcInboundBudgetTest {
     int message = 1_000_000;
     long nodeBudget = 2 << 20;
     // After a grace of 1 s a message must have come at 64 KiB/s at least on average.
-    InboundMessageBudget budget =
-        new InboundMessageBudget(
-            () -> message + 1024, nodeBudget, nodeBudget, Duration.ofSeconds(1), 64 << 10);
-    listener = listenerWith(budget);
-    honest = client();
+    InboundMessageBudget budget = serving(message, nodeBudget, Duration.ofSeconds(1), 64 << 10);
     // Twenty streams of 100 kB each, then nothing: the node's whole budget held by small partial
     // messages, so an honest envelope larger than each of them is the largest and gives way.
     int streams = 20;
@@ -153,6 +151,100 @@ class GrpcInboundBudgetTest {
     // The honest envelope's first bytes, smaller than 100 kB, pushed out a slow message or two.
     assertThat(listener.inboundRefusals().get("too_slow")).isGreaterThanOrEqualTo(streams - 3L);
     assertThat(broadcast(honest, 600_000).getCode()).isEqualTo(Status.Code.OK);
+  }
+
+  @Test
+  void aSlowButSteadyLargeMessageOnANodeWithRoomToSpareIsNotCutOffAndIsAnswered() throws Exception {
+    // Overdue after 0.5 s unless it comes at 256 KiB/s on average; it comes at about 160 KiB/s.
+    InboundMessageBudget budget =
+        new InboundMessageBudget(
+            () -> 600 << 10, 2 << 20, 4 << 20, Duration.ofMillis(500), 256 << 10);
+    listener = listenerWith(budget);
+    byte[] envelope =
+        Envelope.newBuilder()
+            .setPayload(ByteString.copyFrom(new byte[480 << 10]))
+            .build()
+            .toByteArray();
+    SlowGrpcStream stream =
+        new SlowGrpcStream(
+            new InetSocketAddress("127.0.0.1", listener.address().getPort()), envelope);
+    slow.add(stream);
+    int sent = 0;
+    while (sent < envelope.length && !stream.endedWithin(0)) {
+      sent += stream.send(16 << 10, 5_000);
+      Thread.sleep(100);
+    }
+    assertThat(stream.answeredWithin(10_000))
+        .as("the envelope answered after %d of %d bytes were sent", sent, envelope.length)
+        .isTrue();
+    assertThat(stream.endedWithin(0)).as("the stream ended by the node").isFalse();
+    assertThat(listener.inboundRefusals().get("too_slow")).isZero();
+    assertThat(budget.inProgressBytes()).isZero();
+  }
+
+  @Test
+  void anOverdueMessageGivesWayToAMessageThatNeedsItsRoom() throws Exception {
+    int message = 3_000_000;
+    long nodeBudget = 4 << 20;
+    // 1.5 MB is overdue after 0.5 s plus 1.5 MB at 4 MiB/s, under a second.
+    InboundMessageBudget budget = serving(message, nodeBudget, Duration.ofMillis(500), 4 << 20);
+    SlowGrpcStream stream = slowStream(message);
+    stream.send(1_500_000, 10_000);
+    // Under half the node's budget: overdue, but costing nobody, it is not cut off.
+    assertThat(stream.endedWithin(2_500)).as("the overdue stream ended by the node").isFalse();
+    assertThat(budget.inProgressBytes()).isEqualTo(1_500_000);
+
+    // 1.5 MB + 2.9 MB do not fit 4 MiB: the overdue message gives way, not the honest one.
+    assertThat(broadcast(honest, 2_900_000).getCode()).isEqualTo(Status.Code.OK);
+    assertThat(stream.endedWithin(5_000)).as("the overdue stream ended by the node").isTrue();
+    assertThat(listener.inboundRefusals())
+        .containsEntry("too_slow", 1L)
+        .containsEntry("node_budget", 0L);
+  }
+
+  @Test
+  void messagesMadeToGiveWayAsTheyArriveEndTheirOwnStreamsNotTheirConnection() throws Exception {
+    // Room for two 1 MB messages: four streams of one connection sending at once make the largest
+    // in progress give way again and again, while its bytes keep arriving.
+    InboundMessageBudget budget =
+        new InboundMessageBudget(
+            () -> 1_100_000,
+            2_500_000,
+            2_500_000,
+            GrpcListener.MESSAGE_GRACE,
+            GrpcListener.MIN_MESSAGE_BYTES_PER_SECOND);
+    listener = listenerWith(budget);
+    honest = client();
+    Map<Status.Code, Integer> outcomes = new EnumMap<>(Status.Code.class);
+    for (int round = 0; round < 40; round++) {
+      List<CompletableFuture<Status>> calls = new ArrayList<>();
+      for (int stream = 0; stream < 4; stream++) {
+        calls.add(startBroadcast(honest, 1_000_000));
+      }
+      for (CompletableFuture<Status> call : calls) {
+        outcomes.merge(call.get(30, TimeUnit.SECONDS).getCode(), 1, Integer::sum);
+      }
+    }
+    // A connection failed whole (netty's "Stream N in unexpected state HALF_CLOSED_LOCAL" when a
+    // stream is closed twice) ends every call on it with UNAVAILABLE.
+    assertThat(outcomes.keySet())
+        .as("outcomes of 160 calls: %s", outcomes)
+        .containsOnly(Status.Code.OK, Status.Code.RESOURCE_EXHAUSTED)
+        .contains(Status.Code.RESOURCE_EXHAUSTED);
+  }
+
+  /**
+   * Starts {@link #listener} and {@link #honest} with a budget taking messages of {@code message}
+   * bytes (plus 1 KiB), {@code nodeBudget} on a connection and on the node; returns the budget.
+   */
+  private InboundMessageBudget serving(
+      int message, long nodeBudget, Duration grace, long minBytesPerSecond) throws IOException {
+    InboundMessageBudget budget =
+        new InboundMessageBudget(
+            () -> message + 1024, nodeBudget, nodeBudget, grace, minBytesPerSecond);
+    listener = listenerWith(budget);
+    honest = client();
+    return budget;
   }
 
   /**
@@ -185,6 +277,12 @@ class GrpcInboundBudgetTest {
 
   /** The status of a Broadcast of one envelope of {@code payloadBytes}: OK when answered. */
   private static Status broadcast(ManagedChannel channel, int payloadBytes) throws Exception {
+    return startBroadcast(channel, payloadBytes).get(30, TimeUnit.SECONDS);
+  }
+
+  /** Starts a Broadcast of one envelope of {@code payloadBytes}; its status is OK when answered. */
+  private static CompletableFuture<Status> startBroadcast(
+      ManagedChannel channel, int payloadBytes) {
     CompletableFuture<Status> outcome = new CompletableFuture<>();
     StreamObserver<Envelope> requests =
         AtomicBroadcastGrpc.newStub(channel)
@@ -207,9 +305,7 @@ class GrpcInboundBudgetTest {
                 });
     requests.onNext(
         Envelope.newBuilder().setPayload(ByteString.copyFrom(new byte[payloadBytes])).build());
-    Status status = outcome.get(30, TimeUnit.SECONDS);
-    requests.onCompleted();
-    return status;
+    return outcome.whenComplete((status, failure) -> requests.onCompleted());
   }
 
   /** Answers SUCCESS to every envelope. */

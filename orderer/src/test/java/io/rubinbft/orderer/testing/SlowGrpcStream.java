@@ -19,6 +19,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A client that speaks HTTP/2 by hand, in plaintext or over TLS, so that it can do what grpc-java's
@@ -39,7 +40,10 @@ public final class SlowGrpcStream implements AutoCloseable {
   private final Socket socket;
   private final OutputStream out;
   private final CountDownLatch ended = new CountDownLatch(1);
+  private final CountDownLatch answered = new CountDownLatch(1);
   private final Thread reader;
+  // The message's body, or null for zeros.
+  private final byte @Nullable [] body;
   private long connectionWindow = DEFAULT_WINDOW;
   private long streamWindow = DEFAULT_WINDOW;
   private int bodyLeft;
@@ -47,7 +51,15 @@ public final class SlowGrpcStream implements AutoCloseable {
 
   /** Opens a plaintext Broadcast stream announcing a message of {@code messageBytes}. */
   public SlowGrpcStream(InetSocketAddress server, int messageBytes) throws IOException {
-    this(connect(server), "http", messageBytes);
+    this(connect(server), "http", messageBytes, null);
+  }
+
+  /**
+   * Opens a plaintext Broadcast stream announcing {@code message} (a serialized envelope, say),
+   * which {@link #send} sends.
+   */
+  public SlowGrpcStream(InetSocketAddress server, byte[] message) throws IOException {
+    this(connect(server), "http", message.length, message);
   }
 
   /**
@@ -75,7 +87,7 @@ public final class SlowGrpcStream implements AutoCloseable {
       parameters.setApplicationProtocols(new String[] {"h2"});
       tls.setSSLParameters(parameters);
       tls.startHandshake();
-      return new SlowGrpcStream(tls, "https", messageBytes);
+      return new SlowGrpcStream(tls, "https", messageBytes, null);
     } catch (GeneralSecurityException e) {
       plain.close();
       throw new IOException(e);
@@ -88,8 +100,10 @@ public final class SlowGrpcStream implements AutoCloseable {
     return socket;
   }
 
-  private SlowGrpcStream(Socket socket, String scheme, int messageBytes) throws IOException {
+  private SlowGrpcStream(Socket socket, String scheme, int messageBytes, byte @Nullable [] body)
+      throws IOException {
     this.socket = socket;
+    this.body = body;
     out = socket.getOutputStream();
     bodyLeft = messageBytes;
     synchronized (this) {
@@ -121,6 +135,9 @@ public final class SlowGrpcStream implements AutoCloseable {
             data.put((byte) 0).putInt(bodyLeft);
             headerSent = true;
           }
+          if (body != null) {
+            data.put(body, body.length - bodyLeft, chunk);
+          }
           frame(0x0, 0, STREAM, data.array());
           out.flush();
           connectionWindow -= prefix + chunk;
@@ -138,6 +155,11 @@ public final class SlowGrpcStream implements AutoCloseable {
     return sent;
   }
 
+  /** Whether the server sent a message on the stream (an answer) within {@code millis}. */
+  public boolean answeredWithin(long millis) throws InterruptedException {
+    return answered.await(millis, TimeUnit.MILLISECONDS);
+  }
+
   /** Whether the server ended the stream or the connection within {@code millis}. */
   public boolean endedWithin(long millis) throws InterruptedException {
     return ended.await(millis, TimeUnit.MILLISECONDS);
@@ -153,6 +175,11 @@ public final class SlowGrpcStream implements AutoCloseable {
         int stream = in.readInt() & 0x7fffffff;
         byte[] payload = in.readNBytes(length);
         switch (type) {
+          case 0x0 -> { // DATA: an answer
+            if (stream == STREAM && length > 0) {
+              answered.countDown();
+            }
+          }
           case 0x1 -> { // HEADERS: the trailers end the stream
             if (stream == STREAM && (flags & 0x1) != 0) {
               ended.countDown();
