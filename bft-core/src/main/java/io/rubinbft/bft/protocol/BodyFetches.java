@@ -34,8 +34,12 @@ import org.jspecify.annotations.Nullable;
  * every digest it waits for was prepared by a quorum or is its sender's claimed decision); one
  * waiting view change per sender (the highest view) and one new view (the highest); each waits at
  * most {@link #deadline} ticks (its sender retransmits it; a withheld body costs a view change, as
- * a silent primary does); bodies are held only for digests a waiting message still needs. Answers
- * to a peer's fetches are limited per status interval to what completing one new view can need.
+ * a silent primary does); bodies are held only for digests a waiting message still needs, each
+ * within the proposal limits (the validator drops a larger {@link ProposalBody}). Answers to a
+ * peer's fetches are limited per status interval to what completing one new view can need, in
+ * bodies ({@link #answerBudget}) and in request bytes ({@link #answerBytes}), and each digest is
+ * answered to a peer at most once per interval (a correct peer's one answer completes every message
+ * waiting for it).
  */
 final class BodyFetches {
 
@@ -61,7 +65,13 @@ final class BodyFetches {
   private final TreeMap<Integer, Waiting> viewChanges = new TreeMap<>();
   private @Nullable Waiting newView;
   private final Map<Digest, Proposal> fetched = new HashMap<>();
-  private final Map<Integer, Integer> answered = new HashMap<>();
+  private final Map<Integer, Answered> answered = new HashMap<>();
+
+  /** What this replica sent one peer in answer to its fetches in this status interval. */
+  private static final class Answered {
+    final Set<Digest> digests = new HashSet<>();
+    long bytes;
+  }
 
   /**
    * @param held the bodies this replica holds (its log, decisions, view changes and new view)
@@ -107,11 +117,17 @@ final class BodyFetches {
       ctx.drops.drop("unknown body: " + fetch.digest() + " at " + fetch.sequence());
       return;
     }
-    int count = answered.merge(fetch.sender(), 1, Integer::sum);
-    if (count > answerBudget()) {
+    Answered peer = answered.computeIfAbsent(fetch.sender(), sender -> new Answered());
+    if (peer.digests.contains(fetch.digest())) {
+      ctx.drops.drop("asked again: proposal body " + fetch.digest() + " for " + fetch.sender());
+      return;
+    }
+    if (peer.digests.size() >= answerBudget() || peer.bytes + body.requestBytes() > answerBytes()) {
       ctx.drops.drop("busy: proposal bodies for " + fetch.sender());
       return;
     }
+    peer.digests.add(fetch.digest());
+    peer.bytes += body.requestBytes();
     ctx.out.sendNow(fetch.sender(), new ProposalBody(body, ctx.self));
   }
 
@@ -208,9 +224,25 @@ final class BodyFetches {
     return Math.max(ctx.config.viewChangeTimeoutTicks(), 4L * ctx.config.statusIntervalTicks());
   }
 
-  /** What completing one new view can take: a quorum of view changes' and its own bodies. */
+  /**
+   * What completing one new view can take, in bodies: a quorum of view changes' and its own
+   * re-proposals', each a last decision and at most a window of proposals.
+   */
   private int answerBudget() {
     return (ctx.quorums.quorum() + 1) * (ctx.config.window() + 1);
+  }
+
+  /**
+   * The same in request bytes: each of those q + 1 parts is at most one batch (a view change's last
+   * decision) and what a correct replica holds above its stable checkpoint, which its prepared
+   * certificates and a new view's re-proposals are chosen from ({@link
+   * io.rubinbft.bft.ReplicaConfig#backupWindowBytes}, 2W). A peer asking for more in one interval
+   * asks for what no new view needs; a correct peer missing more still gets it within its wait,
+   * which spans at least four intervals, each with this budget at the next replica it asks.
+   */
+  private long answerBytes() {
+    return (ctx.quorums.quorum() + 1L)
+        * (ctx.config.backupWindowBytes() + ctx.config.batchMaxBytes());
   }
 
   private boolean awaitsSequence(long sequence) {

@@ -75,7 +75,14 @@ public enum Attack {
    * decisions from the first on, as many as there are ({@code maxCount} {@link Integer#MAX_VALUE}),
    * so that they read their archives for it without end.
    */
-  ARCHIVE_FLOOD;
+  ARCHIVE_FLOOD,
+  /**
+   * Scenario only: besides its correct protocol, asks every replica 32 times a tick for a proposal
+   * body by digest ({@code FetchProposal}), drawn from the latest 32 proposals it has seen named by
+   * a pre-prepare or vote of any view, held by the others or not, so that they send it bodies
+   * without end.
+   */
+  BODY_FETCH_FLOOD;
 
   /** The attacks {@link #draw} picks from: all but the scenario-only last ones. */
   private static final int DRAWN = WITHHOLD_COMMITS.ordinal();

@@ -10,6 +10,7 @@ import io.rubinbft.bft.message.Checkpoint;
 import io.rubinbft.bft.message.Commit;
 import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.FetchDecisions;
+import io.rubinbft.bft.message.FetchProposal;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.NewView;
 import io.rubinbft.bft.message.PrePrepare;
@@ -20,6 +21,7 @@ import io.rubinbft.bft.message.ViewChange;
 import io.rubinbft.bft.spi.Crypto;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -54,6 +56,17 @@ final class Byzantine {
 
   /** Fetches per tick of {@link Attack#ARCHIVE_FLOOD}: many times the reads a peer may have. */
   static final int ARCHIVE_FLOOD_PER_TICK = 32;
+
+  /** Fetches per tick and replica of {@link Attack#BODY_FETCH_FLOOD}. */
+  static final int BODY_FETCH_FLOOD_PER_TICK = 32;
+
+  /** How many of the latest proposals seen {@link Attack#BODY_FETCH_FLOOD} asks for. */
+  static final int BODY_FETCH_FLOOD_RECENT = 32;
+
+  /** Every (sequence, digest) of a proposal it has seen, for {@link Attack#BODY_FETCH_FLOOD}. */
+  private final List<FetchProposal> bodiesSeen = new ArrayList<>();
+
+  private final Set<FetchProposal> bodiesKnown = new HashSet<>();
 
   /** The lying status of this tick ({@link Attack#STATUS_FLOOD}), the one message it lets out. */
   private Status floodStatus;
@@ -124,6 +137,9 @@ final class Byzantine {
   /** Messages of its own in reaction to what it receives. */
   List<Outbound> onReceived(Message message) {
     remember(message);
+    if (attacks.contains(Attack.BODY_FETCH_FLOOD)) {
+      rememberBody(message);
+    }
     if (attacks.contains(Attack.EAGER_VIEW_CHANGE)
         && message instanceof NewView newView
         && ownViewChange != null
@@ -164,6 +180,17 @@ final class Byzantine {
             Outbound.toAll(new FetchDecisions(1, Digest.GENESIS, Integer.MAX_VALUE, index())));
       }
     }
+    if (attacks.contains(Attack.BODY_FETCH_FLOOD) && !bodiesSeen.isEmpty()) {
+      for (int replica = 0; replica < seat.replicas(); replica++) {
+        for (int i = 0; i < BODY_FETCH_FLOOD_PER_TICK && replica != index(); i++) {
+          int recent = Math.min(bodiesSeen.size(), BODY_FETCH_FLOOD_RECENT);
+          FetchProposal seen = bodiesSeen.get(bodiesSeen.size() - 1 - random.nextInt(recent));
+          extra.add(
+              Outbound.toReplica(
+                  replica, new FetchProposal(seen.sequence(), seen.digest(), index())));
+        }
+      }
+    }
     if (eager != null && now % 8 == 0) {
       extra.add(Outbound.toAll(eager));
     }
@@ -180,6 +207,20 @@ final class Byzantine {
                   seat.epoch())));
     }
     return extra;
+  }
+
+  /** Remembers the digest of every proposal a pre-prepare, vote or decision names. */
+  private void rememberBody(Message message) {
+    FetchProposal named =
+        switch (message) {
+          case PrePrepare pp -> new FetchProposal(pp.sequence(), pp.digest(), index());
+          case Prepare p -> new FetchProposal(p.sequence(), p.digest(), index());
+          case Commit c -> new FetchProposal(c.sequence(), c.digest(), index());
+          default -> null;
+        };
+    if (named != null && bodiesKnown.add(named)) {
+      bodiesSeen.add(named);
+    }
   }
 
   /** The same decision and certificate, over a proposal with the requests dropped. */

@@ -15,9 +15,11 @@ import io.rubinbft.bft.message.Decisions;
 import io.rubinbft.bft.message.Message;
 import io.rubinbft.bft.message.PrePrepare;
 import io.rubinbft.bft.message.ProposalBodies;
+import io.rubinbft.bft.message.ProposalBody;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -67,6 +69,10 @@ public final class Cluster {
   private final Map<List<Integer>, Integer> archiveReads = new HashMap<>();
 
   private int largestArchiveAnswer;
+
+  /** Per server, requester and the server's status interval: request bytes of bodies sent. */
+  private final Map<List<Long>, Long> bodyBytes = new HashMap<>();
+
   private long now;
 
   private Cluster(int replicas, long seed, ReplicaConfig template, Decision anchor) {
@@ -233,10 +239,17 @@ public final class Cluster {
 
   /** Submits {@code count} new requests from clients "client-0".. "client-2" to every replica. */
   public void submit(int count) {
+    submit(count, 0);
+  }
+
+  /** As {@link #submit(int)}, each request padded with zeros to {@code size} bytes at least. */
+  public void submit(int count, int size) {
     for (int i = 0; i < count; i++) {
       int number = nextRequest++;
       RequestId id = new RequestId("client-" + (number % 3), "tx-" + number);
-      Request request = new Request(id, ("payload " + number).getBytes(StandardCharsets.UTF_8));
+      byte[] text = ("payload " + number).getBytes(StandardCharsets.UTF_8);
+      byte[] payload = Arrays.copyOf(text, Math.max(text.length, size - id.utf8Bytes()));
+      Request request = new Request(id, payload);
       submitted.put(id, request);
       for (SimNode node : nodes) {
         offer(node, request);
@@ -421,6 +434,21 @@ public final class Cluster {
     return host;
   }
 
+  /**
+   * The most request bytes of proposal bodies replica {@code server} sent replica {@code requester}
+   * in one of its status intervals so far (by the server's own clock: the answers to what a tick
+   * delivers fall in the interval of the tick before).
+   */
+  public long mostBodyBytesInAnInterval(int server, int requester) {
+    long most = 0;
+    for (Map.Entry<List<Long>, Long> sent : bodyBytes.entrySet()) {
+      if (sent.getKey().get(0) == server && sent.getKey().get(1) == requester) {
+        most = Math.max(most, sent.getValue());
+      }
+    }
+    return most;
+  }
+
   /** Archive reads replica {@code server} served for replica {@code requester} so far. */
   public int archiveReads(int server, int requester) {
     return archiveReads.getOrDefault(List.of(server, requester), 0);
@@ -484,6 +512,13 @@ public final class Cluster {
       }
       if (node.correct() && outbound.message() instanceof PrePrepare prePrepare) {
         checker.onPrePrepareEmitted(prePrepare, lowBeforeStep, node.replica.status());
+      }
+      if (node.correct() && outbound.message() instanceof ProposalBody body) {
+        long interval = (now - 1) / node.replica.config().statusIntervalTicks();
+        bodyBytes.merge(
+            List.of((long) node.id, (long) outbound.to().orElse(to), interval),
+            body.proposal().requestBytes(),
+            Long::sum);
       }
       network.send(now, node.id, outbound.to().orElse(to), outbound.message());
     }

@@ -4,6 +4,7 @@ import io.rubinbft.bft.ArchiveRead;
 import io.rubinbft.bft.Decision;
 import io.rubinbft.bft.Event;
 import io.rubinbft.bft.Outbound;
+import io.rubinbft.bft.ReplicaConfig;
 import io.rubinbft.bft.Request;
 import io.rubinbft.bft.RequestId;
 import io.rubinbft.bft.WalRecord;
@@ -16,6 +17,7 @@ import io.rubinbft.bft.protocol.Replica;
 import io.rubinbft.bft.spi.ReplicaServices;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
@@ -52,6 +54,7 @@ final class HandDrivenCluster {
       new InvariantChecker(REPLICAS, keys, 0, InvariantChecker.fixed(REPLICAS));
   private final List<Envelope> pending = new ArrayList<>();
   private final int byzantine;
+  private final ReplicaConfig template;
   private final SimApplication application = new SimApplication();
   private long now;
 
@@ -60,10 +63,16 @@ final class HandDrivenCluster {
    *     correct code, the test makes up its lies
    */
   HandDrivenCluster(int byzantine) {
+    this(byzantine, Cluster.simConfig(REPLICAS));
+  }
+
+  /** As {@link #HandDrivenCluster(int)}, every replica with {@code template}'s parameters. */
+  HandDrivenCluster(int byzantine, ReplicaConfig template) {
     this.byzantine = byzantine;
+    this.template = template;
     for (int i = 0; i < REPLICAS; i++) {
       decided.add(new TreeMap<>());
-      replicas[i] = Replica.start(Cluster.simConfig(REPLICAS).withSelf(i), services(i));
+      replicas[i] = Replica.start(template.withSelf(i), services(i));
     }
   }
 
@@ -78,13 +87,18 @@ final class HandDrivenCluster {
    */
   void restart(int replica, List<WalRecord> wal) {
     replicas[replica] =
-        Replica.recover(
-            Cluster.simConfig(REPLICAS).withSelf(replica), services(replica), wal::forEach);
+        Replica.recover(template.withSelf(replica), services(replica), wal::forEach);
   }
 
   static Request request(String client, String key) {
-    return new Request(
-        new RequestId(client, key), ("payload " + key).getBytes(StandardCharsets.UTF_8));
+    return request(client, key, 0);
+  }
+
+  /** A request whose payload is padded with zeros so that it counts {@code size} bytes at least. */
+  static Request request(String client, String key, int size) {
+    RequestId id = new RequestId(client, key);
+    byte[] text = ("payload " + key).getBytes(StandardCharsets.UTF_8);
+    return new Request(id, Arrays.copyOf(text, Math.max(text.length, size - id.utf8Bytes())));
   }
 
   long now() {
