@@ -9,12 +9,15 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 
 /**
@@ -40,6 +43,9 @@ public final class GrpcServerMetrics {
   private final Counter messagesReceived;
   private final Counter messagesSent;
   private final PrometheusRegistry registry;
+
+  /** By full method name: only the methods of the services this interceptor wraps reach it. */
+  private final Map<String, MethodPoints> methods = new ConcurrentHashMap<>();
 
   GrpcServerMetrics(PrometheusRegistry registry) {
     this.registry = registry;
@@ -113,24 +119,21 @@ public final class GrpcServerMetrics {
   private <Q, A> ServerCall.Listener<Q> observe(
       ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
     MethodDescriptor<Q, A> method = call.getMethodDescriptor();
-    String service = method.getServiceName() == null ? "unknown" : method.getServiceName();
-    String[] labels = {service.replace('.', '_'), method.getBareMethodName()};
-    received.labelValues(labels).inc();
+    MethodPoints points = methods.computeIfAbsent(method.getFullMethodName(), _ -> points(method));
+    points.received().inc();
     long started = System.nanoTime();
     AtomicBoolean done = new AtomicBoolean();
-    CounterDataPoint sent = messagesSent.labelValues(labels);
-    CounterDataPoint got = messagesReceived.labelValues(labels);
     ServerCall<Q, A> counted =
         new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
           @Override
           public void sendMessage(A message) {
             super.sendMessage(message);
-            sent.inc();
+            points.sent().inc();
           }
 
           @Override
           public void close(Status status, Metadata trailers) {
-            complete(labels, status.getCode(), started, done);
+            complete(points, status.getCode(), started, done);
             super.close(status, trailers);
           }
         };
@@ -138,26 +141,59 @@ public final class GrpcServerMetrics {
         next.startCall(counted, headers)) {
       @Override
       public void onMessage(Q message) {
-        got.inc();
+        points.got().inc();
         super.onMessage(message);
       }
 
       @Override
       public void onCancel() {
-        complete(labels, Status.Code.CANCELLED, started, done);
+        complete(points, Status.Code.CANCELLED, started, done);
         super.onCancel();
       }
     };
   }
 
+  private MethodPoints points(MethodDescriptor<?, ?> method) {
+    String service = method.getServiceName() == null ? "unknown" : method.getServiceName();
+    String[] labels = {service.replace('.', '_'), method.getBareMethodName()};
+    return new MethodPoints(
+        labels[0],
+        labels[1],
+        received.labelValues(labels),
+        messagesSent.labelValues(labels),
+        messagesReceived.labelValues(labels),
+        new AtomicReferenceArray<>(Status.Code.values().length));
+  }
+
+  /**
+   * A method's data points, looked up once instead of by their labels on every call (a call is one
+   * envelope in the gateway pattern). {@code byCode} fills as status codes occur.
+   */
+  private record MethodPoints(
+      String service,
+      String method,
+      CounterDataPoint received,
+      CounterDataPoint sent,
+      CounterDataPoint got,
+      AtomicReferenceArray<Completion> byCode) {}
+
+  private record Completion(CounterDataPoint completed, DistributionDataPoint duration) {}
+
   /** Once per call: closed by the server, or cancelled by the client. */
-  private void complete(String[] labels, Status.Code code, long started, AtomicBoolean done) {
+  private void complete(MethodPoints points, Status.Code code, long started, AtomicBoolean done) {
     if (done.compareAndSet(false, true)) {
-      String goCode = goName(code);
-      completed.labelValues(labels[0], labels[1], goCode).inc();
-      duration
-          .labelValues(labels[0], labels[1], goCode)
-          .observe((System.nanoTime() - started) / NANOS_PER_SECOND);
+      Completion completion = points.byCode().get(code.ordinal());
+      if (completion == null) {
+        // Two calls racing here look up the same data points: either may be kept.
+        String goCode = goName(code);
+        completion =
+            new Completion(
+                completed.labelValues(points.service(), points.method(), goCode),
+                duration.labelValues(points.service(), points.method(), goCode));
+        points.byCode().set(code.ordinal(), completion);
+      }
+      completion.completed().inc();
+      completion.duration().observe((System.nanoTime() - started) / NANOS_PER_SECOND);
     }
   }
 

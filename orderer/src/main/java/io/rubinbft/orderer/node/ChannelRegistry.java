@@ -197,8 +197,10 @@ public final class ChannelRegistry implements ChannelParticipation, Channels, Au
   public long largestAbsoluteMaxBytes() {
     long largest = 0;
     for (ChannelEntry entry : snapshot().entries().values()) {
-      for (ServedChannel served : entry.served().stream().toList()) {
-        largest = Math.max(largest, served.rules().absoluteMaxBytes());
+      // Asked for every message the listener receives: no stream or list per call.
+      Optional<ServedChannel> served = entry.served();
+      if (served.isPresent()) {
+        largest = Math.max(largest, served.get().rules().absoluteMaxBytes());
       }
     }
     return largest;
