@@ -27,11 +27,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A block handed to the transport is held in the node's {@link DeliverBytes} until the transport
  * is ready again (the block left its queue) or the call ends; the next block waits for that, and
- * for room among all readers' blocks.
+ * for room and its reader's turn among all readers' blocks.
  */
 public final class DeliverSession implements PacedSession<Envelope>, DeliverBytes.Holder {
 
   private static final Logger LOG = LoggerFactory.getLogger(DeliverSession.class);
+
+  /** What {@link #resetStream} sends: no marshaller of a response takes it. */
+  private static final Object UNSERIALIZABLE = new Object();
 
   private final ServerCallStreamObserver<DeliverResponse> responses;
   private final SeekHandler seeks;
@@ -109,7 +112,8 @@ public final class DeliverSession implements PacedSession<Envelope>, DeliverByte
   private void serve(Envelope envelope) {
     Status status;
     try {
-      status = seeks.serve(envelope, clientCertificate, this::send);
+      status =
+          seeks.serve(envelope, clientCertificate, reader -> response -> send(reader, response));
     } catch (InterruptedException e) {
       return; // cancelled: nobody is listening any more
     } catch (StatusRuntimeException e) {
@@ -128,6 +132,7 @@ public final class DeliverSession implements PacedSession<Envelope>, DeliverByte
       // Direct memory is bounded by the plan (orderer/docs/MEMORY.md); a response that finds it
       // full costs this stream, which the reader retries, not the request's thread with the stream
       // left open.
+      deliverBytes.directMemoryExhausted();
       LOG.warn("Deliver stream ended: {}", e.toString());
       fail(
           io.grpc.Status.RESOURCE_EXHAUSTED.withDescription(
@@ -148,7 +153,7 @@ public final class DeliverSession implements PacedSession<Envelope>, DeliverByte
         || (message != null && message.contains("direct buffer memory"));
   }
 
-  private void send(DeliverResponse response) throws InterruptedException {
+  private void send(ByteString reader, DeliverResponse response) throws InterruptedException {
     lock.lockInterruptibly();
     try {
       while (!cancelled && !responses.isReady()) {
@@ -162,7 +167,7 @@ public final class DeliverSession implements PacedSession<Envelope>, DeliverByte
       lock.unlock();
     }
     // Room is awaited without this session's lock, which its cancellation needs.
-    deliverBytes.acquire(this, response.getSerializedSize());
+    deliverBytes.acquire(this, reader, response.getSerializedSize());
     lock.lockInterruptibly();
     try {
       if (cancelled) {
@@ -185,8 +190,8 @@ public final class DeliverSession implements PacedSession<Envelope>, DeliverByte
   }
 
   /**
-   * This reader's block was not taken in time while others waited for room ({@link DeliverBytes}):
-   * the stream ends, so its block's memory goes back.
+   * This reader's block was not taken in its turn while others waited for room ({@link
+   * DeliverBytes}): the stream ends, so its block's memory goes back.
    */
   @Override
   public void overdue() {
@@ -202,16 +207,31 @@ public final class DeliverSession implements PacedSession<Envelope>, DeliverByte
         request.interrupt();
         request = null;
       }
-      responses.onError(
-          io.grpc.Status.RESOURCE_EXHAUSTED
-              .withDescription(
-                  "deliver failed: the reader took too long over a block while others waited for"
-                      + " the node's Deliver memory, retry later")
-              .asRuntimeException());
+      resetStream();
     } finally {
       lock.unlock();
     }
-    LOG.warn("Deliver stream ended: its reader took too long over a block while others waited");
+    LOG.warn(
+        "Deliver stream reset: its reader did not take a block in its turn while others waited");
+  }
+
+  /**
+   * Resets the stream (HTTP/2 RST_STREAM), which frees the block its transport still holds.
+   * grpc-java's server API has no reset, and ending the call with a status would queue the status
+   * behind the block the reader is not taking, which would then stay in Netty's buffers for as long
+   * as the connection lives. A response its marshaller cannot serialize (not a DeliverResponse)
+   * makes grpc-java cancel the stream (its internal-error path: the reader sees CANCELLED); {@code
+   * StalledDeliverReaderTest} checks that this still ends the stream on the node. Under lock.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void resetStream() {
+    try {
+      ((StreamObserver) responses).onNext(UNSERIALIZABLE);
+    } catch (RuntimeException e) {
+      // The call was cancelled or closed meanwhile: nothing left to reset, and the session that
+      // made this one give way must not fail for it.
+      LOG.debug("Deliver stream not reset: {}", e.toString());
+    }
   }
 
   private void finish(Status status) {

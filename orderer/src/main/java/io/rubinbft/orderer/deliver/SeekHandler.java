@@ -3,12 +3,14 @@ package io.rubinbft.orderer.deliver;
 import com.google.protobuf.ByteString;
 import io.rubinbft.ledger.ChannelLedger;
 import io.rubinbft.orderer.metrics.DeliverMetrics;
+import io.rubinbft.orderer.msp.Identity;
 import io.rubinbft.orderer.service.Channels;
 import io.rubinbft.orderer.service.ServedChannel;
 import io.rubinbft.orderer.validation.DeliverResult;
 import io.rubinbft.orderer.validation.DeliverValidator;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.function.Function;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
 import org.slf4j.Logger;
@@ -61,13 +63,18 @@ public final class SeekHandler {
   }
 
   /**
-   * Sends the requested blocks into {@code sink} and returns the final status, which the caller
-   * sends.
+   * Sends the requested blocks into the sink for the request's reader and returns the final status,
+   * which the caller sends.
    *
    * @param clientCertificate the DER of the connection's TLS client certificate, if any
+   * @param sinkFor the sink for a reader, given the DER of the certificate that signed the request
+   *     (who the node's {@link DeliverBytes} takes turns between)
    * @throws InterruptedException when the call is cancelled
    */
-  public Status serve(Envelope envelope, Optional<ByteString> clientCertificate, ResponseSink sink)
+  public Status serve(
+      Envelope envelope,
+      Optional<ByteString> clientCertificate,
+      Function<ByteString, ResponseSink> sinkFor)
       throws InterruptedException {
     DeliverResult result = validator.validate(envelope, clientCertificate);
     if (!(result instanceof DeliverResult.Accepted accepted)) {
@@ -80,6 +87,8 @@ public final class SeekHandler {
       return Status.NOT_FOUND;
     }
     metrics.requestReceived(channelId);
+    ResponseSink sink =
+        sinkFor.apply(accepted.client().map(Identity::certificateDer).orElse(ByteString.EMPTY));
     Status status =
         serve(
             channelId,

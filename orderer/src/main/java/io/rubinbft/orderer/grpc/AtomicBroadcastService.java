@@ -6,6 +6,7 @@ import io.grpc.stub.StreamObserver;
 import io.rubinbft.orderer.broadcast.BroadcastSession;
 import io.rubinbft.orderer.broadcast.BroadcastThrottle;
 import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.deliver.DeliverBytes;
 import io.rubinbft.orderer.deliver.DeliverSession;
 import io.rubinbft.orderer.deliver.SeekHandler;
 import io.rubinbft.orderer.metrics.BroadcastMetrics;
@@ -49,6 +50,7 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
    * @param expirationChecks whether expired client certificates are refused (Fabric's {@code
    *     General.Authentication.NoExpirationChecks} inverted)
    * @param throttle Fabric's Broadcast throttling (by the connection's client certificate)
+   * @param deliverBytes the direct memory the blocks being sent to all Deliver readers may hold
    */
   public AtomicBroadcastService(
       Channels channels,
@@ -59,7 +61,8 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
       BroadcastThrottle throttle,
       Sha256 sha256,
       BroadcastMetrics broadcastMetrics,
-      DeliverMetrics deliverMetrics) {
+      DeliverMetrics deliverMetrics,
+      DeliverBytes deliverBytes) {
     this.channels = channels;
     this.broadcastMetrics = broadcastMetrics;
     this.deliverMetrics = deliverMetrics;
@@ -74,7 +77,8 @@ public final class AtomicBroadcastService extends AtomicBroadcastGrpc.AtomicBroa
             new DeliverValidator(rules, clock, timeWindow, mutualTls, sha256)
                 .withExpirationChecks(expirationChecks),
             clock,
-            deliverMetrics);
+            deliverMetrics,
+            deliverBytes);
   }
 
   @Override

@@ -126,6 +126,14 @@ public final class OrdererMetrics {
         .register(registry);
   }
 
+  /**
+   * Registers the Deliver bytes budget's gauges and give-way counts ({@code orderer_deliver_*}),
+   * read from {@code budget} at each scrape.
+   */
+  public void deliverBudget(DeliverBudgetMetrics.Readings budget) {
+    DeliverBudgetMetrics.register(registry, budget);
+  }
+
   /** Where channel {@code channel}'s replica reports its decided batches. */
   public ReplicaProgress.DecisionListener decisions(String channel) {
     return channels.decisions(channel);

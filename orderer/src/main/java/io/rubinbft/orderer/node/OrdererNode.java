@@ -16,6 +16,7 @@ import io.rubinbft.orderer.config.NodeConfig;
 import io.rubinbft.orderer.crypto.CryptoProvider;
 import io.rubinbft.orderer.crypto.Pem;
 import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.deliver.DeliverBytes;
 import io.rubinbft.orderer.grpc.AtomicBroadcastService;
 import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.grpc.ListenerSettings;
@@ -222,7 +223,7 @@ public final class OrdererNode implements AutoCloseable {
 
   /**
    * Broadcast and Deliver as the node serves them: counted in Fabric's gRPC metrics and limited to
-   * MaxSendMsgSize per message sent.
+   * MaxSendMsgSize per message sent; the blocks being sent hold this JVM's Deliver budget at most.
    */
   private static BindableService atomicBroadcast(
       NodeConfig config,
@@ -230,6 +231,8 @@ public final class OrdererNode implements AutoCloseable {
       CryptoProvider provider,
       OrdererMetrics metrics,
       BroadcastThrottle throttle) {
+    DeliverBytes deliverBytes = DeliverBytes.forThisJvm();
+    metrics.deliverBudget(deliverBytes);
     AtomicBroadcastService broadcast =
         new AtomicBroadcastService(
             channels,
@@ -240,7 +243,8 @@ public final class OrdererNode implements AutoCloseable {
             throttle,
             new Sha256(provider),
             metrics.broadcast(),
-            metrics.deliver());
+            metrics.deliver(),
+            deliverBytes);
     return () ->
         ServerInterceptors.intercept(
             broadcast,

@@ -18,6 +18,7 @@ import io.rubinbft.orderer.config.ThrottlingSettings;
 import io.rubinbft.orderer.config.TlsSettings;
 import io.rubinbft.orderer.crypto.Fixtures;
 import io.rubinbft.orderer.crypto.Sha256;
+import io.rubinbft.orderer.deliver.DeliverBytes;
 import io.rubinbft.orderer.grpc.AtomicBroadcastService;
 import io.rubinbft.orderer.grpc.GrpcListener;
 import io.rubinbft.orderer.grpc.ListenerSettings;
@@ -35,6 +36,7 @@ import io.rubinbft.orderer.testing.Keepalives;
 import io.rubinbft.orderer.validation.ChannelRules;
 import io.rubinbft.orderer.validation.DeliverValidator;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -72,6 +74,9 @@ final class ServiceNode implements AutoCloseable {
   final RecordingChannel channel;
   final TestChannels channels = new TestChannels();
 
+  /** The Broadcast and Deliver metrics of the node. */
+  final PrometheusRegistry metrics = new PrometheusRegistry();
+
   /** The node's clock: the recorded time until a test moves it. */
   final SettableClock clock = new SettableClock(RECORDED_AT);
 
@@ -92,20 +97,28 @@ final class ServiceNode implements AutoCloseable {
       boolean expirationChecks,
       long maxSendBytes)
       throws IOException {
-    this(directory, tls, poolCapacity, expirationChecks, new OutboundSizeLimit(maxSendBytes));
+    this(
+        directory,
+        tls,
+        poolCapacity,
+        expirationChecks,
+        new OutboundSizeLimit(maxSendBytes),
+        DeliverBytes.forThisJvm());
   }
 
   /**
    * @param expirationChecks whether expired client certificates are refused
    * @param outbound the interceptor every call's responses pass through (e.g. {@link
    *     OutboundSizeLimit}, General.MaxSendMsgSize)
+   * @param deliverBytes the node's budget of Deliver bytes in flight
    */
   private ServiceNode(
       Path directory,
       TlsSettings tls,
       int poolCapacity,
       boolean expirationChecks,
-      ServerInterceptor outbound)
+      ServerInterceptor outbound,
+      DeliverBytes deliverBytes)
       throws IOException {
     store = BlockStore.open(BlockStoreConfig.defaults(directory));
     ledger = store.createChannel(CHANNEL);
@@ -115,7 +128,6 @@ final class ServiceNode implements AutoCloseable {
     }
     channel = new RecordingChannel(genesisRules(), ledger, poolCapacity);
     channels.serve(CHANNEL, channel);
-    PrometheusRegistry metrics = new PrometheusRegistry();
     AtomicBroadcastService broadcast =
         new AtomicBroadcastService(
             channels,
@@ -126,7 +138,8 @@ final class ServiceNode implements AutoCloseable {
             BroadcastThrottle.start(ThrottlingSettings.OFF, clock),
             new Sha256(GenesisChannel.PROVIDER),
             new BroadcastMetrics(metrics),
-            new DeliverMetrics(metrics));
+            new DeliverMetrics(metrics),
+            deliverBytes);
     BindableService service = () -> ServerInterceptors.intercept(broadcast, outbound);
     listener =
         GrpcListener.start(
@@ -157,7 +170,25 @@ final class ServiceNode implements AutoCloseable {
   /** Plain-text gRPC whose responses pass through {@code outbound} (e.g. one that fails them). */
   static ServiceNode startWithOutbound(Path directory, ServerInterceptor outbound)
       throws IOException {
-    return new ServiceNode(directory, TlsSettings.plaintext(), Integer.MAX_VALUE, true, outbound);
+    return new ServiceNode(
+        directory,
+        TlsSettings.plaintext(),
+        Integer.MAX_VALUE,
+        true,
+        outbound,
+        DeliverBytes.forThisJvm());
+  }
+
+  /** Plain-text gRPC whose Deliver blocks in flight hold at most {@code deliverBytes}. */
+  static ServiceNode startWithDeliverBytes(Path directory, DeliverBytes deliverBytes)
+      throws IOException {
+    return new ServiceNode(
+        directory,
+        TlsSettings.plaintext(),
+        Integer.MAX_VALUE,
+        true,
+        new OutboundSizeLimit(MAX_MESSAGE_BYTES),
+        deliverBytes);
   }
 
   /** Mutual TLS with orderer1's certificate, trusting Org1's TLS CA for clients. */
@@ -207,6 +238,11 @@ final class ServiceNode implements AutoCloseable {
       client = connect(InsecureChannelCredentials.create());
     }
     return client;
+  }
+
+  /** Where the node's gRPC listener listens. */
+  InetSocketAddress address() {
+    return listener.address();
   }
 
   ManagedChannel connect(ChannelCredentials credentials) {
