@@ -65,6 +65,6 @@ final class DeliverStream {
   }
 
   void cancel() {
-    requests.onError(new IllegalStateException("load run finished"));
+    requests.onError(new IllegalStateException("the load generator stopped reading this stream"));
   }
 }

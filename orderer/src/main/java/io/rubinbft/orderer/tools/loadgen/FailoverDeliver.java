@@ -2,6 +2,7 @@ package io.rubinbft.orderer.tools.loadgen;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.grpc.ManagedChannel;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
@@ -12,9 +13,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Follows a channel's chain through Deliver from a height on, as a Fabric peer's block deliverer
  * does: when the orderer it reads from ends the stream (it died, or answered a status before the
- * open-ended stop), it moves to the next orderer and asks again from the first block it has not
- * seen, after a back-off that grows while no orderer serves it. Blocks seen already (an orderer
- * resending) are dropped; a gap is passed on, so the consumer's chain check reports it.
+ * open-ended stop), or stays silent while blocks are expected ({@link #moveOnIfSilentFor}: a
+ * stopped or withholding orderer ends nothing, as Fabric's BFT deliverer's censorship check
+ * assumes), it moves to the next orderer and asks again from the first block it has not seen, after
+ * a back-off that grows while no orderer serves it. Blocks seen already (an orderer resending) are
+ * dropped; a gap is passed on, so the consumer's chain check reports it.
  */
 final class FailoverDeliver {
 
@@ -39,6 +42,10 @@ final class FailoverDeliver {
 
   @GuardedBy("this")
   private long failovers;
+
+  // When the current stream was opened or last brought a new block.
+  @GuardedBy("this")
+  private long lastProgressNanos;
 
   @GuardedBy("this")
   private boolean closed;
@@ -68,6 +75,17 @@ final class FailoverDeliver {
     return failovers;
   }
 
+  /**
+   * Moves to the next orderer if the current one brought no new block for {@code silence}: called
+   * while the caller waits for blocks it knows were ordered (transactions a quorum accepted).
+   */
+  synchronized void moveOnIfSilentFor(Duration silence) {
+    if (!closed && current != null && System.nanoTime() - lastProgressNanos > silence.toNanos()) {
+      lastProgressNanos = System.nanoTime();
+      current.cancel(); // its end moves reading on, as any other end does
+    }
+  }
+
   synchronized void close() {
     closed = true;
     if (current != null) {
@@ -80,6 +98,7 @@ final class FailoverDeliver {
     DeliverStream stream =
         DeliverStream.open(orderers.get(source), seekFrom.apply(next), this::onBlock);
     current = stream;
+    lastProgressNanos = System.nanoTime();
     // ended() only updates this object's fields and starts a virtual thread: nothing in it fails
     // that the returned future would need to report.
     var _ = stream.finished().whenComplete((status, error) -> ended(stream));
@@ -91,6 +110,7 @@ final class FailoverDeliver {
       return;
     }
     next = number + 1;
+    lastProgressNanos = System.nanoTime();
     backoffMillis = MIN_BACKOFF_MILLIS;
     consumer.accept(block, receivedNanos);
   }

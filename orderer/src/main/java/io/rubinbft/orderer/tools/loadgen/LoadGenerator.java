@@ -32,6 +32,12 @@ public final class LoadGenerator {
    */
   private static final Duration FIRST_ANSWER = Duration.ofSeconds(10);
 
+  /**
+   * How long the orderer read from may bring no new block while accepted transactions are still
+   * undelivered before reading moves to the next one (a stopped orderer never ends its stream).
+   */
+  private static final Duration SILENT_ORDERER = Duration.ofSeconds(5);
+
   private final LoadSpec spec;
   private final EnvelopeFactory envelopes;
   private final List<ManagedChannel> orderers;
@@ -76,7 +82,7 @@ public final class LoadGenerator {
     for (Thread submitter : submitters) {
       submitter.join();
     }
-    awaitDeliveries();
+    awaitDeliveries(deliveries);
     deliveries.close();
     DeliveryStats stats = tracker.stats();
     double elapsed = (Math.max(stats.lastDeliveryNanos(), start) - start) / 1e9;
@@ -143,9 +149,10 @@ public final class LoadGenerator {
     return intended;
   }
 
-  private void awaitDeliveries() throws InterruptedException {
+  private void awaitDeliveries(FailoverDeliver deliveries) throws InterruptedException {
     long deadline = System.nanoTime() + spec.timeout().toNanos();
     while (tracker.undelivered() > 0 && System.nanoTime() < deadline) {
+      deliveries.moveOnIfSilentFor(SILENT_ORDERER);
       TimeUnit.MILLISECONDS.sleep(20);
     }
   }
