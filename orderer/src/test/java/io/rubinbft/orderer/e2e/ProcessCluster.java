@@ -61,6 +61,8 @@ import org.slf4j.LoggerFactory;
 @SuppressWarnings("try")
 final class ProcessCluster implements AutoCloseable {
 
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
+
   static final String CHANNEL = "mychannel";
 
   private static final Logger LOG = LoggerFactory.getLogger(ProcessCluster.class);
@@ -246,7 +248,7 @@ final class ProcessCluster implements AutoCloseable {
       throws IOException, InterruptedException {
     HttpResponse<String> metrics =
         http.send(
-            HttpRequest.newBuilder(operations(node, "/metrics")).GET().build(),
+            request(operations(node, "/metrics")).GET().build(),
             HttpResponse.BodyHandlers.ofString());
     PrometheusText.Family family = PrometheusText.parse(metrics.body()).get(name);
     return family == null
@@ -261,7 +263,7 @@ final class ProcessCluster implements AutoCloseable {
     String name = "jvm_memory_used_bytes";
     HttpResponse<String> metrics =
         http.send(
-            HttpRequest.newBuilder(operations(node, "/metrics")).GET().build(),
+            request(operations(node, "/metrics")).GET().build(),
             HttpResponse.BodyHandlers.ofString());
     PrometheusText.Family family = PrometheusText.parse(metrics.body()).get(name);
     return family == null
@@ -564,8 +566,7 @@ final class ProcessCluster implements AutoCloseable {
 
   private boolean healthy(int operationsPort) throws IOException, InterruptedException {
     return http.send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + operationsPort + "/healthz"))
+                request(URI.create("http://127.0.0.1:" + operationsPort + "/healthz"))
                     .GET()
                     .build(),
                 HttpResponse.BodyHandlers.discarding())
@@ -579,5 +580,14 @@ final class ProcessCluster implements AutoCloseable {
 
   private NetworkSummary.Node spec(NodeProcess node) {
     return network.nodes().get(nodes.indexOf(node));
+  }
+
+  /**
+   * A request that gives up after {@link #REQUEST_TIMEOUT}: a node stopped with kill -STOP (or one
+   * that was, on a connection made before) answers nothing, and a call without a deadline would
+   * hold up every check that asks the nodes in turn.
+   */
+  private static HttpRequest.Builder request(URI uri) {
+    return HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT);
   }
 }

@@ -9,9 +9,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.security.GeneralSecurityException;
+import java.time.Duration;
 
 /** The channel participation API as {@code osnadmin} calls it, over mutual TLS on loopback. */
 public final class AdminApi {
+
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(15);
 
   private final HttpClient https;
 
@@ -36,7 +39,7 @@ public final class AdminApi {
   public HttpResponse<String> update(int port, byte[] envelope)
       throws IOException, InterruptedException {
     return https.send(
-        HttpRequest.newBuilder(uri(port, ParticipationHandler.CHANNELS_PATH))
+        request(uri(port, ParticipationHandler.CHANNELS_PATH))
             .header("Content-Type", OsnadminForms.CONTENT_TYPE)
             .PUT(
                 HttpRequest.BodyPublishers.ofByteArray(
@@ -49,9 +52,7 @@ public final class AdminApi {
   public HttpResponse<byte[]> fetch(int port, String channel, String blockId)
       throws IOException, InterruptedException {
     return https.send(
-        HttpRequest.newBuilder(uri(port, ChannelInfo.url(channel) + "/blocks/" + blockId))
-            .GET()
-            .build(),
+        request(uri(port, ChannelInfo.url(channel) + "/blocks/" + blockId)).GET().build(),
         HttpResponse.BodyHandlers.ofByteArray());
   }
 
@@ -59,7 +60,7 @@ public final class AdminApi {
   public HttpResponse<String> post(int port, String contentType, byte[] body)
       throws IOException, InterruptedException {
     return https.send(
-        HttpRequest.newBuilder(uri(port, ParticipationHandler.CHANNELS_PATH))
+        request(uri(port, ParticipationHandler.CHANNELS_PATH))
             .header("Content-Type", contentType)
             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .build(),
@@ -81,17 +82,24 @@ public final class AdminApi {
   public HttpResponse<String> remove(int port, String channel)
       throws IOException, InterruptedException {
     return https.send(
-        HttpRequest.newBuilder(uri(port, ChannelInfo.url(channel))).DELETE().build(),
+        request(uri(port, ChannelInfo.url(channel))).DELETE().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
-    return https.send(
-        HttpRequest.newBuilder(uri(port, path)).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
+    return https.send(request(uri(port, path)).GET().build(), HttpResponse.BodyHandlers.ofString());
   }
 
   private static URI uri(int port, String path) {
     return URI.create("https://localhost:" + port + path);
+  }
+
+  /**
+   * A request that gives up after {@link #REQUEST_TIMEOUT}: a node stopped with kill -STOP (or one
+   * that was, on a connection made before) answers nothing, and a call without a deadline would
+   * hold up every check that asks the nodes in turn.
+   */
+  private static HttpRequest.Builder request(URI uri) {
+    return HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT);
   }
 }
