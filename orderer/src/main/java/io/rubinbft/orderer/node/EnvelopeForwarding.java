@@ -6,15 +6,9 @@ import io.rubinbft.orderer.concurrent.WorkerGroup;
 import io.rubinbft.orderer.consensus.EpochReplica;
 import io.rubinbft.orderer.consensus.ForwardCounts;
 import io.rubinbft.orderer.consensus.ReplicaHost;
-import io.rubinbft.orderer.memory.ByteBudget;
-import io.rubinbft.orderer.memory.MemoryBudgets;
 import java.security.cert.X509Certificate;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -33,19 +27,13 @@ final class EnvelopeForwarding implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EnvelopeForwarding.class);
 
-  /** A received envelope waiting for its check, holding its bytes of its sender's budget. */
-  private record Held(byte[] envelope, ByteBudget budget, long bytes) {}
-
   private final String topic;
   private final ClusterNetwork network;
   private final Supplier<Optional<EpochReplica>> epoch;
   private final Function<byte[], Optional<String>> admit;
   private final ForwardCounts counts;
   private final ForwardBudget budget = new ForwardBudget();
-  private final long senderBudget;
-  private final Map<Integer, ByteBudget> budgets = new ConcurrentHashMap<>();
-  // Bounded in bytes per sender (senderBudget); beyond it envelopes are dropped (senders resend).
-  private final BlockingQueue<Held> received = new LinkedBlockingQueue<>();
+  private final ForwardedQueue received;
   private final Worker worker;
 
   /**
@@ -64,7 +52,7 @@ final class EnvelopeForwarding implements AutoCloseable {
       Function<byte[], Optional<String>> admit,
       long senderBudget,
       WorkerGroup workers) {
-    this.senderBudget = senderBudget;
+    this.received = new ForwardedQueue(senderBudget);
     this.topic = ReplicaHost.forwardTopic(channel);
     this.network = network;
     this.epoch = epoch;
@@ -87,26 +75,19 @@ final class EnvelopeForwarding implements AutoCloseable {
       counts.add(ForwardCounts.Received.NOT_A_MEMBER);
     } else if (!budget.spend(sender.getAsInt(), envelope.length, System.nanoTime())) {
       counts.add(ForwardCounts.Received.OVER_BUDGET);
-    } else {
-      ByteBudget budget =
-          budgets.computeIfAbsent(sender.getAsInt(), index -> new ByteBudget(senderBudget));
-      long bytes = (long) envelope.length + MemoryBudgets.ITEM_OVERHEAD_BYTES;
-      if (budget.tryReserve(bytes)) {
-        received.add(new Held(envelope, budget, bytes));
-      } else {
-        counts.add(ForwardCounts.Received.QUEUE_FULL);
-      }
+    } else if (!received.offer(sender.getAsInt(), envelope)) {
+      counts.add(ForwardCounts.Received.QUEUE_FULL);
     }
   }
 
   private void checkAll() throws InterruptedException {
     while (true) {
-      Held held = received.take();
+      ForwardedQueue.Held held = received.take();
       Optional<String> invalid;
       try {
         invalid = admit.apply(held.envelope());
       } finally {
-        held.budget().release(held.bytes());
+        held.release();
       }
       if (invalid.isPresent()) {
         counts.add(ForwardCounts.Received.INVALID);
