@@ -205,11 +205,16 @@ class TenChannelsEndToEndTest {
       assertThat(node.deathsInLog()).as("%s log", node.name()).isEmpty();
     }
     Map<String, String> perChannel = new TreeMap<>();
+    // A load run that gave up waiting for a delivery reports the transaction lost; the chains,
+    // checked first, tell a transaction that was lost from one ordered after the run gave up.
+    Map<String, List<String>> loadProblems = new TreeMap<>();
     long fullBlocks = 0;
     long largest = 0;
     for (String channel : channels) {
       BackgroundLoad load = loads.get(channel);
-      assertThat(load.problems()).as("%s: load runs with problems", channel).isEmpty();
+      if (!load.problems().isEmpty()) {
+        loadProblems.put(channel, load.problems());
+      }
       Chain chain =
           cluster.identicalChains(
               channel, cluster.nodes(), client, tls, cluster.signatures(channel));
@@ -252,6 +257,11 @@ class TenChannelsEndToEndTest {
         plan.heapBytes() >> 20,
         plan.outsideHeapBytes() >> 20,
         largest);
+    assertThat(loadProblems)
+        .as(
+            "load runs with problems (every transaction a quorum acknowledged is in its chain once:"
+                + " what they call lost was ordered after they stopped waiting)")
+        .isEmpty();
     assertThat(fullBlocks).as("blocks of at least 9 MB cut (%s)", perChannel).isPositive();
     assertThat(peakRss.values())
         .as("peak RSS per node (%s MiB) within the plan's memory", peakMib)
