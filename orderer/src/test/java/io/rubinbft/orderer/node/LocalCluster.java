@@ -32,8 +32,10 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -158,9 +160,24 @@ final class LocalCluster implements AutoCloseable {
 
   /** Starts the first node alone, its channels to fit {@code memory}'s heap. */
   OrdererNode startFirst(NodeMemory memory) throws Exception {
+    return startFirst(memory, Map.of(), Clock.systemUTC());
+  }
+
+  /**
+   * Starts the first node alone, its channels to fit {@code memory}'s heap, with {@code settings}
+   * (orderer.yaml's environment overrides) on top and its Broadcast throttle reading {@code
+   * throttleClock}.
+   */
+  OrdererNode startFirst(NodeMemory memory, Map<String, String> settings, Clock throttleClock)
+      throws Exception {
+    Map<String, String> overrides = new HashMap<>(environment);
+    overrides.putAll(settings);
     nodes.add(
         OrdererNode.start(
-            NodeConfigLoader.load(configs.getFirst(), environment), new LogLevels("info"), memory));
+            NodeConfigLoader.load(configs.getFirst(), overrides),
+            new LogLevels("info"),
+            memory,
+            throttleClock));
     return nodes.getLast();
   }
 

@@ -36,6 +36,9 @@ import io.rubinbft.orderer.tools.loadgen.OrdererChannels;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -299,6 +302,56 @@ class OnboardingNodeTest {
   }
 
   /**
+   * {@code osnadmin channel remove} while the channel is still pulling its chain (onboarding
+   * stalled in a pull at height 3): the answer is Fabric's 204, the pull ends (no onboarding thread
+   * is left), the pending join block and the ledger are deleted, the node stays healthy, and the
+   * channel can be joined again (after a restart, which finds nothing to resume).
+   */
+  @Test
+  void aChannelRemovedWhilePullingItsChainIsStoppedDeletedAndCanBeJoinedAgain() throws Exception {
+    cluster = LocalCluster.generateWithSpare(dir);
+    byte[] joinBlock = chainWithConfigUpdate();
+    List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
+    cluster.stopAll();
+    // Every source serves blocks 0..2 and then falls silent: onboarding stalls at height 3.
+    List<ScriptedDeliver> stalling = serveInsteadOfConsenters(chain, List.of());
+    stalling.forEach(source -> source.lie(Lie.HANG, 3));
+    OrdererNode spare = cluster.startSpare();
+    assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
+    awaitInfoHeight(spare, 3);
+    String onboarding = "onboarding-" + LocalCluster.CHANNEL;
+    assertThat(threadsNamed(onboarding)).isOne();
+    Path data = cluster.spare().node().dataDir();
+    Path pending = data.resolve("ledger/pendingops/join/" + LocalCluster.CHANNEL + ".join");
+    assertThat(pending).exists();
+
+    HttpResponse<String> removed = cluster.remove(spare);
+    assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
+    assertThat(cluster.info(spare).statusCode()).isEqualTo(404);
+    assertThat(spare.channels().channelNames()).isEmpty();
+    assertThat(threadsNamed(onboarding)).isZero();
+    assertThat(pending).doesNotExist();
+    assertThat(healthz(spare)).isEqualTo(200);
+    spare.close();
+    try (BlockStore store = BlockStore.open(BlockStoreConfig.defaults(data.resolve("ledger")))) {
+      assertThat(store.channelNames()).doesNotContain(LocalCluster.CHANNEL);
+    }
+
+    for (ScriptedDeliver source : stalling) {
+      source.close();
+    }
+    cluster.startAll();
+    OrdererNode again = opened(cluster.startSpare());
+    assertThat(again.channels().channelNames()).isEmpty();
+    HttpResponse<String> joined = cluster.join(again, joinBlock);
+    assertThat(joined.statusCode()).as(joined.body()).isEqualTo(201);
+    awaitActive(again);
+    awaitHeight(follower(again), chain.size());
+    assertThat(LocalCluster.blocksOf(follower(again).ledger()).subList(0, chain.size()))
+        .isEqualTo(chain);
+  }
+
+  /**
    * Starts the four consenters, orders 20 transactions, a BatchSize update (through {@code osnadmin
    * channel update}) and 10 more; returns the latest config block as {@code osnadmin channel fetch
    * config} gets it.
@@ -417,6 +470,22 @@ class OnboardingNodeTest {
         Optional.of(NodeTls.of(tls, new Sha256(provider))),
         Optional.empty(),
         PullLimits.defaults());
+  }
+
+  /** How many live platform threads are named {@code name}. */
+  private static long threadsNamed(String name) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(thread -> thread.getName().equals(name))
+        .count();
+  }
+
+  private static int healthz(OrdererNode node) throws Exception {
+    URI uri = URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/healthz");
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(
+              HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    }
   }
 
   private static ChannelInfo awaitActive(OrdererNode node) throws InterruptedException {
