@@ -29,6 +29,9 @@ import io.rubinbft.orderer.tools.loadgen.LoadSpec;
 import io.rubinbft.orderer.tools.loadgen.OrdererChannels;
 import io.rubinbft.orderer.tools.local.LocalNodeConfigs;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -457,6 +460,37 @@ final class LocalCluster implements AutoCloseable {
       }
       assertThat(runtime.config().sequence()).isEqualTo(sequence);
     }
+  }
+
+  /**
+   * The node's {@code /healthz} answer, as a probe gets it; {@code query} such as {@code
+   * "?exclude=channels"}, or empty.
+   */
+  static HttpResponse<String> healthz(OrdererNode node, String query) throws Exception {
+    URI uri =
+        URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/healthz" + query);
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(
+          HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+  }
+
+  /**
+   * Waits, at most a minute, until the node's {@code /healthz} fails check {@code component}, and
+   * returns that answer: 503 naming the check.
+   */
+  static HttpResponse<String> awaitFailedCheck(OrdererNode node, String component)
+      throws Exception {
+    String named = "\"component\":\"" + component + "\"";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    HttpResponse<String> health = healthz(node, "");
+    while (!health.body().contains(named) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      health = healthz(node, "");
+    }
+    assertThat(health.statusCode()).as(health.body()).isEqualTo(503);
+    assertThat(health.body()).contains(named);
+    return health;
   }
 
   /** The node's ledger of the channel, whether it orders or follows it. */

@@ -36,9 +36,6 @@ import io.rubinbft.orderer.tools.loadgen.OrdererChannels;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -270,35 +267,13 @@ class OnboardingNodeTest {
 
   @Test
   void aCrashDuringOnboardingResumesFromTheLedgersHeight() throws Exception {
-    cluster = LocalCluster.generateWithSpare(dir);
-    byte[] joinBlock = chainWithConfigUpdate();
-    List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
-    cluster.stopAll();
-    // Every source serves blocks 0..2 and then falls silent: onboarding stalls at height 3.
-    List<ScriptedDeliver> stalling = serveInsteadOfConsenters(chain, List.of());
-    stalling.forEach(source -> source.lie(Lie.HANG, 3));
-    OrdererNode spare = cluster.startSpare();
-    assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
-    awaitInfoHeight(spare, 3);
-    spare.close();
-    for (ScriptedDeliver source : stalling) {
-      source.close();
-    }
-    cluster.startAll();
+    Stalled stalled = onboardingStalledAtHeight3();
+    stalled.spare().close();
+    consentersBack(stalled);
 
     OrdererNode restarted = opened(cluster.startSpare());
-    awaitActive(restarted);
-    awaitHeight(follower(restarted), chain.size());
-
-    assertThat(LocalCluster.blocksOf(follower(restarted).ledger()).subList(0, chain.size()))
-        .isEqualTo(chain);
-    Path pending =
-        cluster
-            .spare()
-            .node()
-            .dataDir()
-            .resolve("ledger/pendingops/join/" + LocalCluster.CHANNEL + ".join");
-    assertThat(pending).doesNotExist();
+    assertOnboardsTheChain(restarted, stalled.chain());
+    assertThat(pendingJoin()).doesNotExist();
   }
 
   /**
@@ -309,20 +284,11 @@ class OnboardingNodeTest {
    */
   @Test
   void aChannelRemovedWhilePullingItsChainIsStoppedDeletedAndCanBeJoinedAgain() throws Exception {
-    cluster = LocalCluster.generateWithSpare(dir);
-    byte[] joinBlock = chainWithConfigUpdate();
-    List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
-    cluster.stopAll();
-    // Every source serves blocks 0..2 and then falls silent: onboarding stalls at height 3.
-    List<ScriptedDeliver> stalling = serveInsteadOfConsenters(chain, List.of());
-    stalling.forEach(source -> source.lie(Lie.HANG, 3));
-    OrdererNode spare = cluster.startSpare();
-    assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
-    awaitInfoHeight(spare, 3);
+    Stalled stalled = onboardingStalledAtHeight3();
+    OrdererNode spare = stalled.spare();
     String onboarding = "onboarding-" + LocalCluster.CHANNEL;
     assertThat(threadsNamed(onboarding)).isOne();
-    Path data = cluster.spare().node().dataDir();
-    Path pending = data.resolve("ledger/pendingops/join/" + LocalCluster.CHANNEL + ".join");
+    Path pending = pendingJoin();
     assertThat(pending).exists();
 
     HttpResponse<String> removed = cluster.remove(spare);
@@ -331,23 +297,66 @@ class OnboardingNodeTest {
     assertThat(spare.channels().channelNames()).isEmpty();
     assertThat(threadsNamed(onboarding)).isZero();
     assertThat(pending).doesNotExist();
-    assertThat(healthz(spare)).isEqualTo(200);
+    assertThat(LocalCluster.healthz(spare, "").statusCode()).isEqualTo(200);
     spare.close();
-    try (BlockStore store = BlockStore.open(BlockStoreConfig.defaults(data.resolve("ledger")))) {
+    Path ledger = cluster.spare().node().dataDir().resolve("ledger");
+    try (BlockStore store = BlockStore.open(BlockStoreConfig.defaults(ledger))) {
       assertThat(store.channelNames()).doesNotContain(LocalCluster.CHANNEL);
     }
 
-    for (ScriptedDeliver source : stalling) {
+    consentersBack(stalled);
+    OrdererNode again = opened(cluster.startSpare());
+    assertThat(again.channels().channelNames()).isEmpty();
+    HttpResponse<String> joined = cluster.join(again, stalled.joinBlock().toByteArray());
+    assertThat(joined.statusCode()).as(joined.body()).isEqualTo(201);
+    assertOnboardsTheChain(again, stalled.chain());
+  }
+
+  /** A spare whose onboarding stalled, the sources it stalled on, what it joined with. */
+  private record Stalled(
+      OrdererNode spare, List<ScriptedDeliver> sources, ByteString joinBlock, List<Block> chain) {}
+
+  /**
+   * The four consenters order {@link #chainWithConfigUpdate} and stop; in their place every source
+   * serves blocks 0..2 and then falls silent, and the spare joined with the latest config block
+   * stalls at height 3, in a pull.
+   */
+  private Stalled onboardingStalledAtHeight3() throws Exception {
+    cluster = LocalCluster.generateWithSpare(dir);
+    byte[] joinBlock = chainWithConfigUpdate();
+    List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
+    cluster.stopAll();
+    List<ScriptedDeliver> stalling = serveInsteadOfConsenters(chain, List.of());
+    stalling.forEach(source -> source.lie(Lie.HANG, 3));
+    OrdererNode spare = cluster.startSpare();
+    assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
+    awaitInfoHeight(spare, 3);
+    return new Stalled(spare, stalling, ByteString.copyFrom(joinBlock), chain);
+  }
+
+  /** Where the spare keeps the join block of an onboarding in progress. */
+  private Path pendingJoin() {
+    return cluster
+        .spare()
+        .node()
+        .dataDir()
+        .resolve("ledger/pendingops/join/" + LocalCluster.CHANNEL + ".join");
+  }
+
+  /** The silent sources go and the consenters come back. */
+  private void consentersBack(Stalled stalled) throws Exception {
+    for (ScriptedDeliver source : stalled.sources()) {
       source.close();
     }
     cluster.startAll();
-    OrdererNode again = opened(cluster.startSpare());
-    assertThat(again.channels().channelNames()).isEmpty();
-    HttpResponse<String> joined = cluster.join(again, joinBlock);
-    assertThat(joined.statusCode()).as(joined.body()).isEqualTo(201);
-    awaitActive(again);
-    awaitHeight(follower(again), chain.size());
-    assertThat(LocalCluster.blocksOf(follower(again).ledger()).subList(0, chain.size()))
+  }
+
+  /** The node onboards to an active follower holding {@code chain} from block 0. */
+  private static void assertOnboardsTheChain(OrdererNode node, List<Block> chain)
+      throws InterruptedException {
+    awaitActive(node);
+    awaitHeight(follower(node), chain.size());
+    assertThat(LocalCluster.blocksOf(follower(node).ledger()).subList(0, chain.size()))
         .isEqualTo(chain);
   }
 
@@ -477,15 +486,6 @@ class OnboardingNodeTest {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(thread -> thread.getName().equals(name))
         .count();
-  }
-
-  private static int healthz(OrdererNode node) throws Exception {
-    URI uri = URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/healthz");
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      return http.send(
-              HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.discarding())
-          .statusCode();
-    }
   }
 
   private static ChannelInfo awaitActive(OrdererNode node) throws InterruptedException {
