@@ -1,5 +1,7 @@
 package io.rubinbft.bft;
 
+import static io.rubinbft.bft.Bounds.atLeast;
+
 import io.rubinbft.bft.message.Decisions;
 
 /**
@@ -253,12 +255,5 @@ public record ReplicaConfig(
         answerMaxBytes,
         windowBytes,
         ticks);
-  }
-
-  private static void atLeast(String name, long value, long minimum) {
-    if (value < minimum) {
-      throw new IllegalArgumentException(
-          name + " is " + value + " but must be at least " + minimum);
-    }
   }
 }

@@ -1,5 +1,7 @@
 package io.rubinbft.bft.wire;
 
+import static io.rubinbft.bft.Bounds.atLeast;
+
 import io.rubinbft.bft.ReplicaConfig;
 
 /**
@@ -86,12 +88,5 @@ public record WireLimits(
         maxSignatureBytes,
         maxSequencesPerMessage,
         bytes);
-  }
-
-  private static void atLeast(String name, long value, long minimum) {
-    if (value < minimum) {
-      throw new IllegalArgumentException(
-          name + " is " + value + " but must be at least " + minimum);
-    }
   }
 }

@@ -28,6 +28,7 @@ import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.bouncycastle.util.Encodable;
 import org.bouncycastle.util.io.pem.PemObject;
 import org.bouncycastle.util.io.pem.PemWriter;
 
@@ -100,36 +101,52 @@ public final class Pem {
 
   /** The first PEM block of {@code pem} as a certificate, or why it is none. */
   public static Decoded<X509Certificate> firstCertificate(ByteString pem) {
-    Decoded<Object> object = firstObject(pem);
-    if (object.value().isEmpty()) {
-      return Decoded.failure(object.failure());
-    }
-    if (!(object.value().get() instanceof X509CertificateHolder holder)) {
-      return Decoded.failure("the PEM block is not a certificate");
-    }
-    try {
-      return Decoded.of(
-          (X509Certificate)
-              x509().generateCertificate(new ByteArrayInputStream(holder.getEncoded())));
-    } catch (IOException | GeneralSecurityException e) {
-      return Decoded.failure("parseCertificate failed: " + e.getMessage());
-    }
+    return first(
+        pem,
+        X509CertificateHolder.class,
+        "the PEM block is not a certificate",
+        "parseCertificate failed: ",
+        der -> (X509Certificate) x509().generateCertificate(der));
   }
 
   /** The first PEM block of {@code pem} as a CRL, or why it is none. */
   public static Decoded<X509CRL> firstCrl(ByteString pem) {
+    return first(
+        pem,
+        X509CRLHolder.class,
+        "the PEM block is not a CRL",
+        "parse CRL failed: ",
+        der -> (X509CRL) x509().generateCRL(der));
+  }
+
+  /** Reads the DER of a PEM block into what it holds. */
+  @FunctionalInterface
+  private interface DerParser<T> {
+    T parse(ByteArrayInputStream der) throws IOException, GeneralSecurityException;
+  }
+
+  /**
+   * The first PEM block of {@code pem} as a {@code holder} (BouncyCastle's {@code
+   * X509CertificateHolder} or {@code X509CRLHolder}) parsed by the JDK, or why it is none.
+   */
+  private static <T> Decoded<T> first(
+      ByteString pem,
+      Class<? extends Encodable> holder,
+      String notThatKind,
+      String parseFailed,
+      DerParser<T> parser) {
     Decoded<Object> object = firstObject(pem);
     if (object.value().isEmpty()) {
       return Decoded.failure(object.failure());
     }
-    if (!(object.value().get() instanceof X509CRLHolder holder)) {
-      return Decoded.failure("the PEM block is not a CRL");
+    if (!holder.isInstance(object.value().get())) {
+      return Decoded.failure(notThatKind);
     }
     try {
-      return Decoded.of(
-          (X509CRL) x509().generateCRL(new ByteArrayInputStream(holder.getEncoded())));
+      byte[] der = holder.cast(object.value().get()).getEncoded();
+      return Decoded.of(parser.parse(new ByteArrayInputStream(der)));
     } catch (IOException | GeneralSecurityException e) {
-      return Decoded.failure("parse CRL failed: " + e.getMessage());
+      return Decoded.failure(parseFailed + e.getMessage());
     }
   }
 

@@ -38,41 +38,43 @@ final class ChannelHeapCheck {
     TreeMap<String, Long> bytes = new TreeMap<>(channelBytes);
     TreeMap<String, Integer> consenters = new TreeMap<>(channelConsenters);
     count(config, bytes, consenters);
+    return beyondHeap(bytes, consenters, "of this node")
+        .map(
+            need ->
+                String.format(
+                    "cannot join channel '%s': with it %s; restart the node with a plan for them"
+                        + " (RUBIN_CHANNELS, RUBIN_BLOCK_MAX_BYTES, RUBIN_CONSENTERS;"
+                        + " orderer/docs/MEMORY.md \"Sizing\")",
+                    config.channelId(), need));
+  }
+
+  /** Counts {@code config}'s channel; what is wrong when the channels no longer fit the heap. */
+  synchronized Optional<String> served(ChannelConfig config) {
+    count(config, channelBytes, channelConsenters);
+    return beyondHeap(channelBytes, channelConsenters, "this node serves")
+        .map(
+            need ->
+                need
+                    + ": a burst of large blocks can exhaust it; restart it with a plan for them"
+                    + " (RUBIN_CHANNELS, RUBIN_BLOCK_MAX_BYTES; orderer/docs/MEMORY.md"
+                    + " \"Sizing\")");
+  }
+
+  /**
+   * Empty when the channels of {@code bytes} fit the heap at their worst; else what they need in
+   * words, {@code "the <n> channels <whose> (<names>) need a heap of ... but it has ... MiB"}.
+   */
+  private Optional<String> beyondHeap(
+      Map<String, Long> bytes, Map<String, Integer> consenters, String whose) {
     long needed = needed(bytes, consenters);
     if (needed <= heapBytes) {
       return Optional.empty();
     }
     return Optional.of(
         String.format(
-            "cannot join channel '%s': with it the %d channels of this node (%s) need a heap of %d"
-                + " MiB at their worst (windows of blocks at their AbsoluteMaxBytes, queues, pools,"
-                + " peer links) but it has %d MiB; restart the node with a plan for them"
-                + " (RUBIN_CHANNELS, RUBIN_BLOCK_MAX_BYTES, RUBIN_CONSENTERS;"
-                + " orderer/docs/MEMORY.md \"Sizing\")",
-            config.channelId(),
-            bytes.size(),
-            String.join(", ", bytes.keySet()),
-            needed / MIB,
-            heapBytes / MIB));
-  }
-
-  /** Counts {@code config}'s channel; what is wrong when the channels no longer fit the heap. */
-  synchronized Optional<String> served(ChannelConfig config) {
-    count(config, channelBytes, channelConsenters);
-    long needed = needed(channelBytes, channelConsenters);
-    if (needed <= heapBytes) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        String.format(
-            "the %d channels this node serves (%s) need a heap of %d MiB at their worst (windows"
-                + " of blocks at their AbsoluteMaxBytes, queues, pools, peer links) but it has"
-                + " %d MiB: a burst of large blocks can exhaust it; restart it with a plan for"
-                + " them (RUBIN_CHANNELS, RUBIN_BLOCK_MAX_BYTES; orderer/docs/MEMORY.md \"Sizing\")",
-            channelBytes.size(),
-            String.join(", ", channelBytes.keySet()),
-            needed / MIB,
-            heapBytes / MIB));
+            "the %d channels %s (%s) need a heap of %d MiB at their worst (windows of blocks at"
+                + " their AbsoluteMaxBytes, queues, pools, peer links) but it has %d MiB",
+            bytes.size(), whose, String.join(", ", bytes.keySet()), needed / MIB, heapBytes / MIB));
   }
 
   /**

@@ -94,6 +94,16 @@ public final class OrdererNode implements AutoCloseable {
   /** Starts a node from {@code config} whose channels must fit {@code memory}'s heap. */
   static OrdererNode start(NodeConfig config, LogLevels logs, NodeMemory memory)
       throws IOException {
+    return start(config, logs, memory, Clock.systemUTC());
+  }
+
+  /**
+   * Starts a node as {@link #start(NodeConfig, LogLevels, NodeMemory)} does, its Broadcast
+   * throttle's refills reading {@code throttleClock} (a test ends them with a clock that fails).
+   */
+  static OrdererNode start(
+      NodeConfig config, LogLevels logs, NodeMemory memory, Clock throttleClock)
+      throws IOException {
     // Closed first to last: listeners, network, channels (their ledger writers flush), store.
     List<AutoCloseable> opened = new ArrayList<>();
     config.warnings().forEach(LOG::warn);
@@ -128,7 +138,7 @@ public final class OrdererNode implements AutoCloseable {
               metrics,
               onboarding(config, provider),
               memory));
-      BroadcastThrottle throttle = BroadcastThrottle.start(config.throttling(), Clock.systemUTC());
+      BroadcastThrottle throttle = BroadcastThrottle.start(config.throttling(), throttleClock);
       opened.addFirst(throttle);
       BindableService counted = atomicBroadcast(config, channels, provider, metrics, throttle);
       return listen(config, channels, network, throttle, counted, metrics, logs, opened);

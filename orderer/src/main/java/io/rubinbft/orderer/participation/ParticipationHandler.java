@@ -156,15 +156,19 @@ public final class ParticipationHandler implements HttpHandler {
       return;
     }
     try {
-      ChannelInfo info = channels.join(block, blockBytes);
-      exchange.getResponseHeaders().set("Location", info.url());
-      JsonResponses.send(exchange, 201, info);
+      created(exchange, channels.join(block, blockBytes));
     } catch (ParticipationException e) {
       if (e.reason() == ParticipationException.Reason.ALREADY_EXISTS) {
         exchange.getResponseHeaders().set("Allow", "GET, DELETE");
       }
       JsonResponses.error(exchange, e.reason().httpStatus(), "cannot join: " + e.getMessage());
     }
+  }
+
+  /** Fabric's answer to a join or an update: 201, the channel's info and its URL. */
+  private static void created(HttpExchange exchange, ChannelInfo info) throws IOException {
+    exchange.getResponseHeaders().set("Location", info.url());
+    JsonResponses.send(exchange, 201, info);
   }
 
   private byte[] joinBlockBytes(HttpExchange exchange) throws IOException {
@@ -203,9 +207,7 @@ public final class ParticipationHandler implements HttpHandler {
       return;
     }
     try {
-      ChannelInfo info = channels.update(channel, envelope);
-      exchange.getResponseHeaders().set("Location", info.url());
-      JsonResponses.send(exchange, 201, info);
+      created(exchange, channels.update(channel, envelope));
     } catch (ParticipationException e) {
       JsonResponses.error(exchange, e.reason().httpStatus(), "cannot update: " + e.getMessage());
     }

@@ -15,9 +15,6 @@ import io.rubinbft.orderer.testing.ClientCalls;
 import io.rubinbft.orderer.testing.ConsenterUpdates;
 import io.rubinbft.orderer.testing.DeliverCalls;
 import io.rubinbft.orderer.tools.loadgen.OrdererChannels;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,9 +75,9 @@ class FailedChannelNodeTest {
                     List.of(cluster.ordererAdmin()))
                 .toByteArray());
     assertThat(updated.statusCode()).as(updated.body()).isEqualTo(201);
-    awaitConsensusUnhealthy(broken);
+    LocalCluster.awaitFailedCheck(broken, "consensus");
     // The Helm chart's probes leave out only "channels": a stopped replica still fails them.
-    HttpResponse<String> probed = healthz(broken, "?exclude=channels");
+    HttpResponse<String> probed = LocalCluster.healthz(broken, "?exclude=channels");
     assertThat(probed.statusCode()).as(probed.body()).isEqualTo(503);
     assertThat(probed.body()).contains("\"component\":\"consensus\"");
 
@@ -148,13 +145,13 @@ class FailedChannelNodeTest {
     assertThat(failed.get("height").getAsLong()).isEqualTo(newest.blockNumber() + 1);
 
     // /healthz names it under "channels"; a probe leaving that check out finds the node healthy.
-    HttpResponse<String> health = healthz(broken, "");
+    HttpResponse<String> health = LocalCluster.healthz(broken, "");
     assertThat(health.statusCode()).as(health.body()).isEqualTo(503);
     assertThat(health.body())
         .contains(
             "{\"component\":\"channels\",\"reason\":\"channel 'mychannel': cannot start the"
                 + " replica of a new consenter: ");
-    HttpResponse<String> live = healthz(broken, "?exclude=channels");
+    HttpResponse<String> live = LocalCluster.healthz(broken, "?exclude=channels");
     assertThat(live.statusCode()).as(live.body()).isEqualTo(200);
 
     // Its ledger is still served, as a stopped replica's is; Broadcast is refused with the reason.
@@ -245,33 +242,5 @@ class FailedChannelNodeTest {
   /** The blocks' headers: each replica signs its own copy, so their metadata differs. */
   private static List<BlockHeader> headers(List<Block> blocks) {
     return blocks.stream().map(Block::getHeader).toList();
-  }
-
-  private static HttpResponse<String> healthz(OrdererNode node, String query) throws Exception {
-    URI uri =
-        URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/healthz" + query);
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      return http.send(
-          HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
-    }
-  }
-
-  /** Waits until the node's {@code /healthz} fails its "consensus" check. */
-  private static void awaitConsensusUnhealthy(OrdererNode node) throws Exception {
-    URI uri = URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/healthz");
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      while (true) {
-        HttpResponse<String> health =
-            http.send(
-                HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
-        if (health.body().contains("\"component\":\"consensus\"") || System.nanoTime() > deadline) {
-          assertThat(health.statusCode()).as(health.body()).isEqualTo(503);
-          assertThat(health.body()).contains("\"component\":\"consensus\"");
-          return;
-        }
-        Thread.sleep(100);
-      }
-    }
   }
 }

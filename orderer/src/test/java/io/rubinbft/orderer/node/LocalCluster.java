@@ -29,11 +29,16 @@ import io.rubinbft.orderer.tools.loadgen.LoadSpec;
 import io.rubinbft.orderer.tools.loadgen.OrdererChannels;
 import io.rubinbft.orderer.tools.local.LocalNodeConfigs;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -158,9 +163,24 @@ final class LocalCluster implements AutoCloseable {
 
   /** Starts the first node alone, its channels to fit {@code memory}'s heap. */
   OrdererNode startFirst(NodeMemory memory) throws Exception {
+    return startFirst(memory, Map.of(), Clock.systemUTC());
+  }
+
+  /**
+   * Starts the first node alone, its channels to fit {@code memory}'s heap, with {@code settings}
+   * (orderer.yaml's environment overrides) on top and its Broadcast throttle reading {@code
+   * throttleClock}.
+   */
+  OrdererNode startFirst(NodeMemory memory, Map<String, String> settings, Clock throttleClock)
+      throws Exception {
+    Map<String, String> overrides = new HashMap<>(environment);
+    overrides.putAll(settings);
     nodes.add(
         OrdererNode.start(
-            NodeConfigLoader.load(configs.getFirst(), environment), new LogLevels("info"), memory));
+            NodeConfigLoader.load(configs.getFirst(), overrides),
+            new LogLevels("info"),
+            memory,
+            throttleClock));
     return nodes.getLast();
   }
 
@@ -440,6 +460,37 @@ final class LocalCluster implements AutoCloseable {
       }
       assertThat(runtime.config().sequence()).isEqualTo(sequence);
     }
+  }
+
+  /**
+   * The node's {@code /healthz} answer, as a probe gets it; {@code query} such as {@code
+   * "?exclude=channels"}, or empty.
+   */
+  static HttpResponse<String> healthz(OrdererNode node, String query) throws Exception {
+    URI uri =
+        URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/healthz" + query);
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      return http.send(
+          HttpRequest.newBuilder(uri).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+  }
+
+  /**
+   * Waits, at most a minute, until the node's {@code /healthz} fails check {@code component}, and
+   * returns that answer: 503 naming the check.
+   */
+  static HttpResponse<String> awaitFailedCheck(OrdererNode node, String component)
+      throws Exception {
+    String named = "\"component\":\"" + component + "\"";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    HttpResponse<String> health = healthz(node, "");
+    while (!health.body().contains(named) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      health = healthz(node, "");
+    }
+    assertThat(health.statusCode()).as(health.body()).isEqualTo(503);
+    assertThat(health.body()).contains(named);
+    return health;
   }
 
   /** The node's ledger of the channel, whether it orders or follows it. */

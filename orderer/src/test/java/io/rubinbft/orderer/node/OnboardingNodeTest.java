@@ -267,35 +267,97 @@ class OnboardingNodeTest {
 
   @Test
   void aCrashDuringOnboardingResumesFromTheLedgersHeight() throws Exception {
+    Stalled stalled = onboardingStalledAtHeight3();
+    stalled.spare().close();
+    consentersBack(stalled);
+
+    OrdererNode restarted = opened(cluster.startSpare());
+    assertOnboardsTheChain(restarted, stalled.chain());
+    assertThat(pendingJoin()).doesNotExist();
+  }
+
+  /**
+   * {@code osnadmin channel remove} while the channel is still pulling its chain (onboarding
+   * stalled in a pull at height 3): the answer is Fabric's 204, the pull ends (no onboarding thread
+   * is left), the pending join block and the ledger are deleted, the node stays healthy, and the
+   * channel can be joined again (after a restart, which finds nothing to resume).
+   */
+  @Test
+  void aChannelRemovedWhilePullingItsChainIsStoppedDeletedAndCanBeJoinedAgain() throws Exception {
+    Stalled stalled = onboardingStalledAtHeight3();
+    OrdererNode spare = stalled.spare();
+    String onboarding = "onboarding-" + LocalCluster.CHANNEL;
+    assertThat(threadsNamed(onboarding)).isOne();
+    Path pending = pendingJoin();
+    assertThat(pending).exists();
+
+    HttpResponse<String> removed = cluster.remove(spare);
+    assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
+    assertThat(cluster.info(spare).statusCode()).isEqualTo(404);
+    assertThat(spare.channels().channelNames()).isEmpty();
+    assertThat(threadsNamed(onboarding)).isZero();
+    assertThat(pending).doesNotExist();
+    assertThat(LocalCluster.healthz(spare, "").statusCode()).isEqualTo(200);
+    spare.close();
+    Path ledger = cluster.spare().node().dataDir().resolve("ledger");
+    try (BlockStore store = BlockStore.open(BlockStoreConfig.defaults(ledger))) {
+      assertThat(store.channelNames()).doesNotContain(LocalCluster.CHANNEL);
+    }
+
+    consentersBack(stalled);
+    OrdererNode again = opened(cluster.startSpare());
+    assertThat(again.channels().channelNames()).isEmpty();
+    HttpResponse<String> joined = cluster.join(again, stalled.joinBlock().toByteArray());
+    assertThat(joined.statusCode()).as(joined.body()).isEqualTo(201);
+    assertOnboardsTheChain(again, stalled.chain());
+  }
+
+  /** A spare whose onboarding stalled, the sources it stalled on, what it joined with. */
+  private record Stalled(
+      OrdererNode spare, List<ScriptedDeliver> sources, ByteString joinBlock, List<Block> chain) {}
+
+  /**
+   * The four consenters order {@link #chainWithConfigUpdate} and stop; in their place every source
+   * serves blocks 0..2 and then falls silent, and the spare joined with the latest config block
+   * stalls at height 3, in a pull.
+   */
+  private Stalled onboardingStalledAtHeight3() throws Exception {
     cluster = LocalCluster.generateWithSpare(dir);
     byte[] joinBlock = chainWithConfigUpdate();
     List<Block> chain = LocalCluster.blocks(cluster.nodes.getFirst());
     cluster.stopAll();
-    // Every source serves blocks 0..2 and then falls silent: onboarding stalls at height 3.
     List<ScriptedDeliver> stalling = serveInsteadOfConsenters(chain, List.of());
     stalling.forEach(source -> source.lie(Lie.HANG, 3));
     OrdererNode spare = cluster.startSpare();
     assertThat(cluster.join(spare, joinBlock).statusCode()).isEqualTo(201);
     awaitInfoHeight(spare, 3);
-    spare.close();
-    for (ScriptedDeliver source : stalling) {
+    return new Stalled(spare, stalling, ByteString.copyFrom(joinBlock), chain);
+  }
+
+  /** Where the spare keeps the join block of an onboarding in progress. */
+  private Path pendingJoin() {
+    return cluster
+        .spare()
+        .node()
+        .dataDir()
+        .resolve("ledger/pendingops/join/" + LocalCluster.CHANNEL + ".join");
+  }
+
+  /** The silent sources go and the consenters come back. */
+  private void consentersBack(Stalled stalled) throws Exception {
+    for (ScriptedDeliver source : stalled.sources()) {
       source.close();
     }
     cluster.startAll();
+  }
 
-    OrdererNode restarted = opened(cluster.startSpare());
-    awaitActive(restarted);
-    awaitHeight(follower(restarted), chain.size());
-
-    assertThat(LocalCluster.blocksOf(follower(restarted).ledger()).subList(0, chain.size()))
+  /** The node onboards to an active follower holding {@code chain} from block 0. */
+  private static void assertOnboardsTheChain(OrdererNode node, List<Block> chain)
+      throws InterruptedException {
+    awaitActive(node);
+    awaitHeight(follower(node), chain.size());
+    assertThat(LocalCluster.blocksOf(follower(node).ledger()).subList(0, chain.size()))
         .isEqualTo(chain);
-    Path pending =
-        cluster
-            .spare()
-            .node()
-            .dataDir()
-            .resolve("ledger/pendingops/join/" + LocalCluster.CHANNEL + ".join");
-    assertThat(pending).doesNotExist();
   }
 
   /**
@@ -417,6 +479,13 @@ class OnboardingNodeTest {
         Optional.of(NodeTls.of(tls, new Sha256(provider))),
         Optional.empty(),
         PullLimits.defaults());
+  }
+
+  /** How many live platform threads are named {@code name}. */
+  private static long threadsNamed(String name) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(thread -> thread.getName().equals(name))
+        .count();
   }
 
   private static ChannelInfo awaitActive(OrdererNode node) throws InterruptedException {

@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import io.rubinbft.orderer.metrics.ClusterMetricsCheck;
 import io.rubinbft.orderer.tools.loadgen.LoadReport;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -40,7 +36,7 @@ class OrdererNodeTest {
     new ClusterMetricsCheck(cluster.nodes, LocalCluster.CHANNEL)
         .verify(20, 1 + first.delivery().blocks());
     for (OrdererNode node : cluster.nodes) {
-      assertThat(healthz(node)).isEqualTo(200);
+      assertThat(LocalCluster.healthz(node, "").statusCode()).isEqualTo(200);
     }
 
     cluster.stopAll();
@@ -51,14 +47,6 @@ class OrdererNodeTest {
     List<BlockHeader> reference = headers(cluster.nodes.getFirst());
     for (OrdererNode node : cluster.nodes) {
       assertThat(headers(node)).isEqualTo(reference);
-    }
-  }
-
-  private static int healthz(OrdererNode node) throws Exception {
-    URI uri = URI.create("http://127.0.0.1:" + node.operationsAddress().getPort() + "/healthz");
-    try (HttpClient http = HttpClient.newHttpClient()) {
-      return http.send(HttpRequest.newBuilder(uri).GET().build(), BodyHandlers.discarding())
-          .statusCode();
     }
   }
 

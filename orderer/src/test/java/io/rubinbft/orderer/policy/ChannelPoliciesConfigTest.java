@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.policy;
 
+import static io.rubinbft.orderer.tools.bootstrap.SignaturePolicies.implicitMeta;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,18 +29,6 @@ class ChannelPoliciesConfigTest {
     return genesis.toBuilder().setChannelGroup(channel).build();
   }
 
-  private static Policy implicit(ImplicitMetaPolicy.Rule rule, String subPolicy) {
-    return Policy.newBuilder()
-        .setType(Policy.PolicyType.IMPLICIT_META_VALUE)
-        .setValue(
-            ImplicitMetaPolicy.newBuilder()
-                .setRule(rule)
-                .setSubPolicy(subPolicy)
-                .build()
-                .toByteString())
-        .build();
-  }
-
   private static ChannelPolicies build(Config config) throws PolicyConfigException {
     return ChannelPolicies.fromConfig(
         config,
@@ -49,7 +38,7 @@ class ChannelPoliciesConfigTest {
   @Test
   void aSubGroupWithoutTheNamedPolicyCountsAsUnsatisfied() throws PolicyConfigException {
     ChannelPolicies policies =
-        build(withChannelPolicy("Auditors", implicit(ImplicitMetaPolicy.Rule.ANY, "Auditors")));
+        build(withChannelPolicy("Auditors", implicitMeta(ImplicitMetaPolicy.Rule.ANY, "Auditors")));
 
     assertThat(policies.evaluate("/Channel/Auditors", List.of(USER1)).failure())
         .isEqualTo(
@@ -60,7 +49,8 @@ class ChannelPoliciesConfigTest {
   @Test
   void allNeedsEverySubGroup() throws PolicyConfigException {
     ChannelPolicies policies =
-        build(withChannelPolicy("AllReaders", implicit(ImplicitMetaPolicy.Rule.ALL, "Readers")));
+        build(
+            withChannelPolicy("AllReaders", implicitMeta(ImplicitMetaPolicy.Rule.ALL, "Readers")));
     SignedData ordererAdmin = ChannelPoliciesTest.orderer("users", "Admin@example.com");
 
     assertThat(policies.evaluate("/Channel/AllReaders", List.of(USER1)).failure())
@@ -83,7 +73,7 @@ class ChannelPoliciesConfigTest {
     org1.putPolicies(
         "Anyone",
         ConfigPolicy.newBuilder()
-            .setPolicy(implicit(ImplicitMetaPolicy.Rule.MAJORITY, "X"))
+            .setPolicy(implicitMeta(ImplicitMetaPolicy.Rule.MAJORITY, "X"))
             .build());
     ConfigGroup.Builder application =
         genesis.getChannelGroup().getGroupsOrThrow("Application").toBuilder()
