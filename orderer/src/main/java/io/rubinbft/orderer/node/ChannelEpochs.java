@@ -79,9 +79,15 @@ final class ChannelEpochs implements EpochStarter {
     folders.discardAll();
     EpochAnchors.write(folders.of(epoch), anchor);
     ConsensusLog.Opened log = open(epoch, member.get());
-    Replica replica =
-        Replica.start(member.get().config(), member.get().services(), anchor, handover);
-    return Optional.of(epochReplica(config, member.get(), replica, log.log()));
+    try {
+      Replica replica =
+          Replica.start(member.get().config(), member.get().services(), anchor, handover);
+      return Optional.of(epochReplica(config, member.get(), replica, log.log()));
+    } catch (RuntimeException e) {
+      throw closedAfter(log, e);
+    } catch (Error e) {
+      throw closedAfter(log, e);
+    }
   }
 
   /**
@@ -101,20 +107,40 @@ final class ChannelEpochs implements EpochStarter {
       }
       long epoch = config.blockNumber();
       ConsensusLog.Opened log = open(epoch, member.get());
-      if (catchUpLedger(log.records(), config)) {
-        log.log().close();
-        continue;
-      }
-      folders.discardExcept(epoch);
-      Replica replica;
       try {
-        replica = recovered(config, member.get(), log);
-      } catch (WalBeyondWindowException e) {
-        log.log().close();
-        throw new IllegalStateException(beyondWindow(e, folders.of(epoch)), e);
+        if (catchUpLedger(log.records(), config)) {
+          log.log().close();
+          continue;
+        }
+        folders.discardExcept(epoch);
+        Replica replica;
+        try {
+          replica = recovered(config, member.get(), log);
+        } catch (WalBeyondWindowException e) {
+          throw new IllegalStateException(beyondWindow(e, folders.of(epoch)), e);
+        }
+        return Optional.of(epochReplica(config, member.get(), replica, log.log()));
+      } catch (RuntimeException e) {
+        throw closedAfter(log, e);
+      } catch (Error e) {
+        throw closedAfter(log, e);
       }
-      return Optional.of(epochReplica(config, member.get(), replica, log.log()));
     }
+  }
+
+  /**
+   * Closes the WAL a start opened and failed to hand over, and returns {@code failure} to throw: a
+   * WAL left open holds its lock, and every later start of the channel in this process would fail
+   * on it ("open in another process") after its first failure, e.g. a full disk that later has
+   * space again.
+   */
+  private static <T extends Throwable> T closedAfter(ConsensusLog.Opened log, T failure) {
+    try {
+      log.log().close();
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+    }
+    return failure;
   }
 
   /**

@@ -42,6 +42,9 @@ final class BackgroundLoad {
   private volatile boolean stopping;
   private volatile OrdererChannels current;
   private Thread thread;
+  // One check for every run: a fresh one would fetch the whole chain again from the cluster before
+  // its first block, through whichever node is down.
+  private EpochSignatureCheck check;
 
   /**
    * @param transactionsPerRun envelopes per load generator run
@@ -73,8 +76,8 @@ final class BackgroundLoad {
   }
 
   /**
-   * Back-to-back runs of {@code chunk} (its channel, size, streams and rate), each run's blocks
-   * checked by a fresh {@code signatures} check of that channel.
+   * Back-to-back runs of {@code chunk} (its channel, size, streams and rate), every run's blocks
+   * checked by one {@code signatures} check of that channel.
    */
   BackgroundLoad(
       ProcessCluster cluster,
@@ -147,14 +150,20 @@ final class BackgroundLoad {
     return seconds == 0 ? 0 : delivered / seconds;
   }
 
+  private EpochSignatureCheck check() throws java.io.IOException, InvalidConfigException {
+    if (check == null) {
+      check = signatures.make();
+    }
+    return check;
+  }
+
   private void loop() {
     while (!stopping) {
       long started = System.nanoTime();
       try (OrdererChannels connections = cluster.connect(cluster.nodes(), tls)) {
         current = connections;
         LoadReport report =
-            new LoadGenerator(
-                    chunk, client, connections.channels(), tls.certificateHash(), signatures.make())
+            new LoadGenerator(chunk, client, connections.channels(), tls.certificateHash(), check())
                 .run();
         accepted.addAll(report.delivery().acceptedTxIds());
         if (report.lost() > 0

@@ -7,6 +7,7 @@ import io.rubinbft.orderer.memory.HeapSize;
 import io.rubinbft.orderer.memory.MemoryBudgets;
 import io.rubinbft.orderer.testing.ClientTlsFiles;
 import io.rubinbft.orderer.testing.FreePorts;
+import io.rubinbft.orderer.testing.TmpfsDisk;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -227,21 +228,17 @@ final class FaultCluster implements AutoCloseable {
   }
 
   /**
-   * Shrinks the tmpfs under {@link #diskNode()} to what it holds, so its next writes fail with
-   * ENOSPC, waits until the load has filled it and the others ordered on, holds it full for {@code
-   * full}, then gives the space back.
+   * Shrinks the tmpfs under {@link #diskNode()} to what it holds, so its next write that needs a
+   * page fails with ENOSPC, waits until the others ordered on, holds it full for {@code full}, then
+   * gives the space back. (Room left for the load to fill is no disk-full fault: a node whose first
+   * failed write is a large one stops writing with the room still free.)
    */
   void fillDisk(Duration full) throws Exception {
     NodeProcess node = diskNode();
     List<NodeProcess> others = others(node);
-    long size = (disk.used() + (256 << 10) + 4095) / 4096 * 4096;
-    disk.resize(size);
+    long size = disk.shrinkToUsed();
     note("FAULT disk of " + node.name() + " full at " + size + " bytes");
     try {
-      ProcessCluster.awaitCondition(
-          node.name() + "'s disk fills",
-          ProcessCluster.PATIENCE,
-          () -> disk.used() > size - (64 << 10));
       awaitOrdering(others, height(others), "while " + node.name() + "'s disk is full");
       Thread.sleep(full.toMillis());
     } finally {

@@ -41,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.hyperledger.fabric.protos.common.Block;
@@ -81,6 +82,8 @@ final class ProcessCluster implements AutoCloseable {
 
   /** The load's check of each delivered block, kept across loads (it follows config blocks). */
   private final EpochSignatureCheck blockSignatures;
+
+  private final AtomicInteger blockSource = new AtomicInteger();
 
   private ProcessCluster(NetworkSummary network, List<NodeProcess> nodes, AdminApi admin)
       throws IOException, InvalidConfigException {
@@ -411,11 +414,17 @@ final class ProcessCluster implements AutoCloseable {
 
   /** Block {@code number} from the first node that serves it ({@code osnadmin channel fetch}). */
   private Block block(String channelId, long number) {
-    for (NodeProcess node : nodes) {
+    // From the node that served the last block on: a stopped node costs one request's deadline per
+    // block asked for, not per block ever asked for.
+    int first = blockSource.get();
+    for (int i = 0; i < nodes.size(); i++) {
+      int index = (first + i) % nodes.size();
+      NodeProcess node = nodes.get(index);
       try {
         HttpResponse<byte[]> fetched =
             admin.fetch(spec(node).adminPort(), channelId, Long.toString(number));
         if (fetched.statusCode() == 200) {
+          blockSource.set(index);
           return Block.parseFrom(fetched.body());
         }
       } catch (IOException e) {

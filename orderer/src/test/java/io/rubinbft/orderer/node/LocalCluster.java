@@ -256,6 +256,11 @@ final class LocalCluster implements AutoCloseable {
     return admin().remove(node.adminAddress().getPort(), CHANNEL);
   }
 
+  /** Where node {@code index} keeps its blocks (RocksDB; its WALs are under it by default). */
+  Path ledgerDirectory(int index) throws Exception {
+    return NodeConfigLoader.load(configs.get(index), environment).ledgerDirectory();
+  }
+
   /** Where node {@code index} keeps its consensus WALs. */
   Path walDirectory(int index) throws Exception {
     return NodeConfigLoader.load(configs.get(index), environment).walDirectory();

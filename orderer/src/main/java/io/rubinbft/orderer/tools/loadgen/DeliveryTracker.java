@@ -56,13 +56,18 @@ final class DeliveryTracker {
     }
   }
 
-  synchronized void onBlock(Block block, long receivedNanos) {
+  void onBlock(Block block, long receivedNanos) {
+    // Outside this tracker's lock: the check may fetch earlier blocks from the cluster, and
+    // submitters take the lock for every acknowledged transaction (accepted).
+    Optional<String> unsigned = signatureCheck.apply(block);
+    record(block, receivedNanos, unsigned);
+  }
+
+  private synchronized void record(Block block, long receivedNanos, Optional<String> unsigned) {
     blocks++;
     lastDeliveryNanos = receivedNanos;
     checkChain(block);
-    signatureCheck
-        .apply(block)
-        .ifPresent(reason -> problem("block " + block.getHeader().getNumber() + ": " + reason));
+    unsigned.ifPresent(reason -> problem("block " + block.getHeader().getNumber() + ": " + reason));
     for (ByteString data : block.getData().getDataList()) {
       String txId = txId(data);
       Long sentAt = submittedAtNanos.get(txId);

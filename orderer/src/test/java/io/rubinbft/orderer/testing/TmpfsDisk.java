@@ -1,4 +1,4 @@
-package io.rubinbft.orderer.e2e;
+package io.rubinbft.orderer.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +14,7 @@ import java.util.List;
 // close() waits for what it started to end; a test interrupted there should fail on the
 // InterruptedException, so close() declares it rather than swallowing it (javac's "try" lint).
 @SuppressWarnings("try")
-final class TmpfsDisk implements AutoCloseable {
+public final class TmpfsDisk implements AutoCloseable {
 
   private final Path folder;
   private boolean mounted;
@@ -29,7 +29,7 @@ final class TmpfsDisk implements AutoCloseable {
    * @throws AssertionError if it cannot be mounted: a disk-full test that cannot fill a disk must
    *     not pass
    */
-  static TmpfsDisk mount(Path folder, long bytes) throws IOException, InterruptedException {
+  public static TmpfsDisk mount(Path folder, long bytes) throws IOException, InterruptedException {
     Files.createDirectories(folder);
     TmpfsDisk disk = new TmpfsDisk(folder);
     String output = run("mount", "-t", "tmpfs", "-o", "size=" + bytes, "tmpfs", folder.toString());
@@ -46,20 +46,37 @@ final class TmpfsDisk implements AutoCloseable {
   }
 
   /** Bytes in use on the mount. */
-  long used() throws IOException {
+  public long used() throws IOException {
     var store = Files.getFileStore(folder);
     return store.getTotalSpace() - store.getUnallocatedSpace();
   }
 
   /** Changes the mount's size to {@code bytes} (what is stored stays). */
-  void resize(long bytes) throws IOException, InterruptedException {
+  public void resize(long bytes) throws IOException, InterruptedException {
     String output = run("mount", "-o", "remount,size=" + bytes, folder.toString());
     if (output != null) {
       throw new AssertionError("cannot resize the tmpfs on " + folder + ": " + output);
     }
   }
 
-  Path folder() {
+  /**
+   * Shrinks the mount to the pages it holds, so the next write that needs one fails with ENOSPC;
+   * returns the new size. Writers may take pages meanwhile (tmpfs refuses a size below its use): it
+   * tries again on what is in use then.
+   */
+  public long shrinkToUsed() throws IOException, InterruptedException {
+    String refused = null;
+    for (int attempt = 0; attempt < 20; attempt++) {
+      long size = (used() + 4095) / 4096 * 4096;
+      refused = run("mount", "-o", "remount,size=" + size, folder.toString());
+      if (refused == null) {
+        return size;
+      }
+    }
+    throw new AssertionError("cannot shrink the tmpfs on " + folder + " to its use: " + refused);
+  }
+
+  public Path folder() {
     return folder;
   }
 
