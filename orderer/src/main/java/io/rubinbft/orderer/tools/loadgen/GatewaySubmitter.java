@@ -20,6 +20,7 @@ import org.hyperledger.fabric.protos.orderer.BroadcastResponse;
 final class GatewaySubmitter implements Submitter {
 
   private final List<ManagedChannel> orderers;
+  private final List<String> names;
   private final int quorum;
   private final long timeoutNanos;
 
@@ -29,6 +30,7 @@ final class GatewaySubmitter implements Submitter {
           "quorum is " + quorum + " but there are " + orderers.size() + " orderers");
     }
     this.orderers = orderers;
+    this.names = orderers.stream().map(ManagedChannel::authority).toList();
     this.quorum = quorum;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
   }
@@ -36,10 +38,10 @@ final class GatewaySubmitter implements Submitter {
   @Override
   public QuorumSubmitter.Outcome submit(Envelope envelope) throws InterruptedException {
     long deadline = System.nanoTime() + timeoutNanos;
-    QuorumAnswer answer = new QuorumAnswer(quorum, orderers.size());
-    for (ManagedChannel orderer : orderers) {
-      OneEnvelopeCall call = new OneEnvelopeCall(answer);
-      AtomicBroadcastGrpc.newStub(orderer)
+    QuorumAnswer answer = new QuorumAnswer(quorum, names);
+    for (int i = 0; i < orderers.size(); i++) {
+      OneEnvelopeCall call = new OneEnvelopeCall(answer.from(i));
+      AtomicBroadcastGrpc.newStub(orderers.get(i))
           .withExecutor(MoreExecutors.directExecutor())
           .withDeadlineAfter(timeoutNanos, TimeUnit.NANOSECONDS)
           .broadcast(call)
@@ -56,14 +58,14 @@ final class GatewaySubmitter implements Submitter {
   private static final class OneEnvelopeCall
       implements ClientResponseObserver<Envelope, BroadcastResponse> {
 
-    private final QuorumAnswer answer;
+    private final QuorumAnswer.OrdererAnswer answer;
 
     @SuppressWarnings("NullAway.Init") // gRPC calls beforeStart before any response
     private ClientCallStreamObserver<Envelope> requests;
 
     private boolean answered;
 
-    OneEnvelopeCall(QuorumAnswer answer) {
+    OneEnvelopeCall(QuorumAnswer.OrdererAnswer answer) {
       this.answer = answer;
     }
 
