@@ -112,7 +112,12 @@ public final class LoadGenerator {
   private void submitLoop(int index, AtomicLong remaining, long start) {
     Submitter submitter =
         switch (spec.mode()) {
-          case GATEWAY -> new GatewaySubmitter(orderers, spec.quorum(), spec.timeout().toMillis());
+          case GATEWAY ->
+              new GatewaySubmitter(
+                  orderers,
+                  spec.quorum(),
+                  spec.timeout().toMillis(),
+                  spec.broadcastTimeout().toMillis());
           case PIPELINED ->
               new QuorumSubmitter(
                   orderers.stream().map(BroadcastStream::new).toList(),

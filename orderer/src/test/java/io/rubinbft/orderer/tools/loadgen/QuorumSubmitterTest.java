@@ -211,6 +211,27 @@ class QuorumSubmitterTest {
     assertThat(outcome.answerNanos()).isLessThan(TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS));
   }
 
+  /**
+   * As Fabric's gateway at its broadcastTimeout: streams still unanswered are cancelled and count
+   * as failures, so the submit fails then, not at the submitter's own (longer) timeout.
+   */
+  @Test
+  void theGatewayModeFailsASubmitWhoseQuorumHasNotAnsweredByTheBroadcastTimeout() throws Exception {
+    submitter(3, Status.SUCCESS, Status.SUCCESS, null, null);
+    GatewaySubmitter gateway = new GatewaySubmitter(channels, 3, TIMEOUT_MILLIS, 1_000);
+
+    QuorumSubmitter.Outcome outcome = gateway.submit(ENVELOPE);
+
+    assertThat(outcome.accepted()).isFalse();
+    assertThat(outcome.refusals()).isEqualTo(Map.of("stream failed: DEADLINE_EXCEEDED", 2));
+    assertThat(outcome.refusalsByOrderer())
+        .containsOnlyKeys(channels.get(2).authority(), channels.get(3).authority());
+    assertThat(outcome.answerNanos())
+        .isBetween(
+            TimeUnit.MILLISECONDS.toNanos(1_000),
+            TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS / 2));
+  }
+
   private record Orderers(
       QuorumSubmitter submitter, GatewaySubmitter gateway, List<Script> scripts) {}
 
