@@ -109,6 +109,15 @@ public final class LoadgenCommand implements Callable<Integer> {
   @Option(names = "--timeout-seconds", defaultValue = "60")
   long timeoutSeconds;
 
+  @Option(
+      names = "--broadcast-timeout-seconds",
+      defaultValue = "10",
+      description =
+          "gateway mode: an orderer's stream still unanswered after this long is cancelled and"
+              + " counts as a failure, as Fabric's gateway does at its broadcastTimeout (default 10"
+              + " s, Fabric's); a submit whose quorum has not answered by then fails")
+  long broadcastTimeoutSeconds;
+
   @Override
   public Integer call() throws Exception {
     List<HostPort> endpoints = orderers.stream().map(HostPort::parse).toList();
@@ -151,7 +160,8 @@ public final class LoadgenCommand implements Callable<Integer> {
               quorum.orElse(config.consenters().quorums().quorum()),
               rate.map(OptionalDouble::of).orElse(OptionalDouble.empty()),
               timeout,
-              mode);
+              mode,
+              Duration.ofSeconds(Math.min(broadcastTimeoutSeconds, timeoutSeconds)));
       LoadReport report =
           new LoadGenerator(
                   spec,

@@ -30,7 +30,7 @@ final class BroadcastStream {
   /**
    * Sends {@code envelope}; {@code answer} gets the orderer's answer, or why the stream gave none.
    */
-  void submit(Envelope envelope, QuorumAnswer answer) {
+  void submit(Envelope envelope, QuorumAnswer.OrdererAnswer answer) {
     if (call == null || call.ended) {
       call = new Call();
       call.requests =
@@ -39,6 +39,11 @@ final class BroadcastStream {
               .broadcast(call);
     }
     call.send(envelope, answer);
+  }
+
+  /** The orderer's host:port, as reports name it. */
+  String name() {
+    return channel.authority();
   }
 
   void close() {
@@ -57,13 +62,13 @@ final class BroadcastStream {
      */
     private static final String ENDED = "stream ended before answering";
 
-    private final Queue<QuorumAnswer> pending = new ConcurrentLinkedQueue<>();
+    private final Queue<QuorumAnswer.OrdererAnswer> pending = new ConcurrentLinkedQueue<>();
     private volatile boolean ended;
 
     @SuppressWarnings("NullAway.Init") // submit() sets it right after construction
     private StreamObserver<Envelope> requests;
 
-    void send(Envelope envelope, QuorumAnswer answer) {
+    void send(Envelope envelope, QuorumAnswer.OrdererAnswer answer) {
       pending.add(answer);
       requests.onNext(envelope);
       if (ended) {
@@ -77,7 +82,7 @@ final class BroadcastStream {
       if (status != Status.SUCCESS) {
         ended = true; // Fabric ends the stream after this answer: the next submit opens another
       }
-      QuorumAnswer answer = pending.poll();
+      QuorumAnswer.OrdererAnswer answer = pending.poll();
       if (answer != null) {
         answer.answer(QuorumAnswer.refusal(response));
       }
@@ -96,7 +101,9 @@ final class BroadcastStream {
     }
 
     private void failPending(String why) {
-      for (QuorumAnswer answer = pending.poll(); answer != null; answer = pending.poll()) {
+      for (QuorumAnswer.OrdererAnswer answer = pending.poll();
+          answer != null;
+          answer = pending.poll()) {
         answer.answer(why);
       }
     }

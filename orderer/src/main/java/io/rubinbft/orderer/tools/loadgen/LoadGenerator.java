@@ -7,6 +7,7 @@ import io.rubinbft.orderer.client.SeekInfos;
 import io.rubinbft.orderer.identity.EnvelopeFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,6 +16,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.HdrHistogram.Histogram;
 import org.hyperledger.fabric.protos.common.Block;
 
 /**
@@ -44,7 +46,13 @@ public final class LoadGenerator {
   private final ByteString tlsCertHash;
   private final DeliveryTracker tracker;
   private final AtomicLong accepted = new AtomicLong();
+
+  /** Guards the refusals, the answer times and their count over Fabric's timeout. */
   private final Map<String, Integer> refusals = new TreeMap<>();
+
+  private final Map<String, Map<String, Integer>> refusalsByOrderer = new TreeMap<>();
+  private final Histogram answerMicros = new Histogram(3);
+  private long answersOverBroadcastTimeout;
 
   /**
    * @param orderers one gRPC channel per orderer; Deliver reads from the first that answers and
@@ -92,6 +100,9 @@ public final class LoadGenerator {
           spec.transactions(),
           accepted.get(),
           Map.copyOf(refusals),
+          copyOf(refusalsByOrderer),
+          answerMicros.copy(),
+          answersOverBroadcastTimeout,
           stats,
           deliveries.failovers(),
           elapsed);
@@ -101,7 +112,12 @@ public final class LoadGenerator {
   private void submitLoop(int index, AtomicLong remaining, long start) {
     Submitter submitter =
         switch (spec.mode()) {
-          case GATEWAY -> new GatewaySubmitter(orderers, spec.quorum(), spec.timeout().toMillis());
+          case GATEWAY ->
+              new GatewaySubmitter(
+                  orderers,
+                  spec.quorum(),
+                  spec.timeout().toMillis(),
+                  spec.broadcastTimeout().toMillis());
           case PIPELINED ->
               new QuorumSubmitter(
                   orderers.stream().map(BroadcastStream::new).toList(),
@@ -121,15 +137,39 @@ public final class LoadGenerator {
           accepted.incrementAndGet();
           tracker.accepted(signed.txId());
         }
-        synchronized (refusals) {
-          outcome.refusals().forEach((reason, n) -> refusals.merge(reason, n, Integer::sum));
-        }
+        record(outcome);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
       submitter.close();
     }
+  }
+
+  private void record(QuorumSubmitter.Outcome outcome) {
+    synchronized (refusals) {
+      outcome.refusals().forEach((reason, n) -> refusals.merge(reason, n, Integer::sum));
+      outcome
+          .refusalsByOrderer()
+          .forEach(
+              (orderer, reasons) ->
+                  reasons.forEach(
+                      (reason, n) ->
+                          refusalsByOrderer
+                              .computeIfAbsent(orderer, o -> new TreeMap<>())
+                              .merge(reason, n, Integer::sum)));
+      answerMicros.recordValue(TimeUnit.NANOSECONDS.toMicros(outcome.answerNanos()));
+      if (outcome.answerNanos() > LoadReport.FABRIC_BROADCAST_TIMEOUT.toNanos()) {
+        answersOverBroadcastTimeout++;
+      }
+    }
+  }
+
+  private static Map<String, Map<String, Integer>> copyOf(
+      Map<String, Map<String, Integer>> byOrderer) {
+    Map<String, Map<String, Integer>> copy = new TreeMap<>();
+    byOrderer.forEach((orderer, reasons) -> copy.put(orderer, Map.copyOf(reasons)));
+    return Collections.unmodifiableMap(copy);
   }
 
   /**

@@ -17,6 +17,10 @@ import java.util.OptionalDouble;
  * @param timeout how long to wait for an acknowledgement, and for the last delivery after the last
  *     submission
  * @param mode how each envelope goes to the orderers
+ * @param broadcastTimeout in {@link SubmitMode#GATEWAY}, how long each orderer's Broadcast stream
+ *     may stay unanswered before it is cancelled and counts as a failure, as Fabric's gateway
+ *     cancels the streams still open when its {@code peer.gateway.broadcastTimeout} passes (a
+ *     submit whose quorum has not answered by then fails); at most {@code timeout}
  */
 public record LoadSpec(
     String channel,
@@ -26,7 +30,8 @@ public record LoadSpec(
     int quorum,
     OptionalDouble ratePerSecond,
     Duration timeout,
-    SubmitMode mode) {
+    SubmitMode mode,
+    Duration broadcastTimeout) {
 
   public LoadSpec {
     if (transactions < 1 || payloadBytes < 0 || streams < 1 || quorum < 1 || mode == null) {
@@ -34,6 +39,35 @@ public record LoadSpec(
           "transactions, streams and quorum must be positive, the payload size not negative and"
               + " the mode given");
     }
+    if (!broadcastTimeout.isPositive() || broadcastTimeout.compareTo(timeout) > 0) {
+      throw new IllegalArgumentException(
+          "the broadcast timeout is "
+              + broadcastTimeout
+              + " but must be positive and at most the timeout, "
+              + timeout);
+    }
+  }
+
+  /** A run whose Broadcast streams may stay unanswered for the whole {@code timeout}. */
+  public LoadSpec(
+      String channel,
+      long transactions,
+      int payloadBytes,
+      int streams,
+      int quorum,
+      OptionalDouble ratePerSecond,
+      Duration timeout,
+      SubmitMode mode) {
+    this(
+        channel,
+        transactions,
+        payloadBytes,
+        streams,
+        quorum,
+        ratePerSecond,
+        timeout,
+        mode,
+        timeout);
   }
 
   /** A run in the default mode, {@link SubmitMode#GATEWAY}: as Fabric's clients submit. */

@@ -1,5 +1,6 @@
 package io.rubinbft.orderer.tools.loadgen;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The orderers' answers to one submitted envelope, collected until a quorum took it, more orderers
  * refused it than a quorum can spare (Fabric's gateway then fails the submit at once), or the
- * submitter stopped waiting. Orderers answer on gRPC's network threads: {@link #answer} never
+ * submitter stopped waiting. Orderers answer on gRPC's network threads: {@link OrdererAnswer} never
  * blocks beyond this object's monitor, which no one holds while calling gRPC.
  */
 final class QuorumAnswer {
@@ -21,36 +22,69 @@ final class QuorumAnswer {
    */
   static final String ALREADY_EXISTS = "failed to submit request: request already exists";
 
+  /** Where one orderer's answer to this envelope goes. */
+  @FunctionalInterface
+  interface OrdererAnswer {
+
+    /**
+     * The orderer's answer: null for SUCCESS, else why it did not accept ("STATUS: info" or why its
+     * stream gave no answer). Answers after the decision are ignored, as a gateway ignores them.
+     */
+    void answer(@Nullable String refusal);
+  }
+
   private final int quorum;
-  private final int orderers;
+  private final List<String> orderers;
+  private final boolean[] answeredBy;
+  private final long startedNanos = System.nanoTime();
   private final Map<String, Integer> refusals = new TreeMap<>();
+  private final Map<String, Map<String, Integer>> refusalsByOrderer = new TreeMap<>();
   private int successes;
   private int answered;
   private boolean decided;
-
-  QuorumAnswer(int quorum, int orderers) {
-    this.quorum = quorum;
-    this.orderers = orderers;
-  }
+  private long decidedNanos;
 
   /**
-   * One orderer's answer: null for SUCCESS, else why it did not accept ("STATUS: info" or why its
-   * stream gave no answer). Answers after the decision are ignored, as a gateway ignores them.
+   * @param orderers the orderers' names (host:port), in the order {@link #from} is asked
    */
-  synchronized void answer(@Nullable String refusal) {
-    if (decided) {
+  QuorumAnswer(int quorum, List<String> orderers) {
+    this.quorum = quorum;
+    this.orderers = List.copyOf(orderers);
+    this.answeredBy = new boolean[orderers.size()];
+  }
+
+  /** Where the answer of the {@code orderer}-th orderer goes; counted once. */
+  OrdererAnswer from(int orderer) {
+    return refusal -> answer(orderer, refusal);
+  }
+
+  private synchronized void answer(int orderer, @Nullable String refusal) {
+    if (decided || answeredBy[orderer]) {
       return;
     }
+    answeredBy[orderer] = true;
     answered++;
     if (refusal == null) {
       successes++;
     } else {
-      refusals.merge(refusal, 1, Integer::sum);
+      refuse(orderer, refusal, 1);
     }
-    if (successes >= quorum || answered - successes > orderers - quorum) {
-      decided = true;
-      notifyAll();
+    if (successes >= quorum || answered - successes > orderers.size() - quorum) {
+      decide();
     }
+  }
+
+  private void refuse(int orderer, String refusal, int count) {
+    refusals.merge(refusal, count, Integer::sum);
+    refusalsByOrderer
+        .computeIfAbsent(orderers.get(orderer), o -> new TreeMap<>())
+        .merge(refusal, count, Integer::sum);
+  }
+
+  private void decide() {
+    decided = true;
+    decidedNanos = System.nanoTime();
+    notifyAll();
   }
 
   /**
@@ -76,12 +110,22 @@ final class QuorumAnswer {
     while (!decided) {
       long left = deadlineNanos - System.nanoTime();
       if (left <= 0) {
-        decided = true;
-        refusals.merge("timeout", orderers - answered, Integer::sum);
+        for (int orderer = 0; orderer < answeredBy.length; orderer++) {
+          if (!answeredBy[orderer]) {
+            refuse(orderer, "timeout", 1);
+          }
+        }
+        decide();
       } else {
         TimeUnit.NANOSECONDS.timedWait(this, left);
       }
     }
-    return new QuorumSubmitter.Outcome(successes >= quorum, Map.copyOf(refusals));
+    Map<String, Map<String, Integer>> byOrderer = new TreeMap<>();
+    refusalsByOrderer.forEach((orderer, reasons) -> byOrderer.put(orderer, Map.copyOf(reasons)));
+    return new QuorumSubmitter.Outcome(
+        successes >= quorum,
+        Map.copyOf(refusals),
+        Map.copyOf(byOrderer),
+        decidedNanos - startedNanos);
   }
 }

@@ -13,12 +13,23 @@ import org.hyperledger.fabric.protos.common.Envelope;
 final class QuorumSubmitter implements Submitter {
 
   /**
-   * The outcome of one submission: accepted by a quorum or not, and how many orderers refused it
-   * for which reason (see {@link LoadReport#refusals()}).
+   * The outcome of one submission.
+   *
+   * @param accepted whether a quorum took it
+   * @param refusals how many orderers refused it for which reason (see {@link
+   *     LoadReport#refusals()})
+   * @param refusalsByOrderer the same by orderer (host:port), orderers without refusals left out
+   * @param answerNanos from sending it to the decision (a quorum took it, too many refused, or the
+   *     timeout): what a Fabric gateway's Submit waits for before it answers the application
    */
-  record Outcome(boolean accepted, Map<String, Integer> refusals) {}
+  record Outcome(
+      boolean accepted,
+      Map<String, Integer> refusals,
+      Map<String, Map<String, Integer>> refusalsByOrderer,
+      long answerNanos) {}
 
   private final List<BroadcastStream> streams;
+  private final List<String> names;
   private final int quorum;
   private final long timeoutNanos;
 
@@ -28,6 +39,7 @@ final class QuorumSubmitter implements Submitter {
           "quorum is " + quorum + " but there are " + streams.size() + " orderers");
     }
     this.streams = streams;
+    this.names = streams.stream().map(BroadcastStream::name).toList();
     this.quorum = quorum;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
   }
@@ -35,9 +47,9 @@ final class QuorumSubmitter implements Submitter {
   @Override
   public Outcome submit(Envelope envelope) throws InterruptedException {
     long deadline = System.nanoTime() + timeoutNanos;
-    QuorumAnswer answer = new QuorumAnswer(quorum, streams.size());
-    for (BroadcastStream stream : streams) {
-      stream.submit(envelope, answer);
+    QuorumAnswer answer = new QuorumAnswer(quorum, names);
+    for (int i = 0; i < streams.size(); i++) {
+      streams.get(i).submit(envelope, answer.from(i));
     }
     return answer.await(deadline);
   }

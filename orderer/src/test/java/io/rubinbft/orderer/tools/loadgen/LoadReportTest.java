@@ -39,6 +39,30 @@ class LoadReportTest {
   }
 
   @Test
+  void refusalsAreReportedByOrdererAndAnswerTimesWithThoseOverFabricsTimeout() {
+    Histogram answers = new Histogram(3);
+    answers.recordValue(TimeUnit.MILLISECONDS.toMicros(20));
+    answers.recordValue(TimeUnit.SECONDS.toMicros(12));
+    LoadReport report =
+        new LoadReport(
+            SubmitMode.GATEWAY,
+            2,
+            1,
+            Map.of("timeout", 2),
+            Map.of("127.0.0.1:7053", Map.of("timeout", 2)),
+            answers,
+            1,
+            report(2, 1, 0, Map.of()).delivery(),
+            0,
+            1.0);
+
+    assertThat(report.format())
+        .contains("refused by orderer {127.0.0.1:7053={timeout=2}}\n")
+        .containsPattern(
+            "submit answer ms   p50 20\\.\\d  p99 1\\d{4}\\.\\d  max 1\\d{4}\\.\\d  \\(1 after 10 s\\)\n");
+  }
+
+  @Test
   void anEmptyRunPasses() {
     assertThat(report(0, 0, 0, Map.of()).passed()).isTrue();
   }
@@ -60,7 +84,17 @@ class LoadReportTest {
             new Histogram(TimeUnit.MINUTES.toMicros(1), 3),
             0,
             Optional.empty());
-    return new LoadReport(SubmitMode.GATEWAY, submitted, accepted, refusals, delivery, 0, 1.0);
+    return new LoadReport(
+        SubmitMode.GATEWAY,
+        submitted,
+        accepted,
+        refusals,
+        Map.of(),
+        new Histogram(3),
+        0,
+        delivery,
+        0,
+        1.0);
   }
 
   private static Set<String> txIds(String prefix, long count) {

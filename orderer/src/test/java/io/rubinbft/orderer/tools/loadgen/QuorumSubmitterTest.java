@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.hyperledger.fabric.protos.common.Envelope;
 import org.hyperledger.fabric.protos.common.Status;
@@ -93,6 +94,10 @@ class QuorumSubmitterTest {
     // The silent two time out; on a loaded machine the others may not have answered in time either.
     assertThat(outcome.refusals()).containsOnlyKeys("timeout");
     assertThat(outcome.refusals().get("timeout")).isBetween(2, 4);
+    assertThat(outcome.refusalsByOrderer())
+        .containsEntry(channels.get(2).authority(), Map.of("timeout", 1))
+        .containsEntry(channels.get(3).authority(), Map.of("timeout", 1));
+    assertThat(outcome.answerNanos()).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(200));
     submitter.close();
   }
 
@@ -113,6 +118,14 @@ class QuorumSubmitterTest {
                 1,
                 "BAD_REQUEST",
                 1));
+    assertThat(outcome.refusalsByOrderer())
+        .isEqualTo(
+            Map.of(
+                channels.get(2).authority(),
+                Map.of(
+                    "SERVICE_UNAVAILABLE: failed to submit request: request already processed", 1),
+                channels.get(3).authority(),
+                Map.of("BAD_REQUEST", 1)));
     orderers.submitter().close();
   }
 
@@ -188,6 +201,35 @@ class QuorumSubmitterTest {
 
     assertThat(outcome.accepted()).isFalse();
     assertThat(outcome.refusals()).isEqualTo(Map.of("BAD_REQUEST", 2));
+    assertThat(outcome.refusalsByOrderer())
+        .isEqualTo(
+            Map.of(
+                channels.get(0).authority(),
+                Map.of("BAD_REQUEST", 1),
+                channels.get(2).authority(),
+                Map.of("BAD_REQUEST", 1)));
+    assertThat(outcome.answerNanos()).isLessThan(TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS));
+  }
+
+  /**
+   * As Fabric's gateway at its broadcastTimeout: streams still unanswered are cancelled and count
+   * as failures, so the submit fails then, not at the submitter's own (longer) timeout.
+   */
+  @Test
+  void theGatewayModeFailsASubmitWhoseQuorumHasNotAnsweredByTheBroadcastTimeout() throws Exception {
+    submitter(3, Status.SUCCESS, Status.SUCCESS, null, null);
+    GatewaySubmitter gateway = new GatewaySubmitter(channels, 3, TIMEOUT_MILLIS, 1_000);
+
+    QuorumSubmitter.Outcome outcome = gateway.submit(ENVELOPE);
+
+    assertThat(outcome.accepted()).isFalse();
+    assertThat(outcome.refusals()).isEqualTo(Map.of("stream failed: DEADLINE_EXCEEDED", 2));
+    assertThat(outcome.refusalsByOrderer())
+        .containsOnlyKeys(channels.get(2).authority(), channels.get(3).authority());
+    assertThat(outcome.answerNanos())
+        .isBetween(
+            TimeUnit.MILLISECONDS.toNanos(1_000),
+            TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS / 2));
   }
 
   private record Orderers(
